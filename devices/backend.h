@@ -1,0 +1,120 @@
+/* The operations table every backend implements. The platform layer talks to backends only
+ * through this table: it never knows whether a vendor OpenCL platform or our RISC-V many-core
+ * runs the work.
+ *
+ * Every operation is synchronous: when it returns, the work is done (or failed) and its
+ * result is visible to the next operation on any backend. The platform's queues run commands
+ * on worker threads, so a blocking backend call never blocks the application. Operations on
+ * one backend may be called from several threads at once; a backend serialises internally
+ * where it must. */
+#ifndef HETGPU_DEVICES_BACKEND_H
+#define HETGPU_DEVICES_BACKEND_H
+
+#include <CL/cl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hg_ir_module;
+
+typedef struct hg_backend hg_backend;
+typedef struct hg_dev_mem hg_dev_mem;         /* one allocation in the backend's memory */
+typedef struct hg_dev_program hg_dev_program; /* an IR module lowered and built for the backend */
+typedef struct hg_dev_kernel hg_dev_kernel;   /* one kernel of a built program */
+
+/* A rectangular transfer: 3-D region in bytes (region[0]) x rows x slices, each side with its
+ * own origin (bytes, rows, slices) and pitches. For reads the source is the buffer and the
+ * destination host memory; for writes the reverse; for copies both are buffers. */
+typedef struct hg_rect {
+  size_t src_origin[3], dst_origin[3], region[3];
+  size_t src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch;
+} hg_rect;
+
+typedef enum hg_arg_kind {
+  HG_ARG_BUFFER, /* global or constant buffer (mem may be NULL: a NULL pointer argument) */
+  HG_ARG_LOCAL,  /* local memory of `size` bytes per work-group */
+  HG_ARG_VALUE,  /* by-value bytes: scalars, vectors, structs */
+} hg_arg_kind;
+
+typedef struct hg_launch_arg {
+  hg_arg_kind kind;
+  hg_dev_mem *mem;     /* HG_ARG_BUFFER */
+  size_t offset;       /* HG_ARG_BUFFER: byte offset into mem (sub-buffers) */
+  size_t size;         /* HG_ARG_LOCAL bytes, HG_ARG_VALUE bytes */
+  const void *value;   /* HG_ARG_VALUE */
+} hg_launch_arg;
+
+typedef struct hg_launch {
+  cl_uint work_dim;
+  size_t global_offset[3];
+  size_t global_size[3];
+  size_t local_size[3]; /* all zero: the backend chooses */
+  cl_uint num_args;
+  const hg_launch_arg *args;
+  /* printf output of the launch is appended here by the backend (malloc'd, may be NULL). */
+  char **printf_out;
+  size_t *printf_len;
+} hg_launch;
+
+/* Raw limits of the backend device, used to check that it can honour the virtual device's
+ * fixed profile (devices/profile.h). */
+typedef struct hg_backend_limits {
+  cl_ulong global_mem_size;
+  cl_ulong max_mem_alloc_size;
+  cl_ulong local_mem_size;
+  size_t max_work_group_size;
+  size_t max_work_item_sizes[3];
+  cl_uint mem_base_addr_align_bits;
+  size_t max_parameter_size;
+  cl_ulong max_constant_buffer_size;
+  cl_uint max_constant_args;
+  bool fp64;
+} hg_backend_limits;
+
+typedef struct hg_backend_ops {
+  const char *kind; /* "vendor", "riscv" */
+  void (*destroy)(hg_backend *be);
+
+  /* memory */
+  cl_int (*mem_alloc)(hg_backend *be, size_t size, hg_dev_mem **out);
+  void (*mem_free)(hg_backend *be, hg_dev_mem *mem);
+  cl_int (*mem_read)(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst);
+  cl_int (*mem_write)(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src);
+  cl_int (*mem_copy)(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst, size_t dst_offset,
+                     size_t size);
+  cl_int (*mem_fill)(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
+                     size_t pattern_size);
+  cl_int (*mem_read_rect)(hg_backend *be, hg_dev_mem *src, const hg_rect *rect, void *dst);
+  cl_int (*mem_write_rect)(hg_backend *be, hg_dev_mem *dst, const hg_rect *rect, const void *src);
+  cl_int (*mem_copy_rect)(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect);
+
+  /* code: lower the IR module for this backend and build it; log receives a malloc'd build log */
+  cl_int (*program_build)(hg_backend *be, const struct hg_ir_module *module, const char *options,
+                          hg_dev_program **out, char **log);
+  void (*program_free)(hg_backend *be, hg_dev_program *prog);
+  cl_int (*kernel_create)(hg_backend *be, hg_dev_program *prog, const char *name, hg_dev_kernel **out);
+  void (*kernel_free)(hg_backend *be, hg_dev_kernel *kernel);
+  /* Runs the kernel to completion. device_ns, when not NULL, receives the device-measured
+   * execution time (0 if the backend cannot measure it). */
+  cl_int (*kernel_launch)(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
+} hg_backend_ops;
+
+struct hg_backend {
+  const hg_backend_ops *ops;
+  char name[256];        /* e.g. "vendor:Portable Computing Language/pthread-..." */
+  char platform_name[128];
+  char device_name[128];
+  char driver_version[128]; /* keys the program cache */
+  cl_device_type type;
+  hg_backend_limits limits;
+  unsigned index; /* position in the backend list */
+};
+
+/* The backends of this process, probed once (devices/backend_registry.c). */
+cl_int hg_backends_init(void);
+unsigned hg_backend_count(void);
+hg_backend *hg_backend_at(unsigned index);
+/* The backend HETGPU_BACKEND selects (or the best available); NULL when none is usable. */
+hg_backend *hg_backend_active(void);
+
+#endif

@@ -1,0 +1,69 @@
+/* The backends of this process: probed once, chosen by HETGPU_BACKEND.
+ *   HETGPU_BACKEND=vendor:NAME  the vendor platform whose platform or device name contains NAME
+ *   HETGPU_BACKEND=riscv        our RISC-V many-core (devices/riscv, when built)
+ *   unset                       the best available: a GPU if there is one, else the first CPU */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "devices/backend.h"
+#include "devices/profile.h"
+#include "devices/vendor/vendor.h"
+#include "platform/log.h"
+
+#define HG_MAX_BACKENDS 16
+
+static hg_backend *backends[HG_MAX_BACKENDS];
+static unsigned num_backends;
+static hg_backend *selected;
+
+static bool name_matches(const hg_backend *be, const char *want) {
+  return strstr(be->platform_name, want) || strstr(be->device_name, want) || strstr(be->name, want);
+}
+
+static hg_backend *choose(const char *spec) {
+  if (spec && *spec) {
+    if (!strncmp(spec, "vendor:", 7)) {
+      for (unsigned i = 0; i < num_backends; i++)
+        if (!strcmp(backends[i]->ops->kind, "vendor") && name_matches(backends[i], spec + 7))
+          return backends[i];
+      return NULL;
+    }
+    for (unsigned i = 0; i < num_backends; i++)
+      if (!strcmp(backends[i]->ops->kind, spec))
+        return backends[i];
+    HG_LOG(HG_LOG_BACKEND, "HETGPU_BACKEND=%s matches no backend", spec);
+    return NULL;
+  }
+  for (unsigned i = 0; i < num_backends; i++)
+    if (backends[i]->type & CL_DEVICE_TYPE_GPU)
+      return backends[i];
+  return num_backends ? backends[0] : NULL;
+}
+
+static void probe_all(void) {
+  unsigned n = hg_vendor_probe(backends, HG_MAX_BACKENDS);
+  for (unsigned i = 0; i < n; i++) {
+    char why[256];
+    if (!hg_profile_admits(&backends[i]->limits, why, sizeof why)) {
+      HG_LOG(HG_LOG_BACKEND, "%s cannot honour the virtual device: %s", backends[i]->name, why);
+      backends[i]->ops->destroy(backends[i]);
+      continue;
+    }
+    backends[i]->index = num_backends;
+    backends[num_backends++] = backends[i];
+    HG_LOG(HG_LOG_BACKEND, "backend %u: %s", num_backends - 1, backends[i]->name);
+  }
+  selected = choose(getenv("HETGPU_BACKEND"));
+}
+
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+
+cl_int hg_backends_init(void) {
+  pthread_once(&probe_once, probe_all);
+  return num_backends ? CL_SUCCESS : CL_DEVICE_NOT_FOUND;
+}
+
+unsigned hg_backend_count(void) { return num_backends; }
+hg_backend *hg_backend_at(unsigned index) { return index < num_backends ? backends[index] : NULL; }
+hg_backend *hg_backend_active(void) { return selected; }

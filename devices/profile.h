@@ -1,0 +1,34 @@
+/* The virtual device's fixed profile: the limits every backend must honour. docs/virtual-device.md
+ * explains how each value is derived. A backend whose raw limits fall short is not used. */
+#ifndef HETGPU_DEVICES_PROFILE_H
+#define HETGPU_DEVICES_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "devices/backend.h"
+
+#define HG_PROFILE_MAX_COMPUTE_UNITS 16u
+#define HG_PROFILE_MAX_CLOCK_MHZ 1000u
+#define HG_PROFILE_MAX_WORK_GROUP_SIZE 1024u
+#define HG_PROFILE_MAX_WORK_ITEM_SIZE_0 1024u
+#define HG_PROFILE_MAX_WORK_ITEM_SIZE_1 1024u
+#define HG_PROFILE_MAX_WORK_ITEM_SIZE_2 64u
+#define HG_PROFILE_LOCAL_MEM_SIZE (48u * 1024u)
+#define HG_PROFILE_MAX_PARAMETER_SIZE 1024u
+#define HG_PROFILE_MEM_BASE_ADDR_ALIGN_BITS 4096u
+#define HG_PROFILE_MAX_CONSTANT_BUFFER_SIZE (64u * 1024u)
+#define HG_PROFILE_MAX_CONSTANT_ARGS 8u
+#define HG_PROFILE_PRINTF_BUFFER_SIZE (1024u * 1024u)
+/* Global memory: the smallest of the usable backends (or HETGPU_GLOBAL_MEM_SIZE), fixed at
+ * start-up; the largest allocation is a quarter of it, as the specification's minimum. */
+#define HG_PROFILE_MIN_GLOBAL_MEM_SIZE (512ull * 1024 * 1024)
+
+/* True when a backend with these raw limits can run everything the profile promises; else
+ * writes the first shortfall to why. */
+bool hg_profile_admits(const hg_backend_limits *raw, char *why, size_t why_size);
+/* The profile's global memory size and largest allocation (after hg_backends_init). */
+cl_ulong hg_profile_global_mem_size(void);
+cl_ulong hg_profile_max_mem_alloc_size(void);
+
+#endif

@@ -1,0 +1,27 @@
+/* The OpenCL C front end: source -> clang (run out of process) -> LLVM IR -> hetGPU IR. */
+#ifndef HETGPU_LOWERING_FRONTEND_H
+#define HETGPU_LOWERING_FRONTEND_H
+
+#include <CL/cl.h>
+
+#include "ir/ir.h"
+
+/* An embedded header (clCompileProgram's input_headers) reachable by #include "name". */
+typedef struct hg_source_header {
+  const char *name;
+  const char *text;
+} hg_source_header;
+
+/* Compiles one OpenCL C translation unit with the specification's build options (-D, -I,
+ * -cl-std, -cl-fast-relaxed-math, -cl-mad-enable, -cl-opt-disable, -w, -Werror, ...).
+ * Returns CL_SUCCESS with *out set; CL_INVALID_BUILD_OPTIONS (unknown option, *log says which);
+ * or CL_COMPILE_PROGRAM_FAILURE with the diagnostics in *log. *log (malloc'd, may be empty) is
+ * always set. When `library` is true, functions without a body stay external declarations so
+ * a later link can resolve them (clCompileProgram); otherwise they are an error. */
+cl_int hg_frontend_compile(const char *source, const char *options, const hg_source_header *headers,
+                           unsigned num_headers, bool library, hg_ir_module **out, char **log);
+
+/* The path of the clang the front end runs (HETGPU_CLANG, or the one found at build time). */
+const char *hg_frontend_clang_path(void);
+
+#endif

@@ -1,0 +1,119 @@
+/* Live-handle registry: an open-addressing hash set of object addresses, sharded by address
+ * so concurrent creators and validators rarely contend on one lock. */
+#include "platform/object.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HG_REGISTRY_SHARDS 64
+
+typedef struct registry_shard {
+  pthread_mutex_t lock;
+  uintptr_t *slots; /* 0 = empty, 1 = tombstone */
+  size_t capacity;  /* power of two */
+  size_t used;      /* live + tombstones */
+} registry_shard;
+
+static registry_shard shards[HG_REGISTRY_SHARDS];
+static pthread_once_t registry_once = PTHREAD_ONCE_INIT;
+
+static void registry_init(void) {
+  for (int i = 0; i < HG_REGISTRY_SHARDS; i++)
+    pthread_mutex_init(&shards[i].lock, NULL);
+}
+
+static size_t hash_ptr(uintptr_t p) {
+  uint64_t x = (uint64_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+static registry_shard *shard_of(uintptr_t p) { return &shards[(hash_ptr(p) >> 40) % HG_REGISTRY_SHARDS]; }
+
+static void shard_grow(registry_shard *s) {
+  size_t cap = s->capacity ? s->capacity * 2 : 64;
+  uintptr_t *slots = calloc(cap, sizeof *slots);
+  if (!slots)
+    abort(); /* registry bookkeeping cannot fail soft: a handle we cannot track is unusable */
+  size_t used = 0;
+  for (size_t i = 0; i < s->capacity; i++) {
+    uintptr_t v = s->slots[i];
+    if (v > 1) {
+      size_t j = hash_ptr(v) & (cap - 1);
+      while (slots[j])
+        j = (j + 1) & (cap - 1);
+      slots[j] = v;
+      used++;
+    }
+  }
+  free(s->slots);
+  s->slots = slots;
+  s->capacity = cap;
+  s->used = used;
+}
+
+static void registry_add(uintptr_t p) {
+  pthread_once(&registry_once, registry_init);
+  registry_shard *s = shard_of(p);
+  pthread_mutex_lock(&s->lock);
+  if ((s->used + 1) * 4 > s->capacity * 3)
+    shard_grow(s);
+  size_t j = hash_ptr(p) & (s->capacity - 1);
+  while (s->slots[j] > 1)
+    j = (j + 1) & (s->capacity - 1);
+  if (s->slots[j] == 0)
+    s->used++;
+  s->slots[j] = p;
+  pthread_mutex_unlock(&s->lock);
+}
+
+static bool registry_find(registry_shard *s, uintptr_t p, size_t *at) {
+  if (!s->capacity)
+    return false;
+  size_t j = hash_ptr(p) & (s->capacity - 1);
+  for (size_t n = 0; n < s->capacity && s->slots[j]; n++) {
+    if (s->slots[j] == p) {
+      *at = j;
+      return true;
+    }
+    j = (j + 1) & (s->capacity - 1);
+  }
+  return false;
+}
+
+static void registry_remove(uintptr_t p) {
+  registry_shard *s = shard_of(p);
+  pthread_mutex_lock(&s->lock);
+  size_t at;
+  if (registry_find(s, p, &at))
+    s->slots[at] = 1;
+  pthread_mutex_unlock(&s->lock);
+}
+
+void hg_object_init(hg_object *obj, hg_object_type type) {
+  obj->dispatch = &hg_dispatch;
+  obj->magic = HG_MAGIC(type);
+  atomic_init(&obj->refcount, 1);
+  registry_add((uintptr_t)obj);
+}
+
+void hg_object_retire(hg_object *obj) {
+  registry_remove((uintptr_t)obj);
+  obj->magic = 0;
+}
+
+bool hg_object_is(const void *ptr, hg_object_type type) {
+  if (!ptr)
+    return false;
+  pthread_once(&registry_once, registry_init);
+  uintptr_t p = (uintptr_t)ptr;
+  registry_shard *s = shard_of(p);
+  pthread_mutex_lock(&s->lock);
+  size_t at;
+  bool live = registry_find(s, p, &at) && ((const hg_object *)ptr)->magic == HG_MAGIC(type);
+  pthread_mutex_unlock(&s->lock);
+  return live;
+}
