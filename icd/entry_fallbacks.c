@@ -43,7 +43,7 @@ __attribute__((weak)) cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue 
 __attribute__((weak)) cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
   return CL_INVALID_OPERATION;
 }
-__attribute__((weak)) cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties properties, cl_bool enable, cl_command_queue_properties *old_properties) __attribute__((deprecated)) {
+__attribute__((weak)) cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties properties, cl_bool enable, cl_command_queue_properties *old_properties) {
   return CL_INVALID_OPERATION;
 }
 __attribute__((weak)) cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
@@ -79,7 +79,7 @@ __attribute__((weak)) cl_int CL_API_CALL clReleaseProgram(cl_program program) {
 __attribute__((weak)) cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options, void( *pfn_notify)(cl_program program, void *user_data), void *user_data) {
   return CL_INVALID_OPERATION;
 }
-__attribute__((weak)) cl_int CL_API_CALL clUnloadCompiler(void) __attribute__((deprecated)) {
+__attribute__((weak)) cl_int CL_API_CALL clUnloadCompiler(void) {
   return CL_INVALID_OPERATION;
 }
 __attribute__((weak)) cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
@@ -156,16 +156,16 @@ __attribute__((weak)) cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_
 __attribute__((weak)) cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue, void( *user_func)(void *), void *args, size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list, const void **args_mem_loc, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return CL_INVALID_OPERATION;
 }
-__attribute__((weak)) cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *event) __attribute__((deprecated)) {
+__attribute__((weak)) cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
   return CL_INVALID_OPERATION;
 }
-__attribute__((weak)) cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events, const cl_event *event_list) __attribute__((deprecated)) {
+__attribute__((weak)) cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events, const cl_event *event_list) {
   return CL_INVALID_OPERATION;
 }
-__attribute__((weak)) cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) __attribute__((deprecated)) {
+__attribute__((weak)) cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
   return CL_INVALID_OPERATION;
 }
-__attribute__((weak)) void * CL_API_CALL clGetExtensionFunctionAddress(const char *function_name) __attribute__((deprecated)) {
+__attribute__((weak)) void * CL_API_CALL clGetExtensionFunctionAddress(const char *function_name) {
   return NULL;
 }
 __attribute__((weak)) cl_int CL_API_CALL clSetEventCallback(cl_event p0, cl_int p1, void( *p2)(cl_event, cl_int, void *), void * p3) {
