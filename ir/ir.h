@@ -248,6 +248,13 @@ typedef struct hg_ir_global {
   struct hg_ir_reloc { uint32_t offset, target; int64_t addend; } *relocs;
 } hg_ir_global;
 
+/* What an IR binary holds, as OpenCL's CL_PROGRAM_BINARY_TYPE. */
+typedef enum hg_ir_program_kind {
+  HG_IR_PROGRAM_EXECUTABLE = 0, /* kernels with every call resolved (clBuildProgram, clLinkProgram) */
+  HG_IR_PROGRAM_OBJECT = 1,     /* clCompileProgram output: may hold function declarations */
+  HG_IR_PROGRAM_LIBRARY = 2,    /* clLinkProgram -create-library output */
+} hg_ir_program_kind;
+
 typedef struct hg_ir_module {
   uint32_t num_strings, cap_strings;
   char **strings; /* interned names: builtin names and the like */
@@ -257,6 +264,7 @@ typedef struct hg_ir_module {
   uint32_t num_functions, cap_functions;
   hg_ir_function *functions;
 
+  uint8_t program_kind;  /* hg_ir_program_kind: what clGetProgramBuildInfo reports */
   char *source_language; /* e.g. "OpenCL C 1.2" */
   char *build_options;   /* options that change the semantics of lowering: -cl-fast-relaxed-math ... */
   bool uses_fp64, uses_fp16;
