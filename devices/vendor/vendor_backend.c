@@ -1,0 +1,198 @@
+/* The vendor backend: one hg_backend per device of every vendor platform the mini-loader finds.
+ * Each owns one vendor context and one in-order, profiling command queue; every operation is
+ * made synchronous by waiting for its own vendor event (not clFinish, so that operations from
+ * other threads on the same queue do not delay it more than the in-order queue must). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "devices/vendor/vendor.h"
+#include "devices/vendor/vendor_internal.h"
+#include "platform/log.h"
+
+cl_int hg_vendor_error(cl_int e) {
+  /* the OpenCL 3.0 error codes: -1..-19 (runtime) and -30..-73 (API) */
+  if (e >= 0)
+    return e;
+  if ((e <= -1 && e >= -19) || (e <= -30 && e >= -73))
+    return e;
+  HG_LOG(HG_LOG_BACKEND, "vendor returned non-OpenCL status %d: reporting CL_OUT_OF_RESOURCES", e);
+  return CL_OUT_OF_RESOURCES;
+}
+
+cl_int hg_vendor_wait(cl_event ev) {
+  cl_int err = VCL(ev)->clWaitForEvents(1, &ev);
+  cl_int status = CL_COMPLETE;
+  cl_int info_err = VCL(ev)->clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+  VCL(ev)->clReleaseEvent(ev);
+  if (info_err == CL_SUCCESS && status < 0)
+    return hg_vendor_error(status); /* the command failed: its status is the reason */
+  if (err != CL_SUCCESS)
+    return err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST ? CL_OUT_OF_RESOURCES : hg_vendor_error(err);
+  if (info_err != CL_SUCCESS)
+    return hg_vendor_error(info_err);
+  return status == CL_COMPLETE ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+}
+
+static void vendor_destroy(hg_backend *be) {
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  if (vb->queue)
+    VCL(vb->queue)->clReleaseCommandQueue(vb->queue);
+  if (vb->context)
+    VCL(vb->context)->clReleaseContext(vb->context);
+  free(vb);
+}
+
+static const hg_backend_ops vendor_ops = {
+    .kind = "vendor",
+    .destroy = vendor_destroy,
+    .mem_alloc = hg_vendor_mem_alloc,
+    .mem_free = hg_vendor_mem_free,
+    .mem_read = hg_vendor_mem_read,
+    .mem_write = hg_vendor_mem_write,
+    .mem_copy = hg_vendor_mem_copy,
+    .mem_fill = hg_vendor_mem_fill,
+    .mem_read_rect = hg_vendor_mem_read_rect,
+    .mem_write_rect = hg_vendor_mem_write_rect,
+    .mem_copy_rect = hg_vendor_mem_copy_rect,
+    .program_build = hg_vendor_program_build,
+    .program_free = hg_vendor_program_free,
+    .kernel_create = hg_vendor_kernel_create,
+    .kernel_free = hg_vendor_kernel_free,
+    .kernel_launch = hg_vendor_kernel_launch,
+};
+
+/* ---- probing ------------------------------------------------------------------------------ */
+
+static cl_int device_info(cl_device_id dev, cl_device_info what, size_t size, void *value) {
+  memset(value, 0, size);
+  return VCL(dev)->clGetDeviceInfo(dev, what, size, value, NULL);
+}
+
+static void device_string(cl_device_id dev, cl_device_info what, char *out, size_t size) {
+  out[0] = '\0';
+  if (VCL(dev)->clGetDeviceInfo(dev, what, size - 1, out, NULL) != CL_SUCCESS)
+    out[0] = '\0';
+  out[size - 1] = '\0';
+}
+
+/* Every raw limit from the vendor; false (and the first failing query logged) if any fails. */
+static bool read_limits(cl_device_id dev, hg_backend_limits *l) {
+  cl_uint dims = 0;
+  size_t sizes[16] = {0};
+  cl_ulong fp64_config = 0;
+  struct {
+    cl_device_info what;
+    size_t size;
+    void *value;
+    const char *name;
+  } queries[] = {
+      {CL_DEVICE_GLOBAL_MEM_SIZE, sizeof l->global_mem_size, &l->global_mem_size, "GLOBAL_MEM_SIZE"},
+      {CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof l->max_mem_alloc_size, &l->max_mem_alloc_size, "MAX_MEM_ALLOC_SIZE"},
+      {CL_DEVICE_LOCAL_MEM_SIZE, sizeof l->local_mem_size, &l->local_mem_size, "LOCAL_MEM_SIZE"},
+      {CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof l->max_work_group_size, &l->max_work_group_size, "MAX_WORK_GROUP_SIZE"},
+      {CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims, &dims, "MAX_WORK_ITEM_DIMENSIONS"},
+      {CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof l->mem_base_addr_align_bits, &l->mem_base_addr_align_bits,
+       "MEM_BASE_ADDR_ALIGN"},
+      {CL_DEVICE_MAX_PARAMETER_SIZE, sizeof l->max_parameter_size, &l->max_parameter_size, "MAX_PARAMETER_SIZE"},
+      {CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, sizeof l->max_constant_buffer_size, &l->max_constant_buffer_size,
+       "MAX_CONSTANT_BUFFER_SIZE"},
+      {CL_DEVICE_MAX_CONSTANT_ARGS, sizeof l->max_constant_args, &l->max_constant_args, "MAX_CONSTANT_ARGS"},
+  };
+  memset(l, 0, sizeof *l);
+  for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
+    cl_int err = device_info(dev, queries[i].what, queries[i].size, queries[i].value);
+    if (err != CL_SUCCESS) {
+      HG_LOG(HG_LOG_BACKEND, "vendor device: CL_DEVICE_%s failed (%d)", queries[i].name, err);
+      return false;
+    }
+  }
+  if (dims < 3 || dims > 16 || device_info(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof(size_t), sizes)) {
+    HG_LOG(HG_LOG_BACKEND, "vendor device: CL_DEVICE_MAX_WORK_ITEM_SIZES unusable (%u dimensions)", dims);
+    return false;
+  }
+  memcpy(l->max_work_item_sizes, sizes, sizeof l->max_work_item_sizes);
+  /* a device without fp64 may reject the query (1.x) or answer 0: both mean no fp64 */
+  if (device_info(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64_config, &fp64_config) != CL_SUCCESS)
+    fp64_config = 0;
+  l->fp64 = fp64_config != 0;
+  return true;
+}
+
+static cl_command_queue create_queue(hg_vendor_backend *vb, cl_int *err) {
+  const cl_icd_dispatch *d = VCL(vb->context);
+  char version[64] = "";
+  VCL(vb->device)->clGetDeviceInfo(vb->device, CL_DEVICE_VERSION, sizeof version - 1, version, NULL);
+  bool cl2 = !strncmp(version, "OpenCL ", 7) && version[7] >= '2' && version[7] <= '9';
+  if (cl2 && d->clCreateCommandQueueWithProperties) {
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    return d->clCreateCommandQueueWithProperties(vb->context, vb->device, props, err);
+  }
+  return d->clCreateCommandQueue(vb->context, vb->device, CL_QUEUE_PROFILING_ENABLE, err);
+}
+
+static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id device, const char *platform_name) {
+  hg_vendor_backend *vb = calloc(1, sizeof *vb);
+  if (!vb)
+    return NULL;
+  hg_backend *be = &vb->base;
+  be->ops = &vendor_ops;
+  vb->platform = platform;
+  vb->device = device;
+  snprintf(be->platform_name, sizeof be->platform_name, "%s", platform_name);
+  device_string(device, CL_DEVICE_NAME, be->device_name, sizeof be->device_name);
+  snprintf(be->name, sizeof be->name, "vendor:%.120s/%.120s", be->platform_name, be->device_name);
+  char driver[128];
+  device_string(device, CL_DRIVER_VERSION, driver, sizeof driver);
+  snprintf(be->driver_version, sizeof be->driver_version, "%.60s %.60s", driver, be->device_name);
+  cl_int err = device_info(device, CL_DEVICE_TYPE, sizeof be->type, &be->type);
+  if (err != CL_SUCCESS || !read_limits(device, &be->limits)) {
+    HG_LOG(HG_LOG_BACKEND, "%s: device queries failed, not used", be->name);
+    goto fail;
+  }
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
+  vb->context = VCL(platform)->clCreateContext(props, 1, &device, NULL, NULL, &err);
+  if (!vb->context) {
+    HG_LOG(HG_LOG_BACKEND, "%s: clCreateContext failed (%d)", be->name, err);
+    goto fail;
+  }
+  vb->queue = create_queue(vb, &err);
+  if (!vb->queue) {
+    HG_LOG(HG_LOG_BACKEND, "%s: creating the command queue failed (%d)", be->name, err);
+    goto fail;
+  }
+  return vb;
+fail:
+  vendor_destroy(be);
+  return NULL;
+}
+
+unsigned hg_vendor_probe(hg_backend **out, unsigned max) {
+  cl_platform_id platforms[32];
+  unsigned num_platforms = hg_vendor_platforms(platforms, 32);
+  unsigned count = 0;
+  for (unsigned p = 0; p < num_platforms && count < max; p++) {
+    cl_platform_id platform = platforms[p];
+    char platform_name[128] = "";
+    VCL(platform)->clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
+    cl_uint n = 0;
+    cl_int err = VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n);
+    if (err != CL_SUCCESS || n == 0) {
+      HG_LOG(HG_LOG_BACKEND, "vendor platform \"%s\": no devices (%d)", platform_name, err);
+      continue;
+    }
+    cl_device_id *devices = calloc(n, sizeof *devices);
+    if (!devices)
+      break;
+    err = VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, devices, NULL);
+    for (cl_uint i = 0; err == CL_SUCCESS && i < n && count < max; i++) {
+      hg_vendor_backend *vb = make_backend(platform, devices[i], platform_name);
+      if (!vb)
+        continue;
+      HG_LOG(HG_LOG_BACKEND, "probed %s (driver %s)", vb->base.name, vb->base.driver_version);
+      out[count++] = &vb->base;
+    }
+    free(devices);
+  }
+  return count;
+}

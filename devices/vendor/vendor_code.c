@@ -1,0 +1,195 @@
+/* Code on the vendor backend: the IR module lowered to OpenCL C (lowering/opencl_c.h), built by
+ * the vendor's compiler; kernels launched through the vendor and timed by its profiling. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "devices/vendor/vendor_internal.h"
+#include "lowering/opencl_c.h"
+#include "platform/log.h"
+
+static char *dup_string(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d)
+    memcpy(d, s, n);
+  return d;
+}
+
+static char *build_log(hg_vendor_backend *vb, cl_program prog) {
+  size_t size = 0;
+  if (VCL(prog)->clGetProgramBuildInfo(prog, vb->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
+    return dup_string("");
+  char *log = malloc(size + 1);
+  if (!log)
+    return NULL;
+  if (VCL(prog)->clGetProgramBuildInfo(prog, vb->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS)
+    size = 0;
+  log[size] = '\0';
+  return log;
+}
+
+cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
+                               hg_dev_program **out, char **log) {
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  *out = NULL;
+  if (log)
+    *log = NULL;
+  char err_text[512] = "";
+  char *source = hg_lower_opencl_c(module, err_text, sizeof err_text);
+  if (!source) {
+    HG_LOG(HG_LOG_COMPILE, "%s: lowering to OpenCL C failed: %s", be->name, err_text);
+    if (log) {
+      char msg[800];
+      snprintf(msg, sizeof msg, "hetGPU: lowering for %s failed: %s", be->name,
+               err_text[0] ? err_text : "no OpenCL C back end available");
+      *log = dup_string(msg);
+    }
+    return CL_BUILD_PROGRAM_FAILURE;
+  }
+  /* The caller's options first, the lowering's last, so the -cl-std the lowered source is
+   * written in wins over one the application gave for its own source. */
+  const char *lower_opts = hg_lower_opencl_c_options(module);
+  if (!lower_opts)
+    lower_opts = "";
+  if (!options)
+    options = "";
+  size_t opts_len = strlen(options) + strlen(lower_opts) + 2;
+  char *opts = malloc(opts_len);
+  hg_dev_program *p = calloc(1, sizeof *p);
+  cl_int err = CL_SUCCESS;
+  if (!opts || !p) {
+    err = CL_OUT_OF_HOST_MEMORY;
+    goto done;
+  }
+  snprintf(opts, opts_len, "%s%s%s", options, *options && *lower_opts ? " " : "", lower_opts);
+  const char *sources[1] = {source};
+  p->program = VCL(vb->context)->clCreateProgramWithSource(vb->context, 1, sources, NULL, &err);
+  if (!p->program) {
+    err = hg_vendor_error(err);
+    goto done;
+  }
+  cl_int build_err = VCL(p->program)->clBuildProgram(p->program, 1, &vb->device, opts, NULL, NULL);
+  if (log)
+    *log = build_log(vb, p->program);
+  if (build_err != CL_SUCCESS) {
+    HG_LOG(HG_LOG_COMPILE, "%s: vendor build failed (%d) with options \"%s\"; source:\n%s", be->name, build_err, opts,
+           source);
+    /* our lowered source or options were rejected: to the application that is a build failure
+     * (with the vendor's log), not an error in the options it gave */
+    err = build_err == CL_INVALID_BUILD_OPTIONS || build_err == CL_BUILD_PROGRAM_FAILURE ||
+                  build_err == CL_COMPILER_NOT_AVAILABLE
+              ? CL_BUILD_PROGRAM_FAILURE
+              : hg_vendor_error(build_err);
+    goto done;
+  }
+  HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of lowered OpenCL C", be->name, strlen(source));
+done:
+  if (err != CL_SUCCESS && p) {
+    if (p->program)
+      VCL(p->program)->clReleaseProgram(p->program);
+    free(p);
+    p = NULL;
+  }
+  if (log && !*log && err != CL_OUT_OF_HOST_MEMORY)
+    *log = dup_string("");
+  *out = p;
+  free(opts);
+  free(source);
+  return err;
+}
+
+void hg_vendor_program_free(hg_backend *be, hg_dev_program *p) {
+  if (!p)
+    return;
+  VCL(p->program)->clReleaseProgram(p->program);
+  free(p);
+}
+
+cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *name, hg_dev_kernel **out) {
+  *out = NULL;
+  hg_dev_kernel *k = calloc(1, sizeof *k);
+  if (!k)
+    return CL_OUT_OF_HOST_MEMORY;
+  cl_int err = CL_SUCCESS;
+  k->kernel = VCL(p->program)->clCreateKernel(p->program, name, &err);
+  if (!k->kernel) {
+    HG_LOG(HG_LOG_COMPILE, "%s: clCreateKernel(%s) failed (%d)", be->name, name, err);
+    free(k);
+    return hg_vendor_error(err);
+  }
+  pthread_mutex_init(&k->launch_lock, NULL);
+  *out = k;
+  return CL_SUCCESS;
+}
+
+void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *k) {
+  if (!k)
+    return;
+  VCL(k->kernel)->clReleaseKernel(k->kernel);
+  pthread_mutex_destroy(&k->launch_lock);
+  free(k);
+}
+
+static cl_int set_arg(cl_kernel kernel, cl_uint index, const hg_launch_arg *a) {
+  const cl_icd_dispatch *d = VCL(kernel);
+  switch (a->kind) {
+  case HG_ARG_BUFFER: {
+    cl_mem mem = NULL; /* a NULL buffer argument: a NULL pointer in the kernel */
+    if (a->mem) {
+      cl_int err = hg_vendor_mem_at(a->mem, a->offset, &mem);
+      if (err != CL_SUCCESS)
+        return err;
+    }
+    return d->clSetKernelArg(kernel, index, sizeof mem, &mem);
+  }
+  case HG_ARG_LOCAL:
+    return d->clSetKernelArg(kernel, index, a->size, NULL);
+  case HG_ARG_VALUE:
+    return d->clSetKernelArg(kernel, index, a->size, a->value);
+  }
+  return CL_INVALID_ARG_VALUE;
+}
+
+cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, uint64_t *device_ns) {
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  if (device_ns)
+    *device_ns = 0;
+  if (l->work_dim < 1 || l->work_dim > 3)
+    return CL_INVALID_WORK_DIMENSION;
+  bool any_local = false;
+  for (cl_uint i = 0; i < l->work_dim; i++) {
+    if (l->global_size[i] == 0)
+      return CL_SUCCESS; /* an empty range: nothing runs (OpenCL 2.1+) */
+    any_local |= l->local_size[i] != 0;
+  }
+  cl_int err = CL_SUCCESS;
+  cl_event ev = NULL;
+  pthread_mutex_lock(&k->launch_lock);
+  for (cl_uint i = 0; i < l->num_args && err == CL_SUCCESS; i++) {
+    err = set_arg(k->kernel, i, &l->args[i]);
+    if (err != CL_SUCCESS)
+      HG_LOG(HG_LOG_SCHED, "%s: setting argument %u failed (%d)", be->name, i, err);
+  }
+  if (err == CL_SUCCESS)
+    err = VCL(vb->queue)->clEnqueueNDRangeKernel(vb->queue, k->kernel, l->work_dim, l->global_offset, l->global_size,
+                                                 any_local ? l->local_size : NULL, 0, NULL, &ev);
+  pthread_mutex_unlock(&k->launch_lock);
+  if (err != CL_SUCCESS)
+    return hg_vendor_error(err);
+
+  /* keep the event for its profiling times: hg_vendor_wait releases it */
+  VCL(ev)->clRetainEvent(ev);
+  err = hg_vendor_wait(ev);
+  if (err == CL_SUCCESS && device_ns) {
+    cl_ulong start = 0, end = 0;
+    if (VCL(ev)->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) == CL_SUCCESS &&
+        VCL(ev)->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) == CL_SUCCESS &&
+        end >= start)
+      *device_ns = end - start;
+  }
+  VCL(ev)->clReleaseEvent(ev);
+  if (err != CL_SUCCESS)
+    HG_LOG(HG_LOG_SCHED, "%s: kernel failed (%d)", be->name, err);
+  return err;
+}

@@ -1,0 +1,88 @@
+/* Private to the vendor backend: the loader's interface, the backend's objects, and the one way
+ * we call a vendor: through the dispatch table every vendor handle starts with. */
+#ifndef HETGPU_DEVICES_VENDOR_VENDOR_INTERNAL_H
+#define HETGPU_DEVICES_VENDOR_VENDOR_INTERNAL_H
+
+#include <CL/cl_icd.h>
+#include <pthread.h>
+
+#include "devices/backend.h"
+
+/* The vendor's dispatch table of any vendor handle (platform, device, context, queue, mem,
+ * program, kernel, event). We never call its slots 0 and 31 (ICD2 tags). */
+#define VCL(handle) (*(const cl_icd_dispatch *const *)(handle))
+
+/* ---- the mini-loader (vendor_loader.c) ------------------------------------------------- */
+
+/* Loads every vendor library once per process (kept loaded for its lifetime) and returns
+ * their platforms, at most max, in out. Returns how many. Thread-safe. */
+unsigned hg_vendor_platforms(cl_platform_id *out, unsigned max);
+
+/* ---- the backend's objects -------------------------------------------------------------- */
+
+typedef struct hg_vendor_backend {
+  hg_backend base; /* first: hg_backend* and hg_vendor_backend* convert both ways */
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context context;
+  cl_command_queue queue; /* in-order, profiling enabled */
+} hg_vendor_backend;
+
+/* A vendor sub-buffer made for a kernel argument at a non-zero offset, cached per offset. */
+typedef struct hg_vendor_sub {
+  size_t offset;
+  cl_mem mem;
+  struct hg_vendor_sub *next;
+} hg_vendor_sub;
+
+struct hg_dev_mem {
+  cl_mem mem;
+  size_t size;
+  pthread_mutex_t subs_lock; /* guards subs: launches on several threads share one buffer */
+  hg_vendor_sub *subs;
+};
+
+struct hg_dev_program {
+  cl_program program;
+};
+
+struct hg_dev_kernel {
+  cl_kernel kernel;
+  /* clSetKernelArg on one cl_kernel is not thread-safe: held from the first argument until
+   * the launch is enqueued (the enqueue captures the arguments). */
+  pthread_mutex_t launch_lock;
+};
+
+static inline hg_vendor_backend *hg_vendor_of(hg_backend *be) { return (hg_vendor_backend *)be; }
+
+/* ---- shared helpers (vendor_backend.c) -------------------------------------------------- */
+
+/* A vendor's error as the OpenCL error we report: OpenCL codes pass through, anything else
+ * (vendor-private negative statuses) becomes CL_OUT_OF_RESOURCES. */
+cl_int hg_vendor_error(cl_int vendor_err);
+/* Waits for ev, checks its execution status, releases it. */
+cl_int hg_vendor_wait(cl_event ev);
+
+/* The operations, split by subject. */
+cl_int hg_vendor_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out);
+void hg_vendor_mem_free(hg_backend *be, hg_dev_mem *mem);
+cl_int hg_vendor_mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst);
+cl_int hg_vendor_mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src);
+cl_int hg_vendor_mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst, size_t dst_offset,
+                          size_t size);
+cl_int hg_vendor_mem_fill(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
+                          size_t pattern_size);
+cl_int hg_vendor_mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *rect, void *dst);
+cl_int hg_vendor_mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *rect, const void *src);
+cl_int hg_vendor_mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect);
+/* The vendor buffer a kernel argument at (mem, offset) names: mem itself or a cached sub-buffer. */
+cl_int hg_vendor_mem_at(hg_dev_mem *mem, size_t offset, cl_mem *out);
+
+cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
+                               hg_dev_program **out, char **log);
+void hg_vendor_program_free(hg_backend *be, hg_dev_program *prog);
+cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *prog, const char *name, hg_dev_kernel **out);
+void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *kernel);
+cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
+
+#endif
