@@ -1,3 +1,5 @@
+/* The admission rule (a backend is used only if it honours every limit of the virtual device)
+ * and the global-memory figures, which depend on the admitted backends. */
 #include "devices/profile.h"
 
 #include <stdio.h>
@@ -27,6 +29,10 @@ bool hg_profile_admits(const hg_backend_limits *raw, char *why, size_t why_size)
   SHORT_OF(!raw->fp64, "no fp64");
   SHORT_OF(raw->global_mem_size < HG_PROFILE_MIN_GLOBAL_MEM_SIZE, "global memory %llu",
            (unsigned long long)raw->global_mem_size);
+  /* The profile's largest allocation is a quarter of its global memory: a backend must be able
+   * to allocate a quarter of the profile's minimum in one piece. */
+  SHORT_OF(raw->max_mem_alloc_size < HG_PROFILE_MIN_GLOBAL_MEM_SIZE / 4, "largest allocation %llu",
+           (unsigned long long)raw->max_mem_alloc_size);
   return true;
 }
 

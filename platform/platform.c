@@ -2,9 +2,6 @@
  * the choice of the backend that runs this process's work. */
 #include "platform/platform.h"
 
-#include <string.h>
-
-#include "icd/extension_functions.h"
 #include "platform/info.h"
 #include "platform/log.h"
 #include "platform/version.h"
@@ -69,9 +66,12 @@ clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name, size_t p
   case CL_PLATFORM_VENDOR:
     HG_INFO_STRING("hetGPU project");
   case CL_PLATFORM_EXTENSIONS:
-    HG_INFO_STRING(HG_PLATFORM_EXTENSIONS);
-  case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
-    HG_INFO_ARRAY(hg_platform_extensions_with_version, hg_platform_num_extensions * sizeof(cl_name_version));
+    HG_INFO_STRING(hg_platform_extensions());
+  case CL_PLATFORM_EXTENSIONS_WITH_VERSION: {
+    size_t n;
+    const cl_name_version *list = hg_platform_extensions_with_version(&n);
+    HG_INFO_ARRAY(list, n * sizeof *list);
+  }
   case CL_PLATFORM_ICD_SUFFIX_KHR:
     HG_INFO_STRING("HETGPU");
   case CL_PLATFORM_HOST_TIMER_RESOLUTION:

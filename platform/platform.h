@@ -22,8 +22,13 @@ typedef struct hg_callback {
   struct hg_callback *next;
 } hg_callback;
 
+/* obj.refcount counts the application's references (CL_CONTEXT_REFERENCE_COUNT); `holds`
+ * counts the internal ones (hg_context_retain) plus one for all the application's together.
+ * When the application's count reaches 0 the handle is retired (further use gets
+ * CL_INVALID_CONTEXT); the context is destroyed when the last hold goes. */
 struct _cl_context {
   hg_object obj;
+  atomic_uint holds;
   cl_device_id device; /* the virtual device: the only one there is */
   cl_context_properties *properties; /* copy, zero-terminated; NULL when none were given */
   size_t num_properties;             /* entries including the terminating 0 */
@@ -41,7 +46,10 @@ cl_device_id hg_device_get(void);
  * case the virtual device is not offered (clGetDeviceIDs: CL_DEVICE_NOT_FOUND). */
 hg_backend *hg_platform_backend(void);
 
-/* Internal reference counting of contexts (queues, buffers, programs and events hold one). */
+/* Internal reference counting of contexts (queues, buffers, programs and events hold one):
+ * use these, never hg_object_retain on a context, so CL_CONTEXT_REFERENCE_COUNT stays the
+ * application's count. The destructor callbacks run when the last reference of either kind
+ * goes. */
 void hg_context_retain(cl_context ctx);
 void hg_context_release(cl_context ctx);
 /* Reports an error through the context's pfn_notify, if any. */
