@@ -316,4 +316,28 @@ hg_ir_module *hg_ir_decode(const uint8_t *data, size_t size, char *err, size_t e
 /* True when the bytes start like an IR binary (magic), before any full check. */
 bool hg_ir_is_binary(const uint8_t *data, size_t size);
 
+/* ---- additions (docs/ir-spec.md) ------------------------------------------------------ */
+static inline hg_ir_type hg_ir_void_ty(void) {
+  hg_ir_type t = {HG_IR_VOID, 1, 0, 0};
+  return t;
+}
+/* Marks f as a kernel: allocates f->args (num_params zeroed entries; the caller fills name,
+ * type_name (malloc'd, owned by the module), kind, ...) and sets attributes to "". */
+hg_ir_kernel_arg *hg_ir_make_kernel(hg_ir_function *f);
+uint32_t hg_ir_find_function(const hg_ir_module *m, const char *name); /* HG_IR_NONE if absent */
+uint32_t hg_ir_find_global(const hg_ir_module *m, const char *name);   /* HG_IR_NONE if absent */
+const char *hg_ir_opcode_name(unsigned op);                            /* text-form name, or NULL */
+/* Deep copy; NULL when memory runs out. */
+hg_ir_module *hg_ir_module_clone(const hg_ir_module *m);
+/* Structural equality of everything a module holds (constants compared by lanes, NULL
+ * strings equal to ""), as the round-trip tests need. */
+bool hg_ir_module_equal(const hg_ir_module *a, const hg_ir_module *b);
+/* Inlines every HG_OP_CALL of every defined function (callees first), so kernels end up
+ * without calls. Fails (false + message) on recursion or a call to a function without body.
+ * Clears the execution-state metadata: run hg_ir_compute_state afterwards. */
+bool hg_ir_inline_calls(hg_ir_module *m, char *err, size_t err_size);
+/* Merges modules into a new one (clLinkProgram): function declarations (no blocks) resolve
+ * by name to definitions; two definitions of one name, or a call left unresolved, fail. */
+hg_ir_module *hg_ir_link(const hg_ir_module *const *mods, size_t n, char *err, size_t err_size);
+
 #endif
