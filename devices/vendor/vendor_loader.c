@@ -130,11 +130,12 @@ static void load_library(const char *lib) {
     HG_LOG(HG_LOG_BACKEND, "vendor loader: dlopen %s failed: %s", lib, dlerror());
     return;
   }
-  bool skip = self.handle && handle == self.handle;
+  const char *skip = self.handle && handle == self.handle ? "hetGPU itself" : NULL;
   for (unsigned i = 0; i < num_libs && !skip; i++)
-    skip = libs[i] == handle; /* named twice */
+    if (libs[i] == handle)
+      skip = "named twice";
   if (skip) {
-    HG_LOG(HG_LOG_BACKEND, "vendor loader: skipping %s (hetGPU itself or already loaded)", lib);
+    HG_LOG(HG_LOG_BACKEND, "vendor loader: skipping %s (%s)", lib, skip);
     dlclose(handle);
     return;
   }
