@@ -1,0 +1,27 @@
+/* The program cache: bytes stored under a key, in memory and on disk, shared by processes.
+ * Location HETGPU_CACHE_DIR (default $XDG_CACHE_HOME/hetgpu or ~/.cache/hetgpu), size limit
+ * HETGPU_CACHE_SIZE bytes (default 256 MiB), HETGPU_CACHE=0 turns it off. Entries are written to
+ * a temporary file and renamed into place, so readers never see a partial entry; each entry
+ * holds its full key, so a hash collision is a miss, never a wrong answer. */
+#ifndef HETGPU_DEVICES_CACHE_H
+#define HETGPU_DEVICES_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A key is built from parts (the namespace, the IR, the backend device, the driver version...). */
+typedef struct hg_cache_key {
+  uint8_t *bytes;
+  size_t size, cap;
+} hg_cache_key;
+
+void hg_cache_key_add(hg_cache_key *key, const void *part, size_t size);
+void hg_cache_key_add_str(hg_cache_key *key, const char *s);
+void hg_cache_key_free(hg_cache_key *key);
+
+/* On a hit returns true with a malloc'd copy of the value. */
+bool hg_cache_get(const hg_cache_key *key, uint8_t **value, size_t *size);
+void hg_cache_put(const hg_cache_key *key, const uint8_t *value, size_t size);
+
+#endif

@@ -1,0 +1,234 @@
+/* clEnqueueNDRangeKernel and clEnqueueTask.
+ *
+ * The arguments are captured at enqueue time (the application may change them right after).
+ * When the application gives no local size, hetGPU chooses it here, not the backend, so a
+ * kernel's work-group shape is the same whichever backend runs it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "devices/profile.h"
+#include "platform/command.h"
+#include "platform/kernel.h"
+#include "platform/log.h"
+#include "platform/mem.h"
+#include "platform/platform.h"
+#include "platform/queue.h"
+
+typedef struct kernel_command {
+  hg_command base;
+  cl_kernel kernel;
+  cl_uint work_dim;
+  size_t offset[3], global[3], local[3];
+  cl_uint num_args;
+  hg_kernel_arg *args; /* snapshot: values copied, buffers retained */
+} kernel_command;
+
+static void kernel_command_cleanup(hg_command *c) {
+  kernel_command *kc = (kernel_command *)c;
+  for (cl_uint i = 0; i < kc->num_args; i++) {
+    if (kc->args[i].mem)
+      hg_mem_release(kc->args[i].mem);
+    free(kc->args[i].value);
+  }
+  free(kc->args);
+  clReleaseKernel(kc->kernel);
+}
+
+static cl_int kernel_command_run(hg_command *c) {
+  kernel_command *kc = (kernel_command *)c;
+  hg_backend *be = hg_platform_backend();
+  if (!be)
+    return CL_DEVICE_NOT_AVAILABLE;
+  if (!kc->global[0] || !kc->global[1] || !kc->global[2])
+    return CL_SUCCESS; /* an empty range: nothing to run */
+  hg_dev_kernel *dk;
+  cl_int err = hg_kernel_device(kc->kernel, be, &dk);
+  if (err != CL_SUCCESS)
+    return err;
+  const hg_ir_function *f = hg_kernel_function(kc->kernel);
+  hg_launch_arg *largs = calloc(kc->num_args ? kc->num_args : 1, sizeof *largs);
+  if (!largs)
+    return CL_OUT_OF_HOST_MEMORY;
+  for (cl_uint i = 0; i < kc->num_args; i++) {
+    const hg_kernel_arg *a = &kc->args[i];
+    switch (f->args[i].kind) {
+    case HG_KARG_GLOBAL_PTR:
+    case HG_KARG_CONSTANT_PTR:
+      largs[i].kind = HG_ARG_BUFFER;
+      if (a->mem) {
+        bool writes = f->args[i].kind == HG_KARG_GLOBAL_PTR && !(f->args[i].type_qual & 1);
+        largs[i].mem = hg_mem_device(a->mem, be, writes, &largs[i].offset);
+        if (!largs[i].mem) {
+          free(largs);
+          return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        }
+      }
+      break;
+    case HG_KARG_LOCAL_PTR:
+      largs[i].kind = HG_ARG_LOCAL;
+      largs[i].size = a->size;
+      break;
+    default:
+      largs[i].kind = HG_ARG_VALUE;
+      largs[i].size = a->size;
+      largs[i].value = a->value;
+    }
+  }
+  hg_launch launch = {.work_dim = kc->work_dim, .num_args = kc->num_args, .args = largs};
+  memcpy(launch.global_offset, kc->offset, sizeof kc->offset);
+  memcpy(launch.global_size, kc->global, sizeof kc->global);
+  memcpy(launch.local_size, kc->local, sizeof kc->local);
+  uint64_t device_ns = 0;
+  /* a backend kernel object holds argument state: one launch of it at a time */
+  pthread_mutex_lock(&kc->kernel->lock);
+  err = be->ops->kernel_launch(be, dk, &launch, &device_ns);
+  pthread_mutex_unlock(&kc->kernel->lock);
+  free(largs);
+  HG_LOG(HG_LOG_SCHED, "kernel %s on %s: %d (%llu ns on the device)", f->name, be->name, err,
+         (unsigned long long)device_ns);
+  return err;
+}
+
+/* The largest work-group shape that divides the global size and fits the kernel's limit,
+ * filling dimension 0 first. */
+static void choose_local_size(cl_uint dim, const size_t *global, size_t limit, size_t *local) {
+  static const size_t item_max[3] = {HG_PROFILE_MAX_WORK_ITEM_SIZE_0, HG_PROFILE_MAX_WORK_ITEM_SIZE_1,
+                                     HG_PROFILE_MAX_WORK_ITEM_SIZE_2};
+  size_t room = limit;
+  for (cl_uint d = 0; d < 3; d++) {
+    size_t best = 1;
+    if (d < dim)
+      for (size_t l = room < item_max[d] ? room : item_max[d]; l >= 1; l--)
+        if (global[d] % l == 0) {
+          best = l;
+          break;
+        }
+    local[d] = best;
+    room /= best;
+  }
+}
+
+static cl_int check_range(cl_kernel kernel, cl_uint work_dim, const size_t *offset, const size_t *global,
+                          const size_t *local, kernel_command *kc) {
+  if (work_dim < 1 || work_dim > 3)
+    return CL_INVALID_WORK_DIMENSION;
+  if (!global)
+    return CL_INVALID_GLOBAL_WORK_SIZE;
+  const hg_ir_function *f = hg_kernel_function(kernel);
+  const uint32_t *reqd = f->reqd_work_group_size;
+  size_t limit = hg_kernel_work_group_size(kernel);
+  static const size_t item_max[3] = {HG_PROFILE_MAX_WORK_ITEM_SIZE_0, HG_PROFILE_MAX_WORK_ITEM_SIZE_1,
+                                     HG_PROFILE_MAX_WORK_ITEM_SIZE_2};
+  kc->work_dim = work_dim;
+  for (cl_uint d = 0; d < 3; d++) {
+    kc->global[d] = d < work_dim ? global[d] : 1;
+    kc->offset[d] = d < work_dim && offset ? offset[d] : 0;
+    if (d < work_dim && kc->offset[d] > SIZE_MAX - kc->global[d])
+      return CL_INVALID_GLOBAL_OFFSET;
+  }
+  if (local) {
+    size_t product = 1;
+    for (cl_uint d = 0; d < work_dim; d++) {
+      if (local[d] == 0)
+        return CL_INVALID_WORK_GROUP_SIZE;
+      if (local[d] > item_max[d])
+        return CL_INVALID_WORK_ITEM_SIZE;
+      if (kc->global[d] % local[d])
+        return CL_INVALID_WORK_GROUP_SIZE; /* no non-uniform work-groups */
+      if (reqd[0] && local[d] != reqd[d])
+        return CL_INVALID_WORK_GROUP_SIZE;
+      product *= local[d];
+    }
+    if (product > limit)
+      return CL_INVALID_WORK_GROUP_SIZE;
+    for (cl_uint d = 0; d < 3; d++)
+      kc->local[d] = d < work_dim ? local[d] : 1;
+  } else if (reqd[0]) {
+    return CL_INVALID_WORK_GROUP_SIZE;
+  } else {
+    choose_local_size(work_dim, kc->global, limit, kc->local);
+  }
+  if (hg_kernel_local_mem_size(kernel) > HG_PROFILE_LOCAL_MEM_SIZE)
+    return CL_OUT_OF_RESOURCES;
+  return CL_SUCCESS;
+}
+
+/* Copies the kernel's arguments into the command, retaining the buffers. */
+static cl_int snapshot_args(cl_kernel kernel, kernel_command *kc) {
+  const hg_ir_function *f = hg_kernel_function(kernel);
+  kc->args = calloc(f->num_params ? f->num_params : 1, sizeof *kc->args);
+  if (!kc->args)
+    return CL_OUT_OF_HOST_MEMORY;
+  cl_int err = CL_SUCCESS;
+  pthread_mutex_lock(&kernel->lock);
+  for (uint32_t i = 0; i < f->num_params; i++) {
+    const hg_kernel_arg *a = &kernel->args[i];
+    if (!a->set) {
+      err = CL_INVALID_KERNEL_ARGS;
+      break;
+    }
+    if (a->mem && !hg_object_is(a->mem, HG_OBJ_MEM)) {
+      err = CL_INVALID_KERNEL_ARGS; /* the buffer was released after being set */
+      break;
+    }
+    kc->args[i] = *a;
+    kc->args[i].value = NULL;
+    if (a->value) {
+      kc->args[i].value = malloc(a->size);
+      if (!kc->args[i].value) {
+        kc->args[i].mem = NULL;
+        err = CL_OUT_OF_HOST_MEMORY;
+        break;
+      }
+      memcpy(kc->args[i].value, a->value, a->size);
+    }
+    if (a->mem)
+      hg_mem_retain(a->mem);
+    kc->num_args = i + 1;
+  }
+  pthread_mutex_unlock(&kernel->lock);
+  return err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
+                                                       cl_uint work_dim, const size_t *global_work_offset,
+                                                       const size_t *global_work_size, const size_t *local_work_size,
+                                                       cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                                       cl_event *event) {
+  HG_CHECK_QUEUE(command_queue, CL_INVALID_COMMAND_QUEUE);
+  HG_CHECK_KERNEL(kernel, CL_INVALID_KERNEL);
+  if (kernel->program->context != command_queue->context)
+    return CL_INVALID_CONTEXT;
+  hg_command *cmd;
+  cl_int err = hg_command_create(command_queue, CL_COMMAND_NDRANGE_KERNEL, sizeof(kernel_command),
+                                 num_events_in_wait_list, event_wait_list, &cmd);
+  if (err != CL_SUCCESS)
+    return err;
+  kernel_command *kc = (kernel_command *)cmd;
+  err = check_range(kernel, work_dim, global_work_offset, global_work_size, local_work_size, kc);
+  if (err == CL_SUCCESS)
+    err = snapshot_args(kernel, kc);
+  if (err != CL_SUCCESS) {
+    for (cl_uint i = 0; i < kc->num_args; i++) {
+      if (kc->args[i].mem)
+        hg_mem_release(kc->args[i].mem);
+      free(kc->args[i].value);
+    }
+    free(kc->args);
+    hg_command_discard(cmd);
+    return err;
+  }
+  clRetainKernel(kernel);
+  kc->kernel = kernel;
+  cmd->run = kernel_command_run;
+  cmd->cleanup = kernel_command_cleanup;
+  return hg_command_submit(cmd, event, false);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                                              cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                              cl_event *event) {
+  static const size_t one[1] = {1};
+  return clEnqueueNDRangeKernel(command_queue, kernel, 1, NULL, one, one, num_events_in_wait_list, event_wait_list,
+                                event);
+}

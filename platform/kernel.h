@@ -1,0 +1,40 @@
+/* Kernel objects: a kernel function of a built program and the arguments set on it. */
+#ifndef HETGPU_PLATFORM_KERNEL_H
+#define HETGPU_PLATFORM_KERNEL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "platform/program.h"
+
+/* CL_KERNEL_WORK_GROUP_SIZE of a kernel without reqd_work_group_size: the size every backend
+ * can launch whatever the kernel's register use (docs/virtual-device.md). */
+#define HG_KERNEL_WORK_GROUP_SIZE 256u
+#define HG_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE 32u
+
+typedef struct hg_kernel_arg {
+  bool set;
+  cl_mem mem;     /* HG_KARG_GLOBAL_PTR / CONSTANT_PTR: NULL for a NULL buffer */
+  size_t size;    /* HG_KARG_LOCAL_PTR: bytes; HG_KARG_VALUE: bytes in value */
+  uint8_t *value; /* HG_KARG_VALUE */
+} hg_kernel_arg;
+
+struct _cl_kernel {
+  hg_object obj;
+  cl_program program; /* retained; cannot be rebuilt while this kernel exists */
+  uint32_t function;  /* index in program->module */
+  pthread_mutex_t lock;
+  hg_kernel_arg *args;
+  hg_dev_kernel *dev[HG_MAX_BACKENDS]; /* created on first launch on each backend */
+};
+
+/* The IR function of a kernel. */
+const hg_ir_function *hg_kernel_function(cl_kernel kernel);
+/* Bytes of local memory the kernel uses: static __local variables plus __local arguments. */
+cl_ulong hg_kernel_local_mem_size(cl_kernel kernel);
+/* CL_KERNEL_WORK_GROUP_SIZE */
+size_t hg_kernel_work_group_size(cl_kernel kernel);
+/* The backend kernel, created on first use. */
+cl_int hg_kernel_device(cl_kernel kernel, hg_backend *be, hg_dev_kernel **out);
+
+#endif

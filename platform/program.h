@@ -1,0 +1,49 @@
+/* Program objects. A program's binary, as the application sees it, is the hetGPU IR binary;
+ * each backend lowers and builds the IR for itself when the program first runs there. */
+#ifndef HETGPU_PLATFORM_PROGRAM_H
+#define HETGPU_PLATFORM_PROGRAM_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "devices/backend.h"
+#include "ir/ir.h"
+#include "platform/object.h"
+
+#define HG_MAX_BACKENDS 16
+
+struct _cl_program {
+  hg_object obj;
+  cl_context context;
+  pthread_mutex_t lock;
+
+  char *source; /* clCreateProgramWithSource; NULL otherwise */
+  size_t source_length;
+
+  /* The result of the last compile/link/build, or of clCreateProgramWithBinary. */
+  cl_program_binary_type binary_type;
+  hg_ir_module *module; /* NULL until compiled or loaded */
+  uint8_t *binary;      /* module encoded */
+  size_t binary_size;
+
+  cl_build_status build_status;
+  char *build_options;
+  char *build_log;
+
+  hg_dev_program *dev[HG_MAX_BACKENDS]; /* lowered + built per backend, lazily */
+  atomic_uint num_kernels_attached;      /* kernels created from it: no rebuild while > 0 */
+};
+
+/* The built program for a backend, lowering and building the IR there on first use. */
+cl_int hg_program_device(cl_program program, hg_backend *be, hg_dev_program **out);
+/* The index of a kernel function in the module, or HG_IR_NONE. */
+uint32_t hg_program_find_kernel(cl_program program, const char *name);
+/* Replaces the program's module (taking ownership) and its encoded binary. */
+cl_int hg_program_set_module(cl_program program, hg_ir_module *module, cl_program_binary_type type);
+
+/* A new, empty program of the context (refcount 1). */
+cl_program hg_program_create(cl_context context, cl_int *err);
+void hg_program_retain(cl_program program);
+void hg_program_release(cl_program program);
+
+#endif

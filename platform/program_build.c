@@ -1,0 +1,351 @@
+/* clBuildProgram, clCompileProgram, clLinkProgram, clGetProgramBuildInfo.
+ *
+ * Source is compiled by the front end into the IR (cached by source, options and driver
+ * version, so a rebuild skips clang); the executable's IR is then built eagerly on the active
+ * backend so that a failure shows in the build status, and lazily on any other backend a
+ * migration moves the program to. Builds are synchronous: pfn_notify is called before the
+ * entry point returns, which the specification allows. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "devices/cache.h"
+#include "lowering/frontend.h"
+#include "platform/info.h"
+#include "platform/log.h"
+#include "platform/platform.h"
+#include "platform/program.h"
+#include "platform/version.h"
+
+typedef void(CL_CALLBACK *program_notify_fn)(cl_program, void *);
+
+static char *dup_or_empty(const char *s) { return strdup(s ? s : ""); }
+
+static void set_log(cl_program p, char *log) {
+  free(p->build_log);
+  p->build_log = log ? log : strdup("");
+}
+
+/* Checks the arguments every build entry point shares. */
+static cl_int check_build_args(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                               program_notify_fn pfn_notify, void *user_data) {
+  HG_CHECK_PROGRAM(program, CL_INVALID_PROGRAM);
+  if ((num_devices == 0) != (device_list == NULL))
+    return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < num_devices; i++)
+    if (device_list[i] != program->context->device)
+      return CL_INVALID_DEVICE;
+  if (!pfn_notify && user_data)
+    return CL_INVALID_VALUE;
+  if (atomic_load(&program->num_kernels_attached) > 0)
+    return CL_INVALID_OPERATION;
+  return CL_SUCCESS;
+}
+
+/* Source -> IR through the IR cache. */
+static cl_int compile_source(cl_program p, const char *options, const hg_source_header *headers, unsigned num_headers,
+                             bool library, hg_ir_module **out, char **log) {
+  hg_cache_key key = {0};
+  hg_cache_key_add_str(&key, library ? "ir-object" : "ir-executable");
+  hg_cache_key_add_str(&key, HETGPU_DRIVER_VERSION);
+  hg_cache_key_add_str(&key, hg_frontend_clang_path());
+  hg_cache_key_add(&key, p->source, p->source_length);
+  hg_cache_key_add_str(&key, options);
+  for (unsigned i = 0; i < num_headers; i++) {
+    hg_cache_key_add_str(&key, headers[i].name);
+    hg_cache_key_add_str(&key, headers[i].text);
+  }
+  uint8_t *bytes;
+  size_t size;
+  if (hg_cache_get(&key, &bytes, &size)) {
+    char msg[128];
+    *out = hg_ir_decode(bytes, size, msg, sizeof msg);
+    free(bytes);
+    if (*out) {
+      hg_cache_key_free(&key);
+      *log = strdup("");
+      HG_LOG(HG_LOG_COMPILE, "IR cache hit");
+      return CL_SUCCESS;
+    }
+  }
+  cl_int err = hg_frontend_compile(p->source, options, headers, num_headers, library, out, log);
+  if (err == CL_SUCCESS) {
+    (*out)->program_kind = library ? HG_IR_PROGRAM_OBJECT : HG_IR_PROGRAM_EXECUTABLE;
+    if (!library)
+      hg_ir_compute_state(*out);
+    if (hg_ir_encode(*out, &bytes, &size) == 0) {
+      hg_cache_put(&key, bytes, size);
+      free(bytes);
+    }
+  }
+  hg_cache_key_free(&key);
+  return err;
+}
+
+/* Builds the executable on the active backend, so errors surface at build time. */
+static cl_int build_on_active_backend(cl_program p) {
+  hg_backend *be = hg_platform_backend();
+  if (!be)
+    return CL_BUILD_PROGRAM_FAILURE;
+  hg_dev_program *dev;
+  return hg_program_device(p, be, &dev) == CL_SUCCESS ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+}
+
+/* Turns a linked or loaded module into an executable: calls inlined, state computed. */
+static cl_int finish_executable(hg_ir_module *m, char **log) {
+  char err[512];
+  if (!hg_ir_inline_calls(m, err, sizeof err)) {
+    *log = strdup(err);
+    return CL_LINK_PROGRAM_FAILURE;
+  }
+  m->program_kind = HG_IR_PROGRAM_EXECUTABLE;
+  hg_ir_compute_state(m);
+  if (!hg_ir_verify(m, err, sizeof err)) {
+    *log = strdup(err);
+    return CL_LINK_PROGRAM_FAILURE;
+  }
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                                               const char *options, program_notify_fn pfn_notify, void *user_data) {
+  cl_int err = check_build_args(program, num_devices, device_list, pfn_notify, user_data);
+  if (err != CL_SUCCESS)
+    return err;
+  cl_program p = program;
+  pthread_mutex_lock(&p->lock);
+  if (!p->source && !p->module) {
+    pthread_mutex_unlock(&p->lock);
+    return CL_INVALID_PROGRAM;
+  }
+  p->build_status = CL_BUILD_IN_PROGRESS;
+  free(p->build_options);
+  p->build_options = dup_or_empty(options);
+  char *log = NULL;
+  hg_ir_module *module = NULL;
+  if (p->source) {
+    err = compile_source(p, p->build_options, NULL, 0, false, &module, &log);
+    if (err == CL_COMPILE_PROGRAM_FAILURE)
+      err = CL_BUILD_PROGRAM_FAILURE;
+  } else if (p->binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+    /* a compiled object or library loaded as a binary: link it alone into an executable */
+    char msg[128];
+    module = hg_ir_decode(p->binary, p->binary_size, msg, sizeof msg);
+    err = module ? finish_executable(module, &log) : CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_LINK_PROGRAM_FAILURE)
+      err = CL_BUILD_PROGRAM_FAILURE;
+  }
+  if (err == CL_SUCCESS && module)
+    err = hg_program_set_module(p, module, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+  else if (module)
+    hg_ir_module_free(module);
+  set_log(p, log);
+  pthread_mutex_unlock(&p->lock);
+  if (err == CL_SUCCESS)
+    err = build_on_active_backend(p);
+  pthread_mutex_lock(&p->lock);
+  p->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  pthread_mutex_unlock(&p->lock);
+  HG_LOG(HG_LOG_COMPILE, "clBuildProgram(%s): %d", p->build_options, err);
+  if (pfn_notify)
+    pfn_notify(program, user_data);
+  return err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
+                                                 const cl_device_id *device_list, const char *options,
+                                                 cl_uint num_input_headers, const cl_program *input_headers,
+                                                 const char **header_include_names, program_notify_fn pfn_notify,
+                                                 void *user_data) {
+  cl_int err = check_build_args(program, num_devices, device_list, pfn_notify, user_data);
+  if (err != CL_SUCCESS)
+    return err;
+  if ((num_input_headers == 0) != (input_headers == NULL) || (num_input_headers && !header_include_names))
+    return CL_INVALID_VALUE;
+  hg_source_header *headers = calloc(num_input_headers ? num_input_headers : 1, sizeof *headers);
+  if (!headers)
+    return CL_OUT_OF_HOST_MEMORY;
+  for (cl_uint i = 0; i < num_input_headers; i++) {
+    if (!hg_object_is(input_headers[i], HG_OBJ_PROGRAM) || !input_headers[i]->source || !header_include_names[i]) {
+      free(headers);
+      return !header_include_names[i] ? CL_INVALID_VALUE : CL_INVALID_PROGRAM;
+    }
+    headers[i].name = header_include_names[i];
+    headers[i].text = input_headers[i]->source;
+  }
+  cl_program p = program;
+  pthread_mutex_lock(&p->lock);
+  if (!p->source) {
+    pthread_mutex_unlock(&p->lock);
+    free(headers);
+    return CL_INVALID_OPERATION;
+  }
+  p->build_status = CL_BUILD_IN_PROGRESS;
+  free(p->build_options);
+  p->build_options = dup_or_empty(options);
+  char *log = NULL;
+  hg_ir_module *module = NULL;
+  err = compile_source(p, p->build_options, headers, num_input_headers, true, &module, &log);
+  if (err == CL_SUCCESS)
+    err = hg_program_set_module(p, module, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  set_log(p, log);
+  p->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  pthread_mutex_unlock(&p->lock);
+  free(headers);
+  if (pfn_notify)
+    pfn_notify(program, user_data);
+  return err;
+}
+
+/* The options clLinkProgram accepts. */
+static bool link_options_valid(const char *options, bool *create_library) {
+  static const char *const allowed[] = {"-create-library", "-enable-link-options", "-cl-denorms-are-zero",
+                                        "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+                                        "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-no-subgroup-ifp"};
+  *create_library = false;
+  if (!options)
+    return true;
+  char *copy = strdup(options);
+  bool ok = copy != NULL;
+  for (char *save = NULL, *tok = copy ? strtok_r(copy, " \t\n", &save) : NULL; tok && ok;
+       tok = strtok_r(NULL, " \t\n", &save)) {
+    bool known = false;
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++)
+      known |= !strcmp(tok, allowed[i]);
+    ok = known;
+    if (!strcmp(tok, "-create-library"))
+      *create_library = true;
+  }
+  free(copy);
+  return ok;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
+                                                  const cl_device_id *device_list, const char *options,
+                                                  cl_uint num_input_programs, const cl_program *input_programs,
+                                                  program_notify_fn pfn_notify, void *user_data, cl_int *errcode_ret) {
+  cl_int err = CL_SUCCESS;
+  if (!hg_object_is(context, HG_OBJ_CONTEXT)) {
+    HG_SET_ERR(errcode_ret, CL_INVALID_CONTEXT);
+    return NULL;
+  }
+  if ((num_devices == 0) != (device_list == NULL) || num_input_programs == 0 || !input_programs ||
+      (!pfn_notify && user_data)) {
+    HG_SET_ERR(errcode_ret, CL_INVALID_VALUE);
+    return NULL;
+  }
+  for (cl_uint i = 0; i < num_devices; i++)
+    if (device_list[i] != context->device) {
+      HG_SET_ERR(errcode_ret, CL_INVALID_DEVICE);
+      return NULL;
+    }
+  for (cl_uint i = 0; i < num_input_programs; i++) {
+    if (!hg_object_is(input_programs[i], HG_OBJ_PROGRAM) || input_programs[i]->context != context) {
+      HG_SET_ERR(errcode_ret, CL_INVALID_PROGRAM);
+      return NULL;
+    }
+    cl_program_binary_type t = input_programs[i]->binary_type;
+    if (t != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT && t != CL_PROGRAM_BINARY_TYPE_LIBRARY) {
+      HG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
+      return NULL;
+    }
+  }
+  bool create_library;
+  if (!link_options_valid(options, &create_library)) {
+    HG_SET_ERR(errcode_ret, CL_INVALID_LINKER_OPTIONS);
+    return NULL;
+  }
+  cl_program p = hg_program_create(context, &err);
+  if (!p) {
+    HG_SET_ERR(errcode_ret, err);
+    return NULL;
+  }
+  hg_ir_module **mods = calloc(num_input_programs, sizeof *mods);
+  char msg[512] = "";
+  char *log = NULL;
+  for (cl_uint i = 0; mods && i < num_input_programs; i++) {
+    pthread_mutex_lock(&input_programs[i]->lock);
+    mods[i] = hg_ir_decode(input_programs[i]->binary, input_programs[i]->binary_size, msg, sizeof msg);
+    pthread_mutex_unlock(&input_programs[i]->lock);
+    if (!mods[i])
+      err = CL_OUT_OF_HOST_MEMORY;
+  }
+  hg_ir_module *linked = NULL;
+  if (!mods)
+    err = CL_OUT_OF_HOST_MEMORY;
+  else if (err == CL_SUCCESS) {
+    linked = hg_ir_link((const hg_ir_module *const *)mods, num_input_programs, msg, sizeof msg);
+    if (!linked) {
+      err = CL_LINK_PROGRAM_FAILURE;
+      log = strdup(msg);
+    }
+  }
+  for (cl_uint i = 0; mods && i < num_input_programs; i++)
+    if (mods[i])
+      hg_ir_module_free(mods[i]);
+  free(mods);
+  if (err == CL_SUCCESS && create_library)
+    linked->program_kind = HG_IR_PROGRAM_LIBRARY;
+  else if (err == CL_SUCCESS)
+    err = finish_executable(linked, &log);
+  pthread_mutex_lock(&p->lock);
+  free(p->build_options);
+  p->build_options = dup_or_empty(options);
+  if (err == CL_SUCCESS) {
+    err = hg_program_set_module(p, linked,
+                                create_library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    linked = NULL;
+  }
+  if (linked)
+    hg_ir_module_free(linked);
+  set_log(p, log);
+  pthread_mutex_unlock(&p->lock);
+  if (err == CL_SUCCESS && !create_library)
+    err = build_on_active_backend(p) == CL_SUCCESS ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
+  p->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  if (pfn_notify)
+    pfn_notify(p, user_data);
+  HG_SET_ERR(errcode_ret, err);
+  /* a failed link still returns the program, so its log can be read */
+  return p;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
+                                                      cl_program_build_info param_name, size_t param_value_size,
+                                                      void *param_value, size_t *param_value_size_ret) {
+  HG_CHECK_PROGRAM(program, CL_INVALID_PROGRAM);
+  if (device != program->context->device)
+    return CL_INVALID_DEVICE;
+  cl_program p = program;
+  cl_int err;
+  pthread_mutex_lock(&p->lock);
+  switch (param_name) {
+  case CL_PROGRAM_BUILD_STATUS:
+    err = hg_info_return(param_value, param_value_size, param_value_size_ret, &p->build_status,
+                         sizeof p->build_status);
+    break;
+  case CL_PROGRAM_BUILD_OPTIONS: {
+    const char *s = p->build_options ? p->build_options : "";
+    err = hg_info_return(param_value, param_value_size, param_value_size_ret, s, strlen(s) + 1);
+    break;
+  }
+  case CL_PROGRAM_BUILD_LOG: {
+    const char *s = p->build_log ? p->build_log : "";
+    err = hg_info_return(param_value, param_value_size, param_value_size_ret, s, strlen(s) + 1);
+    break;
+  }
+  case CL_PROGRAM_BINARY_TYPE: {
+    cl_program_binary_type t = p->build_status == CL_BUILD_ERROR ? CL_PROGRAM_BINARY_TYPE_NONE : p->binary_type;
+    err = hg_info_return(param_value, param_value_size, param_value_size_ret, &t, sizeof t);
+    break;
+  }
+  case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
+    size_t zero = 0; /* no program-scope global variables on this device */
+    err = hg_info_return(param_value, param_value_size, param_value_size_ret, &zero, sizeof zero);
+    break;
+  }
+  default:
+    err = CL_INVALID_VALUE;
+  }
+  pthread_mutex_unlock(&p->lock);
+  return err;
+}

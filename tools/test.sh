@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The whole test suite: installs the dependencies, builds hetGPU in build/ and runs every test
+# with ctest (the tests reach the driver in the build tree, nothing needs installing).
+# HETGPU_SANITIZE=1 builds and tests under AddressSanitizer + UndefinedBehaviorSanitizer instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/deps.sh
+dir=build; opts=()
+if [ "${HETGPU_SANITIZE:-0}" = 1 ]; then dir=build-asan; opts=(-DHETGPU_SANITIZE=ON); fi
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${opts[@]}"
+cmake --build "$dir" -j"$(nproc)"
+# clinfo must list hetGPU with no error lines
+OCL_ICD_VENDORS="$PWD/$dir/vendors" clinfo > "$dir/clinfo.txt" 2>&1 || { cat "$dir/clinfo.txt"; exit 1; }
+grep -q "Platform Name *hetGPU" "$dir/clinfo.txt" || { echo "clinfo does not list hetGPU"; cat "$dir/clinfo.txt"; exit 1; }
+if grep -nE "<error|error:|Error|CL_[A-Z_]*(INVALID|NOT_FOUND|FAILURE)|failed" "$dir/clinfo.txt"; then echo "clinfo printed error lines"; exit 1; fi
+echo "clinfo: hetGPU platform and device listed, no error lines"
+cd "$dir"
+ctest --output-on-failure -j"$(nproc)" --timeout 900
