@@ -1,0 +1,78 @@
+/* Events: the status machine every command and user event goes through, callbacks, waiting,
+ * and profiling times. Used by the queue engine (platform/queue_engine.c).
+ *
+ * Lifetime: obj.refcount counts the application's references; when it drops to 0 the handle
+ * is retired (invalid to the API). `holds` counts internal references (the command that owns
+ * the event, commands waiting on it, queues' bookkeeping) plus one while the application holds
+ * any; the memory is freed when it reaches 0. */
+#ifndef HETGPU_PLATFORM_EVENT_H
+#define HETGPU_PLATFORM_EVENT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "platform/command.h"
+#include "platform/object.h"
+
+typedef struct hg_event_callback {
+  void(CL_CALLBACK *fn)(cl_event event, cl_int status, void *user_data);
+  void *user_data;
+  cl_int type; /* CL_SUBMITTED, CL_RUNNING or CL_COMPLETE */
+  struct hg_event_callback *next;
+} hg_event_callback;
+
+/* A command waiting for an event to finish. */
+struct hg_dep_link {
+  hg_command *cmd;
+  bool explicit_dep; /* from the wait list: a failure propagates */
+  cl_event event;    /* held by the command until it is freed */
+  hg_dep_link *next;
+};
+
+enum { HG_T_QUEUED, HG_T_SUBMIT, HG_T_START, HG_T_END, HG_T_COMPLETE, HG_T_COUNT };
+
+struct _cl_event {
+  hg_object obj;
+  atomic_uint holds;
+  cl_context context;     /* held (hg_context_retain) */
+  cl_command_queue queue; /* NULL for user events; held (hg_queue_hold) */
+  cl_command_type type;
+  bool profiling;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  /* under lock */
+  cl_int status;
+  bool finished;         /* terminal, dependents resolved and callbacks called: waiters may go */
+  bool user_status_set;  /* clSetUserEventStatus was called */
+  cl_ulong times[HG_T_COUNT];
+  hg_event_callback *callbacks; /* in registration order */
+  hg_dep_link *waiters;
+};
+
+/* CLOCK_MONOTONIC in nanoseconds: the profiling and host timer clock. */
+cl_ulong hg_now_ns(void);
+
+/* A new event with one application reference, status CL_QUEUED (user events: CL_SUBMITTED). */
+cl_event hg_event_create(cl_context ctx, cl_command_queue queue, cl_command_type type);
+void hg_event_hold(cl_event ev);
+void hg_event_unhold(cl_event ev); /* never call with a lock held: may free the event */
+/* Drops one application reference (clReleaseEvent's work). */
+void hg_event_release_app(cl_event ev);
+
+/* Moves the event forward to `status` (a later state or a negative error); ignored when the
+ * event is already terminal. Calls the callbacks that became due, and on a terminal status
+ * resolves the waiting commands and wakes waiting threads. The caller holds the event. */
+void hg_event_set_status(cl_event ev, cl_int status);
+/* Records the END profiling time (the command's work is done). */
+void hg_event_mark_end(cl_event ev);
+/* Adds a waiting command; false (nothing added) when the event is already terminal, with its
+ * status in *status. */
+bool hg_event_add_waiter(cl_event ev, hg_dep_link *link, cl_int *status);
+/* Blocks until the event is finished; returns its final status. */
+cl_int hg_event_wait(cl_event ev);
+
+/* The engine's side of a resolved dependency (platform/queue_engine.c). */
+void hg_engine_dep_done(hg_command *cmd, bool failed);
+
+#endif
