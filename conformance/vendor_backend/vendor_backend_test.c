@@ -1,0 +1,367 @@
+/* Unit test of the vendor backend below the OpenCL API: the mini-loader (skips its own library,
+ * duplicates, and libraries that do not load), probing, and every operation of the table,
+ * checked against host references with fresh random data (seed printed; HG_TEST_SEED repeats
+ * a run). Outputs are poisoned first; kernels run many work-items in several work-groups. */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include "devices/vendor/vendor.h"
+#include "devices/vendor/vendor_internal.h"
+#include "lowering/opencl_c.h"
+
+static unsigned fails, checks;
+#define CHECK(c, ...) do { checks++; if (!(c)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+static uint64_t rng;
+static uint64_t rnd(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }
+static size_t rr(size_t lo, size_t hi) { return lo + rnd() % (hi - lo + 1); }
+static void fill_rand(void *p, size_t n) { for (size_t i = 0; i < n; i++) ((unsigned char *)p)[i] = (unsigned char)rnd(); }
+
+/* The test's own "lowering": returns the source under test. A strong definition, so it wins
+ * over the temporary weak stub in devices/vendor (lowering/ is not linked into this test). */
+static const char *test_source;
+char *hg_lower_opencl_c(const hg_ir_module *m, char *err, size_t err_size) {
+  if (!test_source) { snprintf(err, err_size, "test: no source"); return NULL; }
+  return strdup(test_source);
+}
+const char *hg_lower_opencl_c_options(const hg_ir_module *m) { return "-cl-std=CL1.2"; }
+
+static void rect_ref(unsigned char *dst, const unsigned char *src, const hg_rect *r) {
+  for (size_t z = 0; z < r->region[2]; z++)
+    for (size_t y = 0; y < r->region[1]; y++)
+      memcpy(dst + (r->dst_origin[2] + z) * r->dst_slice_pitch + (r->dst_origin[1] + y) * r->dst_row_pitch + r->dst_origin[0],
+             src + (r->src_origin[2] + z) * r->src_slice_pitch + (r->src_origin[1] + y) * r->src_row_pitch + r->src_origin[0],
+             r->region[0]);
+}
+/* random rect fitting in `size` bytes on both sides */
+static void rand_rect(hg_rect *r, size_t size) {
+  for (;;) {
+    for (int s = 0; s < 2; s++) {
+      size_t *o = s ? r->dst_origin : r->src_origin;
+      r->region[0] = rr(1, 40); r->region[1] = rr(1, 8); r->region[2] = rr(1, 4);
+      (void)o;
+    }
+    r->src_row_pitch = r->region[0] + rr(0, 30); r->dst_row_pitch = r->region[0] + rr(0, 30);
+    r->src_slice_pitch = r->src_row_pitch * (r->region[1] + rr(0, 3));
+    r->dst_slice_pitch = r->dst_row_pitch * (r->region[1] + rr(0, 3));
+    r->src_origin[0] = rr(0, r->src_row_pitch - r->region[0]); r->dst_origin[0] = rr(0, r->dst_row_pitch - r->region[0]);
+    r->src_origin[1] = rr(0, r->src_slice_pitch / r->src_row_pitch - r->region[1]);
+    r->dst_origin[1] = rr(0, r->dst_slice_pitch / r->dst_row_pitch - r->region[1]);
+    r->src_origin[2] = rr(0, 3); r->dst_origin[2] = rr(0, 3);
+    size_t send = (r->src_origin[2] + r->region[2]) * r->src_slice_pitch;
+    size_t dend = (r->dst_origin[2] + r->region[2]) * r->dst_slice_pitch;
+    if (send <= size && dend <= size) return;
+  }
+}
+
+static void test_memory(hg_backend *be) {
+  const hg_backend_ops *o = be->ops;
+  hg_dev_mem *a, *b;
+  for (int round = 0; round < 20; round++) {
+    size_t size = rr(1, 1 << 20);
+    CHECK(o->mem_alloc(be, size, &a) == CL_SUCCESS && a, "alloc %zu", size);
+    CHECK(o->mem_alloc(be, size, &b) == CL_SUCCESS && b, "alloc %zu", size);
+    unsigned char *ha = malloc(size), *hb = malloc(size), *out = malloc(size);
+    fill_rand(ha, size); fill_rand(hb, size);
+    CHECK(o->mem_write(be, a, 0, size, ha) == CL_SUCCESS, "write");
+    CHECK(o->mem_write(be, b, 0, size, hb) == CL_SUCCESS, "write");
+    memset(out, 0xA5, size);
+    CHECK(o->mem_read(be, a, 0, size, out) == CL_SUCCESS && !memcmp(out, ha, size), "read back %zu", size);
+    /* partial write/read */
+    size_t off = rr(0, size - 1), n = rr(1, size - off);
+    unsigned char *tmp = malloc(n); fill_rand(tmp, n);
+    CHECK(o->mem_write(be, a, off, n, tmp) == CL_SUCCESS, "write part");
+    memcpy(ha + off, tmp, n);
+    memset(tmp, 0x5A, n);
+    CHECK(o->mem_read(be, a, off, n, tmp) == CL_SUCCESS && !memcmp(tmp, ha + off, n), "read part");
+    free(tmp);
+    /* copies */
+    for (int c = 0; c < 5; c++) {
+      size_t so = rr(0, size - 1), dof = rr(0, size - 1);
+      size_t m = rr(1, (size - so < size - dof ? size - so : size - dof));
+      CHECK(o->mem_copy(be, a, so, b, dof, m) == CL_SUCCESS, "copy");
+      memcpy(hb + dof, ha + so, m);
+    }
+    memset(out, 0, size);
+    CHECK(o->mem_read(be, b, 0, size, out) == CL_SUCCESS && !memcmp(out, hb, size), "copies");
+    /* fills of every pattern size */
+    for (size_t ps = 1; ps <= 128; ps *= 2) {
+      if (size < ps) break;
+      unsigned char pat[128]; fill_rand(pat, ps);
+      size_t count = size / ps, first = rr(0, count - 1), num = rr(1, count - first);
+      CHECK(o->mem_fill(be, a, first * ps, num * ps, pat, ps) == CL_SUCCESS, "fill %zu", ps);
+      for (size_t i = 0; i < num; i++) memcpy(ha + (first + i) * ps, pat, ps);
+    }
+    memset(out, 0, size);
+    CHECK(o->mem_read(be, a, 0, size, out) == CL_SUCCESS && !memcmp(out, ha, size), "fills");
+    /* rects */
+    if (size >= 4096) {
+      for (int c = 0; c < 6; c++) {
+        hg_rect r; memset(&r, 0, sizeof r);
+        size_t hsize = 8192; unsigned char *host = malloc(hsize);
+        /* write: host (src) -> a (dst) */
+        rand_rect(&r, size < hsize ? size : hsize);
+        fill_rand(host, hsize);
+        CHECK(o->mem_write_rect(be, a, &r, host) == CL_SUCCESS, "write_rect");
+        rect_ref(ha, host, &r);
+        /* read: b (src) -> host (dst) */
+        rand_rect(&r, size < hsize ? size : hsize);
+        unsigned char *expect = malloc(hsize); fill_rand(host, hsize); memcpy(expect, host, hsize);
+        CHECK(o->mem_read_rect(be, b, &r, host) == CL_SUCCESS, "read_rect");
+        rect_ref(expect, hb, &r);
+        CHECK(!memcmp(host, expect, hsize), "read_rect content");
+        /* copy: a -> b */
+        rand_rect(&r, size);
+        CHECK(o->mem_copy_rect(be, a, b, &r) == CL_SUCCESS, "copy_rect");
+        rect_ref(hb, ha, &r);
+        free(expect); free(host);
+      }
+      memset(out, 0, size);
+      CHECK(o->mem_read(be, a, 0, size, out) == CL_SUCCESS && !memcmp(out, ha, size), "rect writes");
+      CHECK(o->mem_read(be, b, 0, size, out) == CL_SUCCESS && !memcmp(out, hb, size), "rect copies");
+    }
+    /* errors */
+    CHECK(o->mem_read(be, a, size, 1, out) == CL_INVALID_VALUE, "read out of bounds");
+    CHECK(o->mem_copy(be, a, 0, a, 0, size) == CL_MEM_COPY_OVERLAP, "overlap");
+    o->mem_free(be, a); o->mem_free(be, b);
+    free(ha); free(hb); free(out);
+  }
+  CHECK(o->mem_alloc(be, 0, &a) == CL_INVALID_BUFFER_SIZE && !a, "alloc 0");
+  cl_int e = o->mem_alloc(be, be->limits.max_mem_alloc_size + 1, &a);
+  CHECK(e == CL_MEM_OBJECT_ALLOCATION_FAILURE && !a, "alloc too big: %d", e);
+}
+
+static const char *kernel_src =
+    "kernel void k(global int *out, global const int *in, local int *tmp, int add, global int *maybe,\n"
+    "              struct { int a; long b; } s) {\n"
+    "  size_t g = get_global_id(0), l = get_local_id(0), ls = get_local_size(0);\n"
+    "  tmp[l] = in[g];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[g] = tmp[ls - 1 - l] + add + (maybe ? 1000 : 0) + s.a + (int)s.b;\n"
+    "}\n"
+    "kernel void k2(global float *out, int w) {\n"
+    "  size_t x = get_global_id(0), y = get_global_id(1);\n"
+    "  out[y * w + x] = (float)(x * 3 + y);\n"
+    "}\n";
+
+typedef struct { int a; long b; } S;
+
+struct thr { hg_backend *be; hg_dev_kernel *k; int ok; };
+static void *launch_thread(void *p) {
+  struct thr *t = p; hg_backend *be = t->be; const hg_backend_ops *o = be->ops;
+  size_t n = 4096; hg_dev_mem *out; o->mem_alloc(be, n * 4, &out);
+  t->ok = 1;
+  for (int it = 0; it < 10; it++) {
+    int w = 64;
+    hg_launch_arg args[2] = {{.kind = HG_ARG_BUFFER, .mem = out}, {.kind = HG_ARG_VALUE, .size = 4, .value = &w}};
+    hg_launch l = {.work_dim = 2, .global_size = {64, 64, 1}, .local_size = {16, 4, 1}, .num_args = 2, .args = args};
+    if (o->kernel_launch(be, t->k, &l, NULL) != CL_SUCCESS) t->ok = 0;
+    float *h = malloc(n * 4); o->mem_read(be, out, 0, n * 4, h);
+    for (size_t y = 0; y < 64; y++) for (size_t x = 0; x < 64; x++) if (h[y * 64 + x] != (float)(x * 3 + y)) t->ok = 0;
+    free(h);
+  }
+  o->mem_free(be, out);
+  return NULL;
+}
+
+static void test_code(hg_backend *be) {
+  const hg_backend_ops *o = be->ops;
+  hg_dev_program *p = NULL; char *log = NULL;
+  test_source = NULL;
+  cl_int e = o->program_build(be, NULL, NULL, &p, &log);
+  CHECK(e == CL_BUILD_PROGRAM_FAILURE && !p && log && strstr(log, "test: no source"), "lowering failure %d %s", e, log);
+  free(log); log = NULL;
+  test_source = "kernel void bad(global int *x) { x[0] = y; }";
+  e = o->program_build(be, NULL, "-DFOO=1", &p, &log);
+  CHECK(e == CL_BUILD_PROGRAM_FAILURE && !p && log && *log, "bad source %d", e);
+  printf("  bad-source log: %.200s\n", log ? log : "(null)");
+  free(log); log = NULL;
+  test_source = kernel_src;
+  e = o->program_build(be, NULL, "-DFOO=1", &p, &log);
+  CHECK(e == CL_SUCCESS && p && log, "build %d %s", e, log);
+  free(log);
+  hg_dev_kernel *k = NULL, *k2 = NULL;
+  CHECK(o->kernel_create(be, p, "nope", &k) == CL_INVALID_KERNEL_NAME && !k, "bad name");
+  CHECK(o->kernel_create(be, p, "k", &k) == CL_SUCCESS && k, "create k");
+  CHECK(o->kernel_create(be, p, "k2", &k2) == CL_SUCCESS && k2, "create k2");
+  size_t n = 64 * 1024, pad = 512 * 3; /* out at a sub-buffer offset */
+  hg_dev_mem *out, *in, *flag;
+  o->mem_alloc(be, n * 4 + pad, &out); o->mem_alloc(be, n * 4, &in); o->mem_alloc(be, 64, &flag);
+  int *hin = malloc(n * 4), *hout = malloc(n * 4 + pad);
+  fill_rand(hin, n * 4);
+  for (size_t i = 0; i < n; i++) hin[i] &= 0xffffff;
+  o->mem_write(be, in, 0, n * 4, hin);
+  for (int pass = 0; pass < 4; pass++) {
+    memset(hout, 0xCD, n * 4 + pad);
+    o->mem_write(be, out, 0, n * 4 + pad, hout);
+    int add = (int)rr(0, 1000);
+    S s = {.a = (int)rr(0, 100), .b = (long)rr(0, 100)};
+    size_t lsz = pass & 1 ? 256 : 64, off = pass < 2 ? 0 : pad;
+    hg_launch_arg args[6] = {
+        {.kind = HG_ARG_BUFFER, .mem = out, .offset = off},
+        {.kind = HG_ARG_BUFFER, .mem = in},
+        {.kind = HG_ARG_LOCAL, .size = lsz * 4},
+        {.kind = HG_ARG_VALUE, .size = 4, .value = &add},
+        {.kind = HG_ARG_BUFFER, .mem = pass == 3 ? flag : NULL},
+        {.kind = HG_ARG_VALUE, .size = sizeof s, .value = &s},
+    };
+    hg_launch l = {.work_dim = 1, .global_size = {n, 1, 1}, .local_size = {lsz, 0, 0}, .num_args = 6, .args = args};
+    uint64_t ns = 12345;
+    e = o->kernel_launch(be, k, &l, &ns);
+    CHECK(e == CL_SUCCESS, "launch %d", e);
+    CHECK(ns != 12345, "device_ns not written");
+    printf("  launch pass %d: device_ns=%llu\n", pass, (unsigned long long)ns);
+    o->mem_read(be, out, 0, n * 4 + pad, hout);
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+      size_t grp = i / lsz, l2 = i % lsz;
+      int want = hin[grp * lsz + (lsz - 1 - l2)] + add + (pass == 3 ? 1000 : 0) + s.a + (int)s.b;
+      if (hout[off / 4 + i] != want) bad++;
+    }
+    for (size_t i = 0; i < off / 4; i++) if (hout[i] != (int)0xCDCDCDCD) bad++;
+    CHECK(!bad, "kernel results pass %d: %d wrong", pass, bad);
+  }
+  /* local size NULL path, and an error from the vendor */
+  { int w = 64; hg_launch_arg args[2] = {{.kind = HG_ARG_BUFFER, .mem = out}, {.kind = HG_ARG_VALUE, .size = 4, .value = &w}};
+    hg_launch l = {.work_dim = 2, .global_size = {64, 64, 1}, .num_args = 2, .args = args};
+    CHECK(o->kernel_launch(be, k2, &l, NULL) == CL_SUCCESS, "auto local");
+    float *h = malloc(64 * 64 * 4); o->mem_read(be, out, 0, 64 * 64 * 4, h); int bad = 0;
+    for (size_t y = 0; y < 64; y++) for (size_t x = 0; x < 64; x++) if (h[y * 64 + x] != (float)(x * 3 + y)) bad++;
+    CHECK(!bad, "k2 results"); free(h);
+    hg_launch l2 = {.work_dim = 2, .global_size = {64, 64, 1}, .local_size = {7, 4, 1}, .num_args = 2, .args = args};
+    e = o->kernel_launch(be, k2, &l2, NULL);
+    CHECK(e == CL_INVALID_WORK_GROUP_SIZE, "bad local size: %d", e);
+    hg_launch_arg bargs[2] = {{.kind = HG_ARG_BUFFER, .mem = out, .offset = 3}, {.kind = HG_ARG_VALUE, .size = 4, .value = &w}};
+    hg_launch l3 = {.work_dim = 2, .global_size = {64, 64, 1}, .num_args = 2, .args = bargs};
+    e = o->kernel_launch(be, k2, &l3, NULL);
+    CHECK(e == CL_MISALIGNED_SUB_BUFFER_OFFSET, "misaligned sub-buffer: %d", e);
+  }
+  /* several threads sharing one kernel */
+  struct thr t[4]; pthread_t th[4];
+  for (int i = 0; i < 4; i++) { t[i] = (struct thr){be, k2, 0}; pthread_create(&th[i], NULL, launch_thread, &t[i]); }
+  for (int i = 0; i < 4; i++) { pthread_join(th[i], NULL); CHECK(t[i].ok, "thread %d", i); }
+  o->kernel_free(be, k); o->kernel_free(be, k2); o->program_free(be, p);
+  o->mem_free(be, out); o->mem_free(be, in); o->mem_free(be, flag);
+  free(hin); free(hout);
+}
+
+/* A vendors directory for the loader check: the .icd files of the real one, plus one naming
+ * this very library (must be skipped), one naming a vendor library again, one that does not
+ * load. Returns the directory (static buffer) or NULL. */
+static const char *make_vendor_dir(const char *real_dir) {
+  static char dir[] = "/tmp/hg_vendor_test_XXXXXX";
+  if (!mkdtemp(dir)) return NULL;
+  DIR *d = opendir(real_dir);
+  if (!d) return NULL;
+  char first_lib[4096] = "", path[4600];
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t len = strlen(e->d_name);
+    if (len <= 4 || strcmp(e->d_name + len - 4, ".icd")) continue;
+    snprintf(path, sizeof path, "%s/%s", real_dir, e->d_name);
+    FILE *in = fopen(path, "r");
+    if (!in) continue;
+    char lib[4096] = "";
+    size_t n = fread(lib, 1, sizeof lib - 1, in);
+    lib[n] = 0;
+    fclose(in);
+    if (!first_lib[0]) snprintf(first_lib, sizeof first_lib, "%s", lib);
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    FILE *out = fopen(path, "w");
+    if (out) { fputs(lib, out); fclose(out); }
+  }
+  closedir(d);
+  Dl_info self;
+  if (dladdr((void *)&make_vendor_dir, &self) && self.dli_fname) {
+    snprintf(path, sizeof path, "%s/zz_self.icd", dir);
+    FILE *out = fopen(path, "w");
+    if (out) { fprintf(out, "%s\n", self.dli_fname); fclose(out); }
+  }
+  snprintf(path, sizeof path, "%s/zz_again.icd", dir);
+  FILE *out = fopen(path, "w");
+  if (out) { fputs(first_lib, out); fclose(out); }
+  snprintf(path, sizeof path, "%s/zz_missing.icd", dir);
+  out = fopen(path, "w");
+  if (out) { fputs("libhg_no_such_vendor.so\n", out); fclose(out); }
+  return dir;
+}
+
+static void remove_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  char path[4600];
+  for (struct dirent *e; (e = readdir(d));)
+    if (e->d_name[0] != '.') { snprintf(path, sizeof path, "%s/%s", dir, e->d_name); unlink(path); }
+  closedir(d);
+  rmdir(dir);
+}
+
+/* How many backends a fresh process probes with the current environment. */
+static int reference_count(void) {
+  char exe[4096], cmd[4200];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return -1;
+  exe[len] = 0;
+  snprintf(cmd, sizeof cmd, "'%s' --count", exe);
+  fflush(stdout);
+  FILE *p = popen(cmd, "r");
+  if (!p) return -1;
+  int n = -1;
+  if (fscanf(p, "%d", &n) != 1) n = -1;
+  pclose(p);
+  return n;
+}
+
+int hg_vendor_backend_test_main(int argc, char **argv) {
+  hg_backend *bes[16];
+  if (argc > 1 && !strcmp(argv[1], "--count")) {
+    printf("%u\n", hg_vendor_probe(bes, 16));
+    return 0;
+  }
+  const char *seed_env = getenv("HG_TEST_SEED");
+  rng = seed_env ? strtoull(seed_env, NULL, 0) : (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid();
+  if (!rng) rng = 1;
+  printf("seed %llu\n", (unsigned long long)rng);
+
+  /* the loader check: the same backends through the doctored directory as through the real one */
+  const char *real = getenv("HETGPU_VENDORS");
+  if (!real || !*real) real = "/etc/OpenCL/vendors";
+  struct stat st;
+  const char *dir = stat(real, &st) == 0 && S_ISDIR(st.st_mode) ? make_vendor_dir(real) : NULL;
+  int want = dir ? reference_count() : -1;
+  if (dir) setenv("HETGPU_VENDORS", dir, 1);
+  unsigned n = hg_vendor_probe(bes, 16);
+  if (dir) {
+    CHECK(want >= 0 && (unsigned)want == n, "loader: %u backends with self/duplicate/missing entries, %d without", n, want);
+    remove_dir(dir);
+  }
+  printf("backends: %u\n", n);
+  if (n == 0) {
+    printf("no vendor OpenCL device: skipped\n");
+    return fails ? 1 : 77;
+  }
+  for (unsigned i = 0; i < n; i++) {
+    hg_backend *be = bes[i]; const hg_backend_limits *l = &be->limits;
+    printf("%s | %s | %s | type %llx\n  gmem %llu alloc %llu lmem %llu wg %zu wi %zux%zux%zu align %u param %zu const %llu cargs %u fp64 %d\n",
+           be->name, be->platform_name, be->device_name, (unsigned long long)be->type,
+           (unsigned long long)l->global_mem_size, (unsigned long long)l->max_mem_alloc_size,
+           (unsigned long long)l->local_mem_size, l->max_work_group_size, l->max_work_item_sizes[0],
+           l->max_work_item_sizes[1], l->max_work_item_sizes[2], l->mem_base_addr_align_bits, l->max_parameter_size,
+           (unsigned long long)l->max_constant_buffer_size, l->max_constant_args, l->fp64);
+    printf("  driver_version: %s\n", be->driver_version);
+    CHECK(!strncmp(be->name, "vendor:", 7) && be->platform_name[0] && be->device_name[0] &&
+              be->driver_version[0] && !strcmp(be->ops->kind, "vendor"), "names");
+    CHECK(l->global_mem_size && l->max_mem_alloc_size && l->max_work_group_size && l->max_work_item_sizes[0] &&
+              l->mem_base_addr_align_bits && l->max_parameter_size, "limits");
+    test_memory(be);
+    test_code(be);
+    be->ops->destroy(be);
+  }
+  printf("%u checks, %u failures\n", checks, fails);
+  return fails ? 1 : 0;
+}
