@@ -1,0 +1,17 @@
+//@ kernel math_lgamma
+//@ global 1024
+//@ local 64
+//@ compare ulp 16
+//@ arg in float 34816 random 0.1 40
+//@ arg out float 34816
+// lgamma on float, float2, float3, float4, float8 and float16; OpenCL 1.2 bound 16 ulp.
+__kernel void math_lgamma(__global const float *a0, __global float *r)
+{
+    const size_t i = get_global_id(0), n = get_global_size(0);
+    r[i] = lgamma(a0[i]);
+    vstore2(lgamma(vload2(i, a0 + n)), i, r + n);
+    vstore3(lgamma(vload3(i, a0 + 3 * n)), i, r + 3 * n);
+    vstore4(lgamma(vload4(i, a0 + 6 * n)), i, r + 6 * n);
+    vstore8(lgamma(vload8(i, a0 + 10 * n)), i, r + 10 * n);
+    vstore16(lgamma(vload16(i, a0 + 18 * n)), i, r + 18 * n);
+}

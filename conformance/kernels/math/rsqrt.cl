@@ -1,0 +1,17 @@
+//@ kernel math_rsqrt
+//@ global 1024
+//@ local 64
+//@ compare ulp 2
+//@ arg in float 34816 random 0.001 1000000.0
+//@ arg out float 34816
+// rsqrt on float, float2, float3, float4, float8 and float16; OpenCL 1.2 bound 2 ulp.
+__kernel void math_rsqrt(__global const float *a0, __global float *r)
+{
+    const size_t i = get_global_id(0), n = get_global_size(0);
+    r[i] = rsqrt(a0[i]);
+    vstore2(rsqrt(vload2(i, a0 + n)), i, r + n);
+    vstore3(rsqrt(vload3(i, a0 + 3 * n)), i, r + 3 * n);
+    vstore4(rsqrt(vload4(i, a0 + 6 * n)), i, r + 6 * n);
+    vstore8(rsqrt(vload8(i, a0 + 10 * n)), i, r + 10 * n);
+    vstore16(rsqrt(vload16(i, a0 + 18 * n)), i, r + 18 * n);
+}
