@@ -1,0 +1,238 @@
+/* bench-kernels: the same kernels through hetGPU and directly on a vendor platform, in one run,
+ * with hetGPU/native ratios. Both platforms must be visible to the ICD loader (bench/run.sh
+ * arranges that). Usage: bench-kernels [NATIVE_PLATFORM_SUBSTRING] (default "Portable"). */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#define CHECK(expr)                                                   \
+  do {                                                                \
+    cl_int e_ = (expr);                                               \
+    if (e_ != CL_SUCCESS) {                                           \
+      fprintf(stderr, "%s:%d %s failed: %d\n", __FILE__, __LINE__, #expr, e_); \
+      exit(1);                                                        \
+    }                                                                 \
+  } while (0)
+
+static const char *kernels_src =
+    "__kernel void vadd(__global const float *a, __global const float *b, __global float *c) {\n"
+    "  size_t i = get_global_id(0); c[i] = a[i] + b[i]; }\n"
+    "__kernel void sgemm(__global const float *a, __global const float *b, __global float *c, int n) {\n"
+    "  __local float ta[16][16], tb[16][16];\n"
+    "  int row = get_global_id(1), col = get_global_id(0), lr = get_local_id(1), lc = get_local_id(0);\n"
+    "  float sum = 0.0f;\n"
+    "  for (int t = 0; t < n; t += 16) {\n"
+    "    ta[lr][lc] = a[row * n + t + lc]; tb[lr][lc] = b[(t + lr) * n + col];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (int k = 0; k < 16; k++) sum += ta[lr][k] * tb[k][lc];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  c[row * n + col] = sum; }\n"
+    "__kernel void reduce(__global const float *in, __global float *out, __local float *tmp) {\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "  tmp[l] = in[get_global_id(0)];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (size_t s = n / 2; s > 0; s >>= 1) { if (l < s) tmp[l] += tmp[l + s]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
+    "  if (l == 0) out[get_group_id(0)] = tmp[0]; }\n"
+    "__kernel void stencil(__global const float *in, __global float *out, int w, int h) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  if (x > 0 && y > 0 && x < w - 1 && y < h - 1)\n"
+    "    out[y * w + x] = 0.2f * (in[y * w + x] + in[y * w + x - 1] + in[y * w + x + 1] + in[(y - 1) * w + x] + in[(y + 1) * w + x]);\n"
+    "  else out[y * w + x] = in[y * w + x]; }\n"
+    "__kernel void nbody(__global const float4 *pos, __global const float4 *vel, __global float4 *npos,\n"
+    "                    __global float4 *nvel, int n, float dt) {\n"
+    "  int i = get_global_id(0); float4 p = pos[i]; float3 acc = (float3)(0.0f);\n"
+    "  for (int j = 0; j < n; j++) { float4 q = pos[j]; float3 d = q.xyz - p.xyz;\n"
+    "    float inv = rsqrt(dot(d, d) + 0.01f); acc += q.w * inv * inv * inv * d; }\n"
+    "  float4 v = vel[i]; v.xyz += acc * dt; nvel[i] = v; npos[i] = (float4)(p.xyz + v.xyz * dt, p.w); }\n"
+    "__kernel void empty(void) {}\n";
+
+typedef struct platform_run {
+  const char *label;
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context ctx;
+  cl_command_queue queue;
+  cl_program program;
+} platform_run;
+
+static cl_platform_id find_platform(const char *want) {
+  cl_platform_id ids[16];
+  cl_uint n = 0;
+  clGetPlatformIDs(16, ids, &n);
+  for (cl_uint i = 0; i < n; i++) {
+    char name[256];
+    clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+    if (strstr(name, want))
+      return ids[i];
+  }
+  return NULL;
+}
+
+static double build_time(platform_run *r) {
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(r->ctx, 1, &kernels_src, NULL, &err);
+  CHECK(err);
+  double t0 = now_s();
+  CHECK(clBuildProgram(p, 1, &r->device, "", NULL, NULL));
+  double t = now_s() - t0;
+  if (r->program)
+    clReleaseProgram(p);
+  else
+    r->program = p;
+  return t;
+}
+
+static void setup(platform_run *r, const char *label, cl_platform_id platform) {
+  cl_int err;
+  r->label = label;
+  r->platform = platform;
+  CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &r->device, NULL));
+  r->ctx = clCreateContext(NULL, 1, &r->device, NULL, NULL, &err);
+  CHECK(err);
+  r->queue = clCreateCommandQueueWithProperties(r->ctx, r->device, NULL, &err);
+  CHECK(err);
+}
+
+static cl_mem buffer(platform_run *r, size_t bytes, const void *init) {
+  cl_int err;
+  cl_mem m = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes, (void *)init, &err);
+  CHECK(err);
+  return m;
+}
+
+typedef struct bench_case {
+  const char *name;
+  cl_uint dim;
+  size_t global[2], local[2];
+} bench_case;
+
+/* Runs `iters` launches back to back and returns seconds per launch. */
+static double time_kernel(platform_run *r, cl_kernel k, const bench_case *c, int iters) {
+  CHECK(clEnqueueNDRangeKernel(r->queue, k, c->dim, NULL, c->global, c->local[0] ? c->local : NULL, 0, NULL, NULL));
+  CHECK(clFinish(r->queue));
+  double t0 = now_s();
+  for (int i = 0; i < iters; i++)
+    CHECK(clEnqueueNDRangeKernel(r->queue, k, c->dim, NULL, c->global, c->local[0] ? c->local : NULL, 0, NULL, NULL));
+  CHECK(clFinish(r->queue));
+  return (now_s() - t0) / iters;
+}
+
+/* Sets up the arguments of one case on one platform; returns the kernel. */
+static cl_kernel make_case(platform_run *r, const char *name, const float *host, size_t n, cl_mem *bufs) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(r->program, name, &err);
+  CHECK(err);
+  int nn;
+  float dt = 0.01f;
+  if (!strcmp(name, "vadd")) {
+    for (int i = 0; i < 3; i++)
+      bufs[i] = buffer(r, n * 4, host), clSetKernelArg(k, i, sizeof(cl_mem), &bufs[i]);
+  } else if (!strcmp(name, "sgemm")) {
+    nn = 512;
+    for (int i = 0; i < 3; i++)
+      bufs[i] = buffer(r, (size_t)nn * nn * 4, host), clSetKernelArg(k, i, sizeof(cl_mem), &bufs[i]);
+    clSetKernelArg(k, 3, sizeof nn, &nn);
+  } else if (!strcmp(name, "reduce")) {
+    bufs[0] = buffer(r, n * 4, host), bufs[1] = buffer(r, n / 256 * 4, NULL);
+    clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]);
+    clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[1]);
+    clSetKernelArg(k, 2, 256 * 4, NULL);
+  } else if (!strcmp(name, "stencil")) {
+    nn = 1024;
+    bufs[0] = buffer(r, (size_t)nn * nn * 4, host), bufs[1] = buffer(r, (size_t)nn * nn * 4, NULL);
+    clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]);
+    clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[1]);
+    clSetKernelArg(k, 2, sizeof nn, &nn);
+    clSetKernelArg(k, 3, sizeof nn, &nn);
+  } else if (!strcmp(name, "nbody")) {
+    nn = 4096;
+    for (int i = 0; i < 4; i++)
+      bufs[i] = buffer(r, (size_t)nn * 16, host), clSetKernelArg(k, i, sizeof(cl_mem), &bufs[i]);
+    clSetKernelArg(k, 4, sizeof nn, &nn);
+    clSetKernelArg(k, 5, sizeof dt, &dt);
+  }
+  return k;
+}
+
+int main(int argc, char **argv) {
+  const char *native_name = argc > 1 ? argv[1] : "Portable";
+  int scale = getenv("HETGPU_BENCH_ITERS") ? atoi(getenv("HETGPU_BENCH_ITERS")) : 20;
+  cl_platform_id hp = find_platform("hetGPU"), np = find_platform(native_name);
+  if (!hp || !np) {
+    fprintf(stderr, "need both platforms visible: hetGPU %s, native '%s' %s\n", hp ? "found" : "missing", native_name,
+            np ? "found" : "missing");
+    return 1;
+  }
+  platform_run het = {0}, nat = {0};
+  setup(&het, "hetGPU", hp);
+  setup(&nat, "native", np);
+  char dname[256];
+  clGetDeviceInfo(nat.device, CL_DEVICE_NAME, sizeof dname, dname, NULL);
+  printf("native device: %s\n", dname);
+  printf("%-28s %14s %14s %10s\n", "measure", "hetGPU", "native", "ratio");
+
+  double cold_h = build_time(&het), cold_n = build_time(&nat);
+  double warm_h = build_time(&het), warm_n = build_time(&nat);
+  printf("%-28s %12.3f ms %12.3f ms %10.3f\n", "clBuildProgram (first)", cold_h * 1e3, cold_n * 1e3, cold_h / cold_n);
+  printf("%-28s %12.3f ms %12.3f ms %10.3f\n", "clBuildProgram (again)", warm_h * 1e3, warm_n * 1e3, warm_h / warm_n);
+
+  size_t n = 1 << 22;
+  float *host = malloc(n * 4 * 4);
+  for (size_t i = 0; i < n * 4; i++)
+    host[i] = (float)((i * 2654435761u) % 1000) / 1000.0f;
+  const bench_case cases[] = {
+      {"vadd", 1, {1 << 22, 0}, {256, 0}},   {"sgemm", 2, {512, 512}, {16, 16}},
+      {"reduce", 1, {1 << 22, 0}, {256, 0}}, {"stencil", 2, {1024, 1024}, {16, 16}},
+      {"nbody", 1, {4096, 0}, {128, 0}},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    cl_mem hb[4] = {0}, nb[4] = {0};
+    cl_kernel hk = make_case(&het, cases[c].name, host, n, hb);
+    cl_kernel nk = make_case(&nat, cases[c].name, host, n, nb);
+    int iters = scale;
+    double th = time_kernel(&het, hk, &cases[c], iters), tn = time_kernel(&nat, nk, &cases[c], iters);
+    char label[64];
+    snprintf(label, sizeof label, "kernel %s", cases[c].name);
+    printf("%-28s %12.3f ms %12.3f ms %10.3f\n", label, th * 1e3, tn * 1e3, th / tn);
+    for (int i = 0; i < 4; i++) {
+      if (hb[i])
+        clReleaseMemObject(hb[i]);
+      if (nb[i])
+        clReleaseMemObject(nb[i]);
+    }
+    clReleaseKernel(hk);
+    clReleaseKernel(nk);
+  }
+  /* enqueue latency: time for one empty-kernel launch to complete, launched one at a time */
+  cl_int err;
+  cl_kernel he = clCreateKernel(het.program, "empty", &err), ne = clCreateKernel(nat.program, "empty", &err);
+  const bench_case empty = {"empty", 1, {1, 0}, {1, 0}};
+  double lh = 0, ln = 0;
+  int reps = scale * 10;
+  for (int i = 0; i < reps; i++) {
+    double t0 = now_s();
+    CHECK(clEnqueueNDRangeKernel(het.queue, he, 1, NULL, empty.global, empty.local, 0, NULL, NULL));
+    CHECK(clFinish(het.queue));
+    lh += now_s() - t0;
+    t0 = now_s();
+    CHECK(clEnqueueNDRangeKernel(nat.queue, ne, 1, NULL, empty.global, empty.local, 0, NULL, NULL));
+    CHECK(clFinish(nat.queue));
+    ln += now_s() - t0;
+  }
+  printf("%-28s %12.3f us %12.3f us %10.3f\n", "empty kernel enqueue+finish", lh / reps * 1e6, ln / reps * 1e6,
+         lh / ln);
+  free(host);
+  return 0;
+}
