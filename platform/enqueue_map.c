@@ -1,0 +1,204 @@
+/* clEnqueueMapBuffer and clEnqueueUnmapMemObject. A mapping is host memory holding a region of
+ * the buffer: the application's own host_ptr region for CL_MEM_USE_HOST_PTR buffers, else a
+ * staging allocation of ours. The map command fills it from the device copy (unless the
+ * region is invalidated); the unmap command of a write mapping writes it back. */
+#include <stdlib.h>
+
+#include "platform/log.h"
+#include "platform/mem.h"
+#include "platform/mem_enqueue.h"
+
+#define MAP_FLAGS (CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)
+/* Staging memory suits every OpenCL C type (long16, double16: 128 bytes). */
+#define STAGING_ALIGN 128
+
+/* Map flags 0 are taken as read and write (the conservative meaning). */
+static bool map_reads(cl_map_flags flags) { return !flags || (flags & CL_MAP_READ); }
+static bool map_writes(cl_map_flags flags) { return !flags || (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)); }
+
+typedef struct map_cmd {
+  hg_command cmd;
+  cl_mem mem;            /* retained */
+  hg_mem_mapping *map;   /* one reference */
+} map_cmd;
+
+static void map_cleanup(hg_command *c) {
+  map_cmd *cmd = (map_cmd *)c;
+  hg_mem_mapping_release(cmd->map);
+  hg_mem_release(cmd->mem);
+}
+
+static cl_int map_run(hg_command *c) {
+  map_cmd *cmd = (map_cmd *)c;
+  hg_mem_mapping *m = cmd->map;
+  if (m->flags & CL_MAP_WRITE_INVALIDATE_REGION)
+    return CL_SUCCESS; /* the region's old contents are not wanted */
+  hg_dev_mem *dm;
+  size_t base;
+  cl_int err = hg_command_buffer(c, cmd->mem, HG_MEM_READ, &dm, &base);
+  if (err != CL_SUCCESS)
+    return err;
+  hg_backend *be = hg_command_backend(c);
+  return be->ops->mem_read(be, dm, base + m->offset, m->size, m->ptr);
+}
+
+static cl_int unmap_run(hg_command *c) {
+  map_cmd *cmd = (map_cmd *)c;
+  hg_mem_mapping *m = cmd->map;
+  if (!map_writes(m->flags))
+    return CL_SUCCESS;
+  hg_mem_access access = m->size == cmd->mem->storage->size ? HG_MEM_DISCARD : HG_MEM_WRITE;
+  hg_dev_mem *dm;
+  size_t base;
+  cl_int err = hg_command_buffer(c, cmd->mem, access, &dm, &base);
+  if (err != CL_SUCCESS)
+    return err;
+  hg_backend *be = hg_command_backend(c);
+  return be->ops->mem_write(be, dm, base + m->offset, m->size, m->ptr);
+}
+
+/* Takes a mapping off the buffer's list; false when it was no longer there. */
+static bool mapping_unlink(cl_mem mem, hg_mem_mapping *m) {
+  bool found = false;
+  pthread_mutex_lock(&mem->lock);
+  for (hg_mem_mapping **p = &mem->mappings; *p; p = &(*p)->next) {
+    if (*p == m) {
+      *p = m->next;
+      mem->map_count--;
+      found = true;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&mem->lock);
+  return found;
+}
+
+static cl_int map_check(cl_command_queue queue, cl_mem buffer, cl_map_flags map_flags, size_t offset, size_t size) {
+  cl_context ctx;
+  cl_int err = hg_enqueue_queue_context(queue, &ctx);
+  if (err != CL_SUCCESS)
+    return err;
+  if ((err = hg_enqueue_check_buffer(ctx, buffer)) != CL_SUCCESS)
+    return err;
+  if ((map_flags & ~(cl_map_flags)MAP_FLAGS) ||
+      ((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))))
+    return CL_INVALID_VALUE;
+  if (size == 0 || !hg_enqueue_range_ok(buffer, offset, size))
+    return CL_INVALID_VALUE;
+  if ((map_reads(map_flags) && !hg_mem_host_readable(buffer)) || (map_writes(map_flags) && !hg_mem_host_writable(buffer)))
+    return CL_INVALID_OPERATION;
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map,
+                                                  cl_map_flags map_flags, size_t offset, size_t size,
+                                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                                  cl_event *event, cl_int *errcode_ret) {
+  hg_mem_mapping *m = NULL;
+  cl_int err = map_check(command_queue, buffer, map_flags, offset, size);
+  if (err != CL_SUCCESS)
+    goto fail;
+  m = calloc(1, sizeof *m);
+  if (!m) {
+    err = CL_OUT_OF_HOST_MEMORY;
+    goto fail;
+  }
+  atomic_init(&m->refs, 1);
+  m->offset = offset;
+  m->size = size;
+  m->flags = map_flags;
+  if (buffer->flags & CL_MEM_USE_HOST_PTR) {
+    m->ptr = (char *)buffer->host_ptr + offset;
+  } else {
+    m->staged = true;
+    if (posix_memalign(&m->ptr, STAGING_ALIGN, size)) {
+      m->ptr = NULL;
+      err = CL_OUT_OF_HOST_MEMORY;
+      goto fail;
+    }
+  }
+
+  hg_command *c;
+  err = hg_command_create(command_queue, CL_COMMAND_MAP_BUFFER, sizeof(map_cmd), num_events_in_wait_list,
+                          event_wait_list, &c);
+  if (err != CL_SUCCESS)
+    goto fail;
+  map_cmd *cmd = (map_cmd *)c;
+  cmd->mem = buffer;
+  cmd->map = m;
+  hg_mem_retain(buffer);
+  atomic_fetch_add_explicit(&m->refs, 1, memory_order_relaxed); /* the command's; the list keeps the first */
+  c->run = map_run;
+  c->cleanup = map_cleanup;
+  /* listed before the command is submitted: an unmap may follow at once */
+  pthread_mutex_lock(&buffer->lock);
+  m->next = buffer->mappings;
+  buffer->mappings = m;
+  buffer->map_count++;
+  pthread_mutex_unlock(&buffer->lock);
+
+  void *ptr = m->ptr;
+  err = hg_command_submit(c, event, blocking_map);
+  if (err != CL_SUCCESS) {
+    /* a blocking map that failed hands out nothing */
+    if (mapping_unlink(buffer, m))
+      hg_mem_mapping_release(m);
+    HG_SET_ERR(errcode_ret, err);
+    return NULL;
+  }
+  HG_LOG(HG_LOG_MEM, "map of %p [%zu, +%zu) flags 0x%llx -> %p", (void *)buffer, offset, size,
+         (unsigned long long)map_flags, ptr);
+  HG_SET_ERR(errcode_ret, CL_SUCCESS);
+  return ptr;
+
+fail:
+  if (m)
+    hg_mem_mapping_release(m);
+  HG_SET_ERR(errcode_ret, err);
+  return NULL;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj,
+                                                        void *mapped_ptr, cl_uint num_events_in_wait_list,
+                                                        const cl_event *event_wait_list, cl_event *event) {
+  cl_context ctx;
+  cl_int err = hg_enqueue_queue_context(command_queue, &ctx);
+  if (err != CL_SUCCESS)
+    return err;
+  HG_CHECK_MEM(memobj, CL_INVALID_MEM_OBJECT);
+  if (memobj->context != ctx)
+    return CL_INVALID_CONTEXT;
+  if (!mapped_ptr)
+    return CL_INVALID_VALUE;
+
+  hg_command *c;
+  err = hg_command_create(command_queue, CL_COMMAND_UNMAP_MEM_OBJECT, sizeof(map_cmd), num_events_in_wait_list,
+                          event_wait_list, &c);
+  if (err != CL_SUCCESS)
+    return err;
+  /* the most recent mapping at that address leaves the list (its reference moves to the command) */
+  hg_mem_mapping *m = NULL;
+  pthread_mutex_lock(&memobj->lock);
+  for (hg_mem_mapping **p = &memobj->mappings; *p; p = &(*p)->next) {
+    if ((*p)->ptr == mapped_ptr) {
+      m = *p;
+      *p = m->next;
+      memobj->map_count--;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&memobj->lock);
+  if (!m) {
+    c->run = NULL;
+    c->cleanup = NULL;
+    hg_command_discard(c);
+    return CL_INVALID_VALUE;
+  }
+  map_cmd *cmd = (map_cmd *)c;
+  cmd->mem = memobj;
+  cmd->map = m;
+  hg_mem_retain(memobj);
+  c->run = unmap_run;
+  c->cleanup = map_cleanup;
+  return hg_command_submit(c, event, false);
+}

@@ -1,0 +1,104 @@
+/* The inside of memory objects, shared by the files that implement buffers and the commands on
+ * them (mem_buffer.c, mem_storage.c, enqueue_*.c). Everything else uses platform/mem.h. */
+#ifndef HETGPU_PLATFORM_MEM_OBJECT_H
+#define HETGPU_PLATFORM_MEM_OBJECT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "devices/backend.h"
+#include "devices/profile.h"
+#include "platform/object.h"
+
+/* Backend indices a storage record tracks (hg_backend.index). */
+#define HG_MEM_MAX_BACKENDS 16u
+
+/* Every flag clCreateBuffer accepts. */
+#define HG_MEM_ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define HG_MEM_HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+#define HG_MEM_HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+#define HG_MEM_BUFFER_FLAGS (HG_MEM_ACCESS_FLAGS | HG_MEM_HOST_PTR_FLAGS | HG_MEM_HOST_ACCESS_FLAGS)
+
+/* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: sub-buffer origins must be multiples of it. */
+#define HG_MEM_BASE_ALIGN_BYTES (HG_PROFILE_MEM_BASE_ADDR_ALIGN_BITS / 8u)
+
+/* One backend's copy of a root buffer's contents. */
+typedef struct hg_mem_copy {
+  hg_dev_mem *mem; /* NULL until first needed there */
+  bool valid;      /* holds the current contents */
+} hg_mem_copy;
+
+/* Where a root buffer's bytes live: at most one allocation per backend, plus a host copy made
+ * by migrations to the host and used as staging between backends. At least one copy is valid
+ * at any time. Sub-buffers share their parent's record. */
+typedef struct hg_mem_storage {
+  pthread_mutex_t lock; /* held while copies are allocated, moved or marked */
+  size_t size;
+  hg_mem_copy dev[HG_MEM_MAX_BACKENDS];
+  void *host; /* NULL until a migration to the host or a move between backends needs it */
+  bool host_valid;
+} hg_mem_storage;
+
+/* What a command is about to do with a buffer's storage on a backend. */
+typedef enum hg_mem_access {
+  HG_MEM_READ,    /* needs the current contents */
+  HG_MEM_WRITE,   /* needs the current contents and changes some of them */
+  HG_MEM_DISCARD, /* overwrites all of them (or their old value does not matter) */
+} hg_mem_access;
+
+/* Creates the record with an allocation on `be`, initialised from `init` when not NULL. */
+cl_int hg_mem_storage_create(size_t size, hg_backend *be, const void *init, hg_mem_storage **out);
+void hg_mem_storage_destroy(hg_mem_storage *st);
+/* Makes the copy on `be` valid for the access and returns its allocation. */
+cl_int hg_mem_storage_acquire(hg_mem_storage *st, hg_backend *be, hg_mem_access access, hg_dev_mem **out);
+/* Makes the host copy valid (no transfer when the contents may be undefined). */
+cl_int hg_mem_storage_to_host(hg_mem_storage *st, bool content_undefined);
+
+/* One mapping handed to the application by clEnqueueMapBuffer. Shared by the list of the
+ * buffer's mappings and the map command, which may still be writing to it. */
+typedef struct hg_mem_mapping {
+  atomic_uint refs;
+  void *ptr;       /* what the application got */
+  size_t offset;   /* in the buffer (not counting a sub-buffer's origin) */
+  size_t size;
+  cl_map_flags flags;
+  bool staged;     /* ptr is our allocation (not the application's host_ptr) */
+  struct hg_mem_mapping *next;
+} hg_mem_mapping;
+
+void hg_mem_mapping_release(hg_mem_mapping *m);
+
+typedef struct hg_mem_destructor {
+  void(CL_CALLBACK *fn)(cl_mem memobj, void *user_data);
+  void *user_data;
+  struct hg_mem_destructor *next; /* the most recently registered first */
+} hg_mem_destructor;
+
+struct _cl_mem {
+  hg_object obj;         /* refcount: the application's references plus internal ones */
+  atomic_uint app_refs;  /* the application's references (CL_MEM_REFERENCE_COUNT) */
+  cl_context context;
+  cl_mem_flags flags;    /* as clGetMemObjectInfo reports them (sub-buffers: with inherited ones) */
+  size_t size;
+  void *host_ptr;        /* CL_MEM_USE_HOST_PTR: the application's memory for this (sub-)buffer */
+  cl_mem parent;         /* sub-buffers: the buffer they are part of (internal reference) */
+  size_t origin;         /* sub-buffers: their offset in the parent */
+  hg_mem_storage *storage; /* the root buffer's */
+  cl_mem_properties *properties; /* copy incl. the terminating 0; NULL when none were given */
+  size_t num_properties;
+  pthread_mutex_t lock;  /* mappings, map_count, destructors */
+  hg_mem_mapping *mappings;
+  cl_uint map_count;
+  hg_mem_destructor *destructors;
+};
+
+/* True when the host may read (resp. write) the buffer through read/write/map commands. */
+static inline bool hg_mem_host_readable(cl_mem mem) {
+  return !(mem->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
+}
+static inline bool hg_mem_host_writable(cl_mem mem) {
+  return !(mem->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
+}
+
+#endif

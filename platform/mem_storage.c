@@ -1,0 +1,163 @@
+/* Where a buffer's bytes live: one allocation per backend that has needed the buffer, each
+ * marked valid or stale, and a host copy for migrations to the host and for moving contents
+ * between backends. Data always lives in backend memory; the host copy is only ever an extra
+ * copy or a staging area. */
+#include <stdlib.h>
+
+#include "platform/log.h"
+#include "platform/mem.h"
+#include "platform/mem_object.h"
+#include "platform/platform.h"
+
+/* A failed allocation is reported with the allocation codes the API names. */
+static cl_int allocation_error(cl_int err) {
+  if (err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES)
+    return err;
+  return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+}
+
+static cl_int ensure_allocated(hg_mem_storage *st, hg_backend *be) {
+  hg_mem_copy *c = &st->dev[be->index];
+  if (c->mem)
+    return CL_SUCCESS;
+  cl_int err = be->ops->mem_alloc(be, st->size, &c->mem);
+  if (err != CL_SUCCESS) {
+    c->mem = NULL;
+    HG_LOG(HG_LOG_MEM, "allocating %zu bytes on %s failed: %d", st->size, be->name, err);
+    return allocation_error(err);
+  }
+  HG_LOG(HG_LOG_MEM, "allocated %zu bytes on %s", st->size, be->name);
+  return CL_SUCCESS;
+}
+
+static cl_int ensure_host(hg_mem_storage *st) {
+  if (!st->host)
+    st->host = malloc(st->size);
+  return st->host ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+}
+
+/* Makes the host copy hold the current contents (reads them from a valid backend copy). */
+static cl_int pull_to_host(hg_mem_storage *st) {
+  if (st->host_valid)
+    return CL_SUCCESS;
+  cl_int err = ensure_host(st);
+  if (err != CL_SUCCESS)
+    return err;
+  for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++) {
+    if (!st->dev[i].valid)
+      continue;
+    hg_backend *src = hg_backend_at(i);
+    err = src->ops->mem_read(src, st->dev[i].mem, 0, st->size, st->host);
+    if (err != CL_SUCCESS)
+      return err;
+    HG_LOG(HG_LOG_MEM, "staged %zu bytes from %s to the host", st->size, src->name);
+    st->host_valid = true;
+    return CL_SUCCESS;
+  }
+  /* no valid copy anywhere cannot happen: creation makes one valid and nothing drops the last */
+  return CL_INVALID_OPERATION;
+}
+
+/* Brings the current contents into the (allocated) copy on `be`. */
+static cl_int fill_copy(hg_mem_storage *st, hg_backend *be) {
+  cl_int err = pull_to_host(st);
+  if (err != CL_SUCCESS)
+    return err;
+  err = be->ops->mem_write(be, st->dev[be->index].mem, 0, st->size, st->host);
+  if (err == CL_SUCCESS)
+    HG_LOG(HG_LOG_MEM, "moved %zu bytes to %s", st->size, be->name);
+  return err;
+}
+
+cl_int hg_mem_storage_create(size_t size, hg_backend *be, const void *init, hg_mem_storage **out) {
+  if (!be || be->index >= HG_MEM_MAX_BACKENDS)
+    return CL_INVALID_OPERATION;
+  hg_mem_storage *st = calloc(1, sizeof *st);
+  if (!st)
+    return CL_OUT_OF_HOST_MEMORY;
+  st->size = size;
+  cl_int err = ensure_allocated(st, be);
+  if (err != CL_SUCCESS)
+    goto fail;
+  if (init) {
+    err = be->ops->mem_write(be, st->dev[be->index].mem, 0, size, init);
+    if (err != CL_SUCCESS)
+      goto fail;
+  }
+  st->dev[be->index].valid = true;
+  if (pthread_mutex_init(&st->lock, NULL)) {
+    err = CL_OUT_OF_HOST_MEMORY;
+    goto fail;
+  }
+  *out = st;
+  return CL_SUCCESS;
+
+fail:
+  if (st->dev[be->index].mem)
+    be->ops->mem_free(be, st->dev[be->index].mem);
+  free(st);
+  return err;
+}
+
+void hg_mem_storage_destroy(hg_mem_storage *st) {
+  if (!st)
+    return;
+  for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++) {
+    if (st->dev[i].mem) {
+      hg_backend *be = hg_backend_at(i);
+      be->ops->mem_free(be, st->dev[i].mem);
+    }
+  }
+  free(st->host);
+  pthread_mutex_destroy(&st->lock);
+  free(st);
+}
+
+cl_int hg_mem_storage_acquire(hg_mem_storage *st, hg_backend *be, hg_mem_access access, hg_dev_mem **out) {
+  if (!be || be->index >= HG_MEM_MAX_BACKENDS)
+    return CL_INVALID_OPERATION;
+  pthread_mutex_lock(&st->lock);
+  hg_mem_copy *c = &st->dev[be->index];
+  cl_int err = ensure_allocated(st, be);
+  if (err == CL_SUCCESS && !c->valid && access != HG_MEM_DISCARD)
+    err = fill_copy(st, be);
+  if (err == CL_SUCCESS) {
+    c->valid = true;
+    if (access != HG_MEM_READ) {
+      for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++)
+        if (i != be->index)
+          st->dev[i].valid = false;
+      st->host_valid = false;
+    }
+    *out = c->mem;
+  }
+  pthread_mutex_unlock(&st->lock);
+  return err;
+}
+
+cl_int hg_mem_storage_to_host(hg_mem_storage *st, bool content_undefined) {
+  pthread_mutex_lock(&st->lock);
+  cl_int err;
+  if (content_undefined) {
+    /* the host copy becomes the only one, with whatever it holds */
+    err = ensure_host(st);
+    if (err == CL_SUCCESS) {
+      for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++)
+        st->dev[i].valid = false;
+      st->host_valid = true;
+    }
+  } else {
+    err = pull_to_host(st);
+  }
+  pthread_mutex_unlock(&st->lock);
+  return err;
+}
+
+hg_dev_mem *hg_mem_device(cl_mem mem, hg_backend *be, bool will_write, size_t *offset) {
+  hg_dev_mem *dm = NULL;
+  if (hg_mem_storage_acquire(mem->storage, be, will_write ? HG_MEM_WRITE : HG_MEM_READ, &dm) != CL_SUCCESS)
+    return NULL;
+  if (offset)
+    *offset = mem->origin;
+  return dm;
+}
