@@ -38,6 +38,7 @@ typedef struct hg_vendor_sub {
 struct hg_dev_mem {
   cl_mem mem;
   size_t size;
+  size_t sub_align;          /* the vendor's CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
   pthread_mutex_t subs_lock; /* guards subs: launches on several threads share one buffer */
   hg_vendor_sub *subs;
 };

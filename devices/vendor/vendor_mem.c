@@ -36,6 +36,7 @@ cl_int hg_vendor_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
                                                                       : hg_vendor_error(err);
   }
   m->size = size;
+  m->sub_align = be->limits.mem_base_addr_align_bits / 8 ? be->limits.mem_base_addr_align_bits / 8 : 1;
   pthread_mutex_init(&m->subs_lock, NULL);
   *out = m;
   HG_LOG(HG_LOG_MEM, "%s: allocated %zu bytes", be->name, size);
@@ -62,6 +63,10 @@ cl_int hg_vendor_mem_at(hg_dev_mem *m, size_t offset, cl_mem *out) {
   }
   if (offset >= m->size)
     return CL_INVALID_VALUE;
+  /* checked here: NVIDIA's clCreateSubBuffer accepts any offset, and the misaligned kernel
+   * then faults, which kills its whole context */
+  if (offset % m->sub_align)
+    return CL_MISALIGNED_SUB_BUFFER_OFFSET;
   cl_int err = CL_SUCCESS;
   pthread_mutex_lock(&m->subs_lock);
   hg_vendor_sub *s = m->subs;
@@ -114,6 +119,9 @@ cl_int hg_vendor_mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (size == 0)
     return CL_SUCCESS;
+  /* checked here: not every vendor does (NVIDIA copies overlapping ranges) */
+  if (src == dst && src_offset < dst_offset + size && dst_offset < src_offset + size)
+    return CL_MEM_COPY_OVERLAP;
   cl_event ev = NULL;
   cl_int err = VCL(vb->queue)->clEnqueueCopyBuffer(vb->queue, src->mem, dst->mem, src_offset, dst_offset, size, 0,
                                                    NULL, &ev);
