@@ -325,7 +325,9 @@ static int reference_count(void) {
 int hg_vendor_backend_test_main(int argc, char **argv) {
   hg_backend *bes[16];
   if (argc > 1 && !strcmp(argv[1], "--count")) {
-    printf("%u\n", hg_vendor_probe(bes, 16));
+    unsigned n = hg_vendor_probe(bes, 16);
+    printf("%u\n", n);
+    for (unsigned i = 0; i < n; i++) bes[i]->ops->destroy(bes[i]);
     return 0;
   }
   const char *seed_env = getenv("HG_TEST_SEED");
