@@ -62,6 +62,7 @@ cl_int hg_command_create(cl_command_queue queue, cl_command_type type, size_t si
   cmd->event = hg_event_create(queue->context, queue, type);
   if (!cmd->event)
     goto oom;
+  hg_event_hold(cmd->event); /* the command's own, besides the application's */
   hg_queue_hold(queue); /* the command keeps its queue alive until it is freed */
   *out = cmd;
   return CL_SUCCESS;
