@@ -1,0 +1,430 @@
+/* IR -> OpenCL C: builtin calls (by OpenCL name, overload made exact by casts: bit i of the
+ * call's flags says argument i is an unsigned integer), printf and atomics. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lowering/builtins.h"
+#include "lowering/opencl_c_internal.h"
+
+#define TB 64
+
+static unsigned lanes_of(hg_ir_type t) { return t.lanes ? t.lanes : 1; }
+
+static void lhs(oc_ctx *c, const hg_ir_inst *in) {
+  oc_puts(c->body, "  ");
+  if (in->id != HG_IR_NONE && in->type.scalar != HG_IR_VOID) {
+    oc_res(c, c->body, in);
+    oc_puts(c->body, " = ");
+  }
+}
+
+/* An integer argument in the signedness the call names; F16 values as float. */
+static void arg(oc_ctx *c, const hg_ir_inst *in, uint32_t i) {
+  uint32_t v = in->operands[i];
+  hg_ir_type t = oc_vtype(c, v);
+  if (oc_is_int(t) && !(i < 16 && (in->flags >> i) & 1)) oc_value_s(c, c->body, v);
+  else oc_value_f(c, c->body, v);
+}
+
+static const char *elem_name(hg_ir_scalar s, bool is_unsigned) {
+  if (s == HG_IR_F32) return "float";
+  if (s == HG_IR_F64) return "double";
+  if (s == HG_IR_F16) return "half";
+  return is_unsigned ? oc_uname(s) : oc_sname(s);
+}
+
+/* Pointer argument i cast to `AS elem *` (elem with lanes suffix when lanes > 1). */
+static void ptr_arg(oc_ctx *c, const hg_ir_inst *in, uint32_t i, const char *elem, unsigned lanes, bool is_const) {
+  char e[TB];
+  if (lanes > 1) snprintf(e, sizeof e, "%s%s%u", is_const ? "const " : "", elem, lanes);
+  else snprintf(e, sizeof e, "%s%s", is_const ? "const " : "", elem);
+  oc_ptr_as(c, c->body, in->operands[i], e, false);
+}
+
+/* ---- printf ---- */
+
+/* Finds the constant global (and byte offset) a pointer value points into. */
+static bool resolve_global(oc_ctx *c, uint32_t v, uint32_t *g, uint64_t *off) {
+  const hg_ir_function *f = c->f;
+  const hg_ir_value *val = &f->values[v];
+  if (val->kind == HG_VAL_GLOBAL) {
+    *g = val->index;
+    *off = 0;
+    return true;
+  }
+  if (val->kind != HG_VAL_INST) return false;
+  for (uint32_t b = 0; b < f->num_blocks; b++)
+    for (uint32_t i = 0; i < f->blocks[b].num_insts; i++) {
+      const hg_ir_inst *in = &f->blocks[b].insts[i];
+      if (in->id != val->index) continue;
+      if (in->op == HG_OP_PTRADD && f->values[in->operands[1]].kind == HG_VAL_CONST &&
+          resolve_global(c, in->operands[0], g, off)) {
+        *off += f->const_words[f->values[in->operands[1]].index];
+        return true;
+      }
+      if ((in->op == HG_OP_BITCAST || in->op == HG_OP_ADDRSPACECAST) && resolve_global(c, in->operands[0], g, off))
+        return true;
+      return false;
+    }
+  return false;
+}
+
+static bool global_cstring(oc_ctx *c, uint32_t v, const char **s, size_t *len) {
+  uint32_t g;
+  uint64_t off;
+  if (!resolve_global(c, v, &g, &off) || g >= c->m->num_globals) return false;
+  const hg_ir_global *gl = &c->m->globals[g];
+  if (!gl->has_init || off >= gl->size) return false;
+  const char *p = (const char *)gl->init + off;
+  size_t n = strnlen(p, gl->size - off);
+  if (n == gl->size - off) return false; /* not NUL-terminated */
+  *s = p;
+  *len = n;
+  return true;
+}
+
+static void c_string(oc_buf *b, const char *s, size_t n) {
+  oc_puts(b, "\"");
+  for (size_t i = 0; i < n; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    if (ch == '"' || ch == '\\') oc_printf(b, "\\%c", ch);
+    else if (ch == '\n') oc_puts(b, "\\n");
+    else if (ch == '\t') oc_puts(b, "\\t");
+    else if (ch == '?') oc_puts(b, "\\?"); /* no trigraphs */
+    else if (ch < 32 || ch >= 127) oc_printf(b, "\\%03o", ch);
+    else oc_printf(b, "%c", ch);
+  }
+  oc_puts(b, "\"");
+}
+
+static void emit_printf(oc_ctx *c, const hg_ir_inst *in) {
+  const char *fmt;
+  size_t n;
+  if (!in->num_operands || !global_cstring(c, in->operands[0], &fmt, &n)) {
+    oc_fail(c, "printf format is not a constant string");
+    return;
+  }
+  lhs(c, in);
+  if (in->id != HG_IR_NONE && in->type.scalar != HG_IR_VOID) oc_puts(c->body, "(uint)");
+  oc_puts(c->body, "printf(");
+  c_string(c->body, fmt, n);
+  uint32_t next = 1;
+  for (size_t i = 0; i < n; i++) {
+    if (fmt[i] != '%') continue;
+    i++;
+    if (i < n && fmt[i] == '%') continue;
+    /* flags, width, precision */
+    while (i < n && strchr("-+ #0", fmt[i])) i++;
+    while (i < n && ((fmt[i] >= '0' && fmt[i] <= '9') || fmt[i] == '.')) i++;
+    unsigned vec = 0;
+    if (i < n && fmt[i] == 'v') {
+      i++;
+      while (i < n && fmt[i] >= '0' && fmt[i] <= '9') vec = vec * 10 + (unsigned)(fmt[i++] - '0');
+    }
+    char len[3] = {0};
+    if (i + 1 < n && fmt[i] == 'h' && fmt[i + 1] == 'h') { strcpy(len, "hh"); i += 2; }
+    else if (i + 1 < n && fmt[i] == 'h' && fmt[i + 1] == 'l') { strcpy(len, "hl"); i += 2; }
+    else if (i < n && (fmt[i] == 'h' || fmt[i] == 'l')) { len[0] = fmt[i]; i++; }
+    if (i >= n) break;
+    char conv = fmt[i];
+    if (next >= in->num_operands) {
+      oc_fail(c, "printf has fewer arguments than conversions");
+      return;
+    }
+    uint32_t v = in->operands[next++];
+    hg_ir_type t = oc_vtype(c, v);
+    oc_puts(c->body, ", ");
+    bool is_signed = conv == 'd' || conv == 'i';
+    if (conv == 's') {
+      const char *s;
+      size_t sl;
+      if (global_cstring(c, v, &s, &sl)) c_string(c->body, s, sl);
+      else oc_ptr_as(c, c->body, v, "char", false);
+    } else if (conv == 'p') {
+      oc_ptr_as(c, c->body, v, "void", false);
+    } else if (strchr("fFeEgGaA", conv)) {
+      if (t.scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
+      oc_value_f(c, c->body, v);
+    } else if (conv == 'c') {
+      oc_puts(c->body, "(int)");
+      oc_value(c, c->body, v);
+    } else if (oc_is_int(t) || t.scalar == HG_IR_BOOL) {
+      if (vec > 1 || lanes_of(t) > 1) {
+        if (is_signed) oc_value_s(c, c->body, v);
+        else oc_value(c, c->body, v);
+      } else {
+        const char *ty = "int";
+        if (!strcmp(len, "l")) ty = "long";
+        else if (!strcmp(len, "h")) ty = "short";
+        else if (!strcmp(len, "hh")) ty = "char";
+        oc_printf(c->body, "(%s%s)", is_signed ? "" : "u", ty);
+        if (is_signed) oc_value_s(c, c->body, v);
+        else oc_value(c, c->body, v);
+      }
+    } else {
+      oc_value(c, c->body, v);
+    }
+  }
+  for (; next < in->num_operands; next++) {
+    oc_puts(c->body, ", ");
+    oc_value_f(c, c->body, in->operands[next]);
+  }
+  oc_puts(c->body, ");\n");
+}
+
+/* ---- vector data ---- */
+static bool starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+static bool emit_vector_data(oc_ctx *c, const hg_ir_inst *in, const char *name) {
+  bool half = strstr(name, "_half") != NULL;
+  if (starts(name, "vload")) {
+    if (in->num_operands != 2) return false;
+    hg_ir_type rt = in->type;
+    if (rt.scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
+    lhs(c, in);
+    oc_printf(c->body, "%s(", name);
+    oc_value(c, c->body, in->operands[0]);
+    oc_puts(c->body, ", ");
+    ptr_arg(c, in, 1, half ? "half" : elem_name((hg_ir_scalar)rt.scalar, true), 1, true);
+    oc_puts(c->body, ");\n");
+    return true;
+  }
+  if (starts(name, "vstore")) {
+    if (in->num_operands != 3) return false;
+    hg_ir_type dt = oc_vtype(c, in->operands[0]);
+    if (dt.scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
+    oc_printf(c->body, "  %s(", name);
+    oc_value_f(c, c->body, in->operands[0]);
+    oc_puts(c->body, ", ");
+    oc_value(c, c->body, in->operands[1]);
+    oc_puts(c->body, ", ");
+    ptr_arg(c, in, 2, half ? "half" : elem_name((hg_ir_scalar)dt.scalar, true), 1, false);
+    oc_puts(c->body, ");\n");
+    return true;
+  }
+  return false;
+}
+
+/* Builtins with an out-pointer argument: which argument, and the pointee type. */
+static int out_ptr_arg(const char *name, const hg_ir_inst *in, oc_ctx *c, const char **elem, unsigned *lanes) {
+  hg_ir_type t0 = in->num_operands ? oc_vtype(c, in->operands[0]) : hg_ir_ty(HG_IR_VOID, 1);
+  *lanes = lanes_of(t0);
+  if (!strcmp(name, "fract") || !strcmp(name, "modf") || !strcmp(name, "sincos")) {
+    *elem = elem_name((hg_ir_scalar)t0.scalar, true);
+    return 1;
+  }
+  if (!strcmp(name, "frexp") || !strcmp(name, "lgamma_r")) {
+    *elem = "int";
+    return 1;
+  }
+  if (!strcmp(name, "remquo")) {
+    *elem = "int";
+    return 2;
+  }
+  return -1;
+}
+
+void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
+  if (!in->num_imm || in->imm[0] >= c->m->num_strings) {
+    oc_fail(c, "call.builtin without a name");
+    return;
+  }
+  const char *name = c->m->strings[in->imm[0]];
+  hg_builtin_family fam = hg_builtin_family_of(name);
+  hg_ir_type rt = in->type;
+  char tb[TB];
+  if (rt.scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
+  for (uint32_t i = 0; i < in->num_operands; i++)
+    if (oc_vtype(c, in->operands[i]).scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
+  switch (fam) {
+  case HG_BF_PRINTF: emit_printf(c, in); return;
+  case HG_BF_VECTOR_DATA:
+    if (emit_vector_data(c, in, name)) return;
+    break;
+  case HG_BF_ASYNC_COPY:
+    if (!strcmp(name, "prefetch")) return; /* a hint: no effect on results */
+    oc_fail(c, "builtin '%s' is not supported by the OpenCL C back end", name);
+    return;
+  case HG_BF_UNKNOWN:
+  case HG_BF_SYNC:
+  case HG_BF_ATOMIC:
+  case HG_BF_REINTERPRET:
+    oc_fail(c, "builtin '%s' is not expected in call.builtin", name);
+    return;
+  default: break;
+  }
+  lhs(c, in);
+  bool has_result = in->id != HG_IR_NONE && rt.scalar != HG_IR_VOID;
+  unsigned closers = 0;
+  if (has_result) {
+    if (rt.scalar == HG_IR_F16) {
+      unsigned k = oc_lane_kind(lanes_of(rt));
+      c->f2h_mask |= 1u << k;
+      if (rt.lanes > 1) oc_printf(c->body, "hg_f2h%u(", rt.lanes);
+      else oc_puts(c->body, "hg_f2h(");
+      closers++;
+    } else if (rt.scalar == HG_IR_BOOL) {
+      if (rt.lanes > 1) oc_printf(c->body, "convert_uchar%u(0 != (", rt.lanes);
+      else oc_puts(c->body, "(uchar)(0 != (");
+      closers += 2;
+    } else if (oc_is_int(rt)) {
+      if (rt.lanes > 1) oc_printf(c->body, "as_%s(", oc_type(c, rt, tb, sizeof tb));
+      else oc_printf(c->body, "(%s)(", oc_type(c, rt, tb, sizeof tb));
+      closers++;
+    }
+  }
+  const char *pelem = NULL;
+  unsigned plan = 1;
+  int pidx = out_ptr_arg(name, in, c, &pelem, &plan);
+  if (fam == HG_BF_WORK_ITEM) {
+    oc_printf(c->body, "%s(", name);
+    for (uint32_t i = 0; i < in->num_operands; i++) {
+      if (i) oc_puts(c->body, ", ");
+      oc_puts(c->body, "(uint)");
+      oc_value(c, c->body, in->operands[i]);
+    }
+  } else {
+    oc_printf(c->body, "%s(", name);
+    for (uint32_t i = 0; i < in->num_operands; i++) {
+      if (i) oc_puts(c->body, ", ");
+      if ((int)i == pidx) ptr_arg(c, in, i, pelem, plan, false);
+      else if (oc_vtype(c, in->operands[i]).scalar == HG_IR_PTR) {
+        oc_fail(c, "pointer argument of builtin '%s' is not supported", name);
+        return;
+      } else arg(c, in, i);
+    }
+  }
+  oc_puts(c->body, ")");
+  while (closers--) oc_puts(c->body, ")");
+  oc_puts(c->body, ";\n");
+}
+
+/* ---- atomics ---- */
+static void fence_for(oc_ctx *c, uint32_t ptr, const char *fn) {
+  hg_ir_type pt = oc_vtype(c, ptr);
+  oc_printf(c->body, "  %s(%s);\n", fn, pt.addrspace == HG_AS_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE");
+}
+static bool order_releases(unsigned o) { return o == HG_ORDER_RELEASE || o == HG_ORDER_ACQ_REL || o == HG_ORDER_SEQ_CST; }
+static bool order_acquires(unsigned o) { return o == HG_ORDER_ACQUIRE || o == HG_ORDER_ACQ_REL || o == HG_ORDER_SEQ_CST; }
+
+/* The integer shape of an atomic's value: 32 or 64 bits, or 0 when unsupported. */
+static unsigned atomic_bits(oc_ctx *c, hg_ir_type t) {
+  if (lanes_of(t) != 1) return 0;
+  if (t.scalar == HG_IR_I32 || t.scalar == HG_IR_F32) return 32;
+  if (t.scalar == HG_IR_I64 || t.scalar == HG_IR_F64 || t.scalar == HG_IR_PTR) {
+    c->need |= OC_NEED_I64_ATOM;
+    return 64;
+  }
+  return 0;
+}
+
+void oc_emit_atomic(oc_ctx *c, const hg_ir_inst *in) {
+  unsigned op = in->flags & 0xff, order = (in->flags >> 8) & 0xf;
+  uint32_t p = in->operands[0];
+  hg_ir_type t = op == HG_ATOMIC_STORE ? oc_vtype(c, in->operands[1]) : in->type;
+  unsigned bits = atomic_bits(c, t);
+  if (!bits) {
+    oc_fail(c, "atomic on a type other than a 32- or 64-bit scalar");
+    return;
+  }
+  bool is64 = bits == 64, is_f = t.scalar == HG_IR_F32 || t.scalar == HG_IR_F64;
+  bool is_p = t.scalar == HG_IR_PTR;
+  const char *pre = is64 ? "atom_" : "atomic_";
+  const char *ut = is64 ? "ulong" : "uint", *st = is64 ? "long" : "int", *ft = is64 ? "double" : "float";
+  if (is64 && t.scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
+  char tb[TB];
+  oc_type(c, t, tb, sizeof tb);
+  if (order_releases(order)) fence_for(c, p, "mem_fence");
+
+  /* the value operand as the unsigned integer the atomic moves */
+  #define VALUE_U()                                                                 \
+    do {                                                                            \
+      if (is_f) { oc_printf(c->body, "as_%s(", ut); oc_value(c, c->body, in->operands[1]); oc_puts(c->body, ")"); } \
+      else if (is_p) { oc_puts(c->body, "(ulong)"); oc_value(c, c->body, in->operands[1]); }                       \
+      else oc_value(c, c->body, in->operands[1]);                                   \
+    } while (0)
+
+  if (op == HG_ATOMIC_FADD) {
+    unsigned k = c->tmp_counter++;
+    oc_printf(c->body, "  { volatile %s %s *hg_ap%u = ", oc_aspace(oc_vtype(c, p).addrspace), ut, k);
+    oc_ptr_as(c, c->body, p, ut, true);
+    oc_printf(c->body, "; %s hg_old%u = *hg_ap%u, hg_prev%u = 0; do { hg_prev%u = hg_old%u; hg_old%u = %scmpxchg(hg_ap%u, hg_prev%u, as_%s(as_%s(hg_prev%u) + ",
+              ut, k, k, k, k, k, k, pre, k, k, ut, ft, k);
+    oc_value(c, c->body, in->operands[1]);
+    oc_printf(c->body, ")); } while (hg_old%u != hg_prev%u); ", k, k);
+    if (in->id != HG_IR_NONE) {
+      oc_res(c, c->body, in);
+      oc_printf(c->body, " = as_%s(hg_old%u); ", ft, k);
+    }
+    oc_puts(c->body, "}\n");
+  } else {
+    const char *fn = NULL;
+    bool sgn = false;
+    switch (op) {
+    case HG_ATOMIC_XCHG: fn = "xchg"; break;
+    case HG_ATOMIC_ADD: fn = "add"; break;
+    case HG_ATOMIC_SUB: fn = "sub"; break;
+    case HG_ATOMIC_AND: fn = "and"; break;
+    case HG_ATOMIC_OR: fn = "or"; break;
+    case HG_ATOMIC_XOR: fn = "xor"; break;
+    case HG_ATOMIC_SMIN: fn = "min"; sgn = true; break;
+    case HG_ATOMIC_SMAX: fn = "max"; sgn = true; break;
+    case HG_ATOMIC_UMIN: fn = "min"; break;
+    case HG_ATOMIC_UMAX: fn = "max"; break;
+    case HG_ATOMIC_LOAD: fn = "add"; break; /* add 0: an atomic read */
+    case HG_ATOMIC_STORE: fn = "xchg"; break;
+    default: oc_fail(c, "unknown atomic operation %u", op); return;
+    }
+    if (is64 && (op == HG_ATOMIC_AND || op == HG_ATOMIC_OR || op == HG_ATOMIC_XOR || op == HG_ATOMIC_SMIN ||
+                 op == HG_ATOMIC_SMAX || op == HG_ATOMIC_UMIN || op == HG_ATOMIC_UMAX))
+      c->need |= OC_NEED_I64_ATOM_EXT;
+    oc_puts(c->body, "  ");
+    bool has_result = in->id != HG_IR_NONE && in->type.scalar != HG_IR_VOID;
+    if (has_result) {
+      oc_res(c, c->body, in);
+      if (is_f) oc_printf(c->body, " = as_%s(", ft);
+      else oc_printf(c->body, " = (%s)(", tb);
+    }
+    oc_printf(c->body, "%s%s(", pre, fn);
+    oc_ptr_as(c, c->body, p, sgn ? st : ut, true);
+    oc_puts(c->body, ", ");
+    if (op == HG_ATOMIC_LOAD) oc_printf(c->body, "0%s", is64 ? "ul" : "u");
+    else if (sgn) { oc_printf(c->body, "(%s)", st); VALUE_U(); }
+    else VALUE_U();
+    oc_puts(c->body, ")");
+    if (has_result) oc_puts(c->body, ")");
+    oc_puts(c->body, ";\n");
+  }
+  #undef VALUE_U
+  if (order_acquires(order)) fence_for(c, p, "mem_fence");
+}
+
+void oc_emit_cmpxchg(oc_ctx *c, const hg_ir_inst *in) {
+  unsigned order = (in->flags >> 8) & 0xf;
+  uint32_t p = in->operands[0];
+  hg_ir_type t = in->type;
+  unsigned bits = atomic_bits(c, t);
+  if (!bits) {
+    oc_fail(c, "cmpxchg on a type other than a 32- or 64-bit scalar");
+    return;
+  }
+  bool is64 = bits == 64, is_f = t.scalar == HG_IR_F32 || t.scalar == HG_IR_F64, is_p = t.scalar == HG_IR_PTR;
+  const char *ut = is64 ? "ulong" : "uint";
+  char tb[TB];
+  oc_type(c, t, tb, sizeof tb);
+  if (order_releases(order)) fence_for(c, p, "mem_fence");
+  oc_puts(c->body, "  ");
+  oc_res(c, c->body, in);
+  if (is_f) oc_printf(c->body, " = as_%s(", is64 ? "double" : "float");
+  else oc_printf(c->body, " = (%s)(", tb);
+  oc_printf(c->body, "%scmpxchg(", is64 ? "atom_" : "atomic_");
+  oc_ptr_as(c, c->body, p, ut, true);
+  for (int i = 1; i <= 2; i++) {
+    oc_puts(c->body, ", ");
+    if (is_f) { oc_printf(c->body, "as_%s(", ut); oc_value(c, c->body, in->operands[i]); oc_puts(c->body, ")"); }
+    else { if (is_p) oc_puts(c->body, "(ulong)"); oc_value(c, c->body, in->operands[i]); }
+  }
+  oc_puts(c->body, "));\n");
+  if (order_acquires(order)) fence_for(c, p, "mem_fence");
+}

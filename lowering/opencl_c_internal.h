@@ -1,0 +1,123 @@
+/* Shared state of the IR -> OpenCL C back end (opencl_c*.c). Not a public interface.
+ *
+ * Representation choices (docs of the back end, also summarised at the top of opencl_c.c):
+ *  - integers are signless in the IR: emitted as unsigned types (uchar/ushort/uint/ulong and
+ *    their vectors); signed operations cast (scalars) or as_*() (vectors) to the signed type.
+ *  - BOOL is `uchar` holding 0/1; vectors of BOOL are `ucharN` holding 0/1 per lane.
+ *  - F16 is `ushort` holding the half bits (half is storage only in OpenCL C 1.2); arithmetic
+ *    converts to float through vload_half and rounds back through vstore_half_rte.
+ *  - pointers are byte pointers `AS uchar *`; typed memory accesses go through may_alias
+ *    typedefs so that type punning through memory (legal in the IR) is not undone by TBAA.
+ *  - shifts: the IR (like LLVM) makes shift >= width poison; we define it as the count masked
+ *    to width-1, which is what OpenCL C does and a valid refinement of poison. */
+#ifndef HETGPU_LOWERING_OPENCL_C_INTERNAL_H
+#define HETGPU_LOWERING_OPENCL_C_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+
+/* ---- growable text ---- */
+typedef struct oc_buf {
+  char *p;
+  size_t len, cap;
+  bool oom;
+} oc_buf;
+void oc_puts(oc_buf *b, const char *s);
+void oc_printf(oc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void oc_vprintf(oc_buf *b, const char *fmt, va_list ap);
+void oc_buf_free(oc_buf *b);
+
+/* ---- features the emitted source needs (preamble) ---- */
+enum {
+  OC_NEED_FP64 = 1u << 0,
+  OC_NEED_I64_ATOM = 1u << 1,
+  OC_NEED_I64_ATOM_EXT = 1u << 2,
+};
+
+/* Scalar kinds of the may_alias typedefs (index = hg_ir_scalar) x lane counts. */
+#define OC_LANE_KINDS 6 /* 1 2 3 4 8 16 */
+
+typedef struct oc_ctx {
+  const hg_ir_module *m;
+  char *err;
+  size_t err_size;
+  bool failed;
+  unsigned need;
+  /* half conversion helpers needed, one bit per lane kind: hg_h2fN (bits -> float),
+   * hg_f2hN (float -> bits, round to nearest even), hg_d2hN (double -> bits) */
+  unsigned h2f_mask, f2h_mask, d2h_mask;
+  bool may_alias_used[16][OC_LANE_KINDS]; /* [scalar][lane kind] */
+  uint32_t *local_uses;   /* [function * num_globals] true when the function (transitively) uses LOCAL global */
+  bool *called;           /* per function: called by some function (emitted as a plain function) */
+  /* current function */
+  const hg_ir_function *f;
+  uint32_t fidx;
+  bool as_kernel; /* emitting the kernel form (static locals declared in the body) */
+  oc_buf *body;
+  uint32_t tmp_counter;
+} oc_ctx;
+
+void oc_fail(oc_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- types and values (opencl_c_types.c) ---- */
+unsigned oc_lane_kind(unsigned lanes);
+/* The C type of an IR value type: "uint", "float4", "__global uchar *". */
+const char *oc_type(oc_ctx *c, hg_ir_type t, char *buf, size_t n);
+/* The signed integer type of the same shape ("int4"); BOOL -> "char". */
+const char *oc_stype(hg_ir_type t, char *buf, size_t n);
+/* The unsigned element name ("uint") / signed element name ("int") / float name of a scalar. */
+const char *oc_uname(hg_ir_scalar s);
+const char *oc_sname(hg_ir_scalar s);
+const char *oc_aspace(unsigned as); /* "__global" ... "" for private */
+/* Name of a may_alias typedef for memory accesses of type t (registers it for the preamble). */
+const char *oc_ma_type(oc_ctx *c, hg_ir_type t, char *buf, size_t n);
+/* Natural alignment of t in OpenCL C (vec3 as vec4). */
+unsigned oc_type_align(hg_ir_type t);
+unsigned oc_type_size(hg_ir_type t); /* in-memory size the IR moves (vec3: 3 elements) */
+bool oc_is_int(hg_ir_type t);
+bool oc_is_float(hg_ir_type t); /* F32/F64 (not F16, which is stored as bits) */
+/* Expression for value index v of the current function. */
+void oc_value(oc_ctx *c, oc_buf *b, uint32_t v);
+/* Zero of type t. */
+void oc_zero(oc_ctx *c, oc_buf *b, hg_ir_type t);
+/* A constant lane as a C scalar literal of the register type. */
+void oc_const_lane(oc_ctx *c, oc_buf *b, hg_ir_scalar s, uint64_t w);
+/* Identifier names. */
+void oc_param_name(oc_ctx *c, oc_buf *b, uint32_t param);
+void oc_func_name(oc_ctx *c, oc_buf *b, uint32_t fidx, bool as_kernel);
+void oc_global_name(oc_ctx *c, oc_buf *b, uint32_t g);
+bool oc_valid_ident(const char *s);
+/* Value as float (F16 values converted), for arithmetic. */
+void oc_value_f(oc_ctx *c, oc_buf *b, uint32_t v);
+/* Value cast to the signed type of its shape. */
+void oc_value_s(oc_ctx *c, oc_buf *b, uint32_t v);
+/* Expression reinterpreting/converting between register representations. */
+void oc_as(oc_ctx *c, oc_buf *b, const char *fn_prefix, hg_ir_type t, bool is_signed);
+
+/* ---- instructions (opencl_c_inst.c) ---- */
+void oc_emit_inst(oc_ctx *c, uint32_t block, const hg_ir_inst *in);
+void oc_emit_terminator(oc_ctx *c, uint32_t block, const hg_ir_inst *in);
+
+/* ---- builtins, printf, atomics (opencl_c_builtin.c) ---- */
+void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in);
+void oc_emit_atomic(oc_ctx *c, const hg_ir_inst *in);
+void oc_emit_cmpxchg(oc_ctx *c, const hg_ir_inst *in);
+
+/* ---- memory (opencl_c_mem.c) ---- */
+void oc_emit_load(oc_ctx *c, const hg_ir_inst *in);
+void oc_emit_store(oc_ctx *c, const hg_ir_inst *in);
+void oc_emit_memcpy(oc_ctx *c, const hg_ir_inst *in);
+void oc_emit_memset(oc_ctx *c, const hg_ir_inst *in);
+/* Pointer expression of value v cast to `AS T *` (T a C type name). */
+void oc_ptr_as(oc_ctx *c, oc_buf *b, uint32_t v, const char *elem, bool is_volatile);
+
+/* Result variable of an instruction. */
+void oc_res(oc_ctx *c, oc_buf *b, const hg_ir_inst *in);
+/* The function-relative value index type of an operand. */
+static inline hg_ir_type oc_vtype(oc_ctx *c, uint32_t v) { return c->f->values[v].type; }
+
+#endif

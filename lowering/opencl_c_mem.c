@@ -1,0 +1,159 @@
+/* IR -> OpenCL C: loads, stores, memcpy, memset.
+ *
+ * Pointers are byte pointers. An access whose alignment is at least the type's natural
+ * alignment is a typed access through a may_alias typedef; a less aligned vector access whose
+ * alignment still covers one element uses vloadN/vstoreN; anything less aligned assembles the
+ * bytes (vload of uchar vectors, or a byte loop for odd sizes). vec3 always uses vload3/vstore3
+ * because the IR moves exactly three elements. */
+#include <stdio.h>
+
+#include "lowering/opencl_c_internal.h"
+
+#define TB 64
+
+void oc_ptr_as(oc_ctx *c, oc_buf *b, uint32_t v, const char *elem, bool is_volatile) {
+  hg_ir_type pt = oc_vtype(c, v);
+  const char *as = pt.scalar == HG_IR_PTR ? oc_aspace(pt.addrspace) : NULL;
+  if (!as) {
+    oc_fail(c, "memory access through a value that is not a pointer in a concrete address space");
+    as = "__global";
+  }
+  oc_printf(b, "((%s %s%s *)", as, is_volatile ? "volatile " : "", elem);
+  oc_value(c, b, v);
+  oc_puts(b, ")");
+}
+
+/* The memory shape of a register type: pointers move as ulong, bools as uchar. */
+static hg_ir_type mem_type(hg_ir_type t) {
+  if (t.scalar == HG_IR_PTR) return hg_ir_ty(HG_IR_I64, 1);
+  if (t.scalar == HG_IR_BOOL) return hg_ir_ty(HG_IR_I8, t.lanes ? t.lanes : 1);
+  if (!t.lanes) t.lanes = 1;
+  return t;
+}
+
+static unsigned align_of(const hg_ir_inst *in) {
+  unsigned l = (in->flags >> 8) & 0x3f;
+  return l > 16 ? 1u << 16 : 1u << l;
+}
+
+typedef enum { ACC_TYPED, ACC_VLOAD, ACC_BYTES, ACC_LOOP } access_kind;
+
+static access_kind classify(hg_ir_type mt, unsigned align) {
+  unsigned esize = hg_ir_scalar_bytes((hg_ir_scalar)mt.scalar);
+  unsigned size = esize * mt.lanes;
+  if (mt.lanes != 3 && align >= oc_type_align(mt)) return ACC_TYPED;
+  if (align >= esize) return ACC_VLOAD;
+  if (size == 2 || size == 4 || size == 8 || size == 16) return ACC_BYTES;
+  return ACC_LOOP;
+}
+
+void oc_emit_load(oc_ctx *c, const hg_ir_inst *in) {
+  uint32_t p = in->operands[0];
+  hg_ir_type t = in->type, mt = mem_type(t);
+  bool vol = in->flags & HG_MEM_VOLATILE;
+  unsigned esize = hg_ir_scalar_bytes((hg_ir_scalar)mt.scalar);
+  unsigned size = esize * mt.lanes;
+  char tb[TB], mb[TB], eb[TB];
+  if (t.scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
+  access_kind k = classify(mt, align_of(in));
+  oc_type(c, mt, tb, sizeof tb);
+  if (k == ACC_LOOP) {
+    unsigned tmp = c->tmp_counter++;
+    oc_printf(c->body, "  { %s hg_t%u = ", tb, tmp);
+    oc_zero(c, c->body, mt);
+    oc_printf(c->body, "; for (uint hg_i = 0; hg_i < %uu; hg_i++) ((__private uchar *)&hg_t%u)[hg_i] = ", size, tmp);
+    oc_ptr_as(c, c->body, p, "uchar", vol);
+    oc_puts(c->body, "[hg_i]; ");
+    oc_res(c, c->body, in);
+    oc_printf(c->body, " = hg_t%u; }\n", tmp);
+    return;
+  }
+  oc_puts(c->body, "  ");
+  oc_res(c, c->body, in);
+  oc_puts(c->body, " = ");
+  if (t.scalar == HG_IR_PTR) oc_printf(c->body, "(%s)", oc_type(c, t, eb, sizeof eb));
+  switch (k) {
+  case ACC_TYPED:
+    oc_puts(c->body, "*");
+    oc_ptr_as(c, c->body, p, oc_ma_type(c, mt, mb, sizeof mb), vol);
+    break;
+  case ACC_VLOAD:
+    oc_printf(c->body, "vload%u(0, ", mt.lanes);
+    oc_ptr_as(c, c->body, p, oc_ma_type(c, hg_ir_ty((hg_ir_scalar)mt.scalar, 1), eb, sizeof eb), false);
+    oc_puts(c->body, ")");
+    break;
+  default: /* ACC_BYTES */
+    oc_printf(c->body, "as_%s(vload%u(0, ", tb, size);
+    oc_ptr_as(c, c->body, p, "uchar", false);
+    oc_puts(c->body, "))");
+    break;
+  }
+  oc_puts(c->body, ";\n");
+}
+
+void oc_emit_store(oc_ctx *c, const hg_ir_inst *in) {
+  uint32_t p = in->operands[0], v = in->operands[1];
+  hg_ir_type t = oc_vtype(c, v), mt = mem_type(t);
+  bool vol = in->flags & HG_MEM_VOLATILE;
+  unsigned esize = hg_ir_scalar_bytes((hg_ir_scalar)mt.scalar);
+  unsigned size = esize * mt.lanes;
+  char tb[TB], mb[TB];
+  if (t.scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
+  access_kind k = classify(mt, align_of(in));
+  oc_type(c, mt, tb, sizeof tb);
+  const char *pre = t.scalar == HG_IR_PTR ? "(ulong)" : "";
+  switch (k) {
+  case ACC_TYPED:
+    oc_puts(c->body, "  *");
+    oc_ptr_as(c, c->body, p, oc_ma_type(c, mt, mb, sizeof mb), vol);
+    oc_printf(c->body, " = %s", pre);
+    oc_value(c, c->body, v);
+    oc_puts(c->body, ";\n");
+    break;
+  case ACC_VLOAD:
+    oc_printf(c->body, "  vstore%u(", mt.lanes);
+    oc_value(c, c->body, v);
+    oc_puts(c->body, ", 0, ");
+    oc_ptr_as(c, c->body, p, oc_ma_type(c, hg_ir_ty((hg_ir_scalar)mt.scalar, 1), mb, sizeof mb), false);
+    oc_puts(c->body, ");\n");
+    break;
+  case ACC_BYTES:
+    oc_printf(c->body, "  vstore%u(as_uchar%u(%s", size, size, pre);
+    oc_value(c, c->body, v);
+    oc_puts(c->body, "), 0, ");
+    oc_ptr_as(c, c->body, p, "uchar", false);
+    oc_puts(c->body, ");\n");
+    break;
+  case ACC_LOOP: {
+    unsigned tmp = c->tmp_counter++;
+    oc_printf(c->body, "  { %s hg_t%u = %s", tb, tmp, pre);
+    oc_value(c, c->body, v);
+    oc_printf(c->body, "; for (uint hg_i = 0; hg_i < %uu; hg_i++) ", size);
+    oc_ptr_as(c, c->body, p, "uchar", vol);
+    oc_printf(c->body, "[hg_i] = ((__private uchar *)&hg_t%u)[hg_i]; }\n", tmp);
+    break;
+  }
+  }
+}
+
+void oc_emit_memcpy(oc_ctx *c, const hg_ir_inst *in) {
+  bool vol = in->flags & HG_MEM_VOLATILE;
+  oc_puts(c->body, "  for (ulong hg_i = 0; hg_i < ");
+  oc_value(c, c->body, in->operands[2]);
+  oc_puts(c->body, "; hg_i++) ");
+  oc_ptr_as(c, c->body, in->operands[0], "uchar", vol);
+  oc_puts(c->body, "[hg_i] = ");
+  oc_ptr_as(c, c->body, in->operands[1], "uchar", vol);
+  oc_puts(c->body, "[hg_i];\n");
+}
+
+void oc_emit_memset(oc_ctx *c, const hg_ir_inst *in) {
+  bool vol = in->flags & HG_MEM_VOLATILE;
+  oc_puts(c->body, "  for (ulong hg_i = 0; hg_i < ");
+  oc_value(c, c->body, in->operands[2]);
+  oc_puts(c->body, "; hg_i++) ");
+  oc_ptr_as(c, c->body, in->operands[0], "uchar", vol);
+  oc_puts(c->body, "[hg_i] = ");
+  oc_value(c, c->body, in->operands[1]);
+  oc_puts(c->body, ";\n");
+}
