@@ -79,10 +79,7 @@ static cl_int kernel_command_run(hg_command *c) {
   memcpy(launch.global_size, kc->global, sizeof kc->global);
   memcpy(launch.local_size, kc->local, sizeof kc->local);
   uint64_t device_ns = 0;
-  /* a backend kernel object holds argument state: one launch of it at a time */
-  pthread_mutex_lock(&kc->kernel->lock);
   err = be->ops->kernel_launch(be, dk, &launch, &device_ns);
-  pthread_mutex_unlock(&kc->kernel->lock);
   free(largs);
   HG_LOG(HG_LOG_SCHED, "kernel %s on %s: %d (%llu ns on the device)", f->name, be->name, err,
          (unsigned long long)device_ns);
