@@ -1,0 +1,74 @@
+//@ kernel vec_ushort
+//@ global 1024
+//@ local 64
+//@ arg in ushort 33792 random 0 65535
+//@ arg in ushort 33792 random 0 65535
+//@ arg out ushort 236544
+//@ arg out short 33792
+// ushort2, ushort3, ushort4, ushort8, ushort16: every operator component-wise, vector literals, scalar
+// widening in mixed vector/scalar operations, comparisons giving -1/0 in the signed integer
+// vector of the same size, the component-wise ?: operator. Ranges keep signed results in range.
+__kernel void vec_ushort(__global const ushort *a, __global const ushort *b, __global ushort *o, __global short *m)
+{
+    const size_t i = get_global_id(0), n = get_global_size(0);
+    {
+        const ushort2 x = vload2(i, a + 0 * n), y = vload2(i, b + 0 * n);
+        __global ushort *r = o + 0 * n * 7;
+        vstore2(x + y, i, r + 0 * n * 2);
+        vstore2(x - y * (ushort)2 + (ushort2)(1, 2), i, r + 1 * n * 2);
+        vstore2(x * y, i, r + 2 * n * 2);
+        vstore2(x / (y | (ushort2)1) + x % (y | (ushort2)1), i, r + 3 * n * 2);
+        vstore2((x & y) | (~x ^ y), i, r + 4 * n * 2);
+        vstore2((x << (y & (ushort2)3)) ^ (x >> (ushort)1), i, r + 5 * n * 2);
+        vstore2(x > y ? x : y, i, r + 6 * n * 2);
+        vstore2((short2)((x < y) ^ (x == y) ^ (x != y) & (x >= y) | (x <= y) & (x > y) ^ (!x) ^ (x && y) ^ (x || y)), i, m + 0 * n);
+    }
+    {
+        const ushort3 x = vload3(i, a + 2 * n), y = vload3(i, b + 2 * n);
+        __global ushort *r = o + 2 * n * 7;
+        vstore3(x + y, i, r + 0 * n * 3);
+        vstore3(x - y * (ushort)2 + (ushort3)(1, 2, 3), i, r + 1 * n * 3);
+        vstore3(x * y, i, r + 2 * n * 3);
+        vstore3(x / (y | (ushort3)1) + x % (y | (ushort3)1), i, r + 3 * n * 3);
+        vstore3((x & y) | (~x ^ y), i, r + 4 * n * 3);
+        vstore3((x << (y & (ushort3)3)) ^ (x >> (ushort)1), i, r + 5 * n * 3);
+        vstore3(x > y ? x : y, i, r + 6 * n * 3);
+        vstore3((short3)((x < y) ^ (x == y) ^ (x != y) & (x >= y) | (x <= y) & (x > y) ^ (!x) ^ (x && y) ^ (x || y)), i, m + 2 * n);
+    }
+    {
+        const ushort4 x = vload4(i, a + 5 * n), y = vload4(i, b + 5 * n);
+        __global ushort *r = o + 5 * n * 7;
+        vstore4(x + y, i, r + 0 * n * 4);
+        vstore4(x - y * (ushort)2 + (ushort4)(1, 2, 3, 4), i, r + 1 * n * 4);
+        vstore4(x * y, i, r + 2 * n * 4);
+        vstore4(x / (y | (ushort4)1) + x % (y | (ushort4)1), i, r + 3 * n * 4);
+        vstore4((x & y) | (~x ^ y), i, r + 4 * n * 4);
+        vstore4((x << (y & (ushort4)3)) ^ (x >> (ushort)1), i, r + 5 * n * 4);
+        vstore4(x > y ? x : y, i, r + 6 * n * 4);
+        vstore4((short4)((x < y) ^ (x == y) ^ (x != y) & (x >= y) | (x <= y) & (x > y) ^ (!x) ^ (x && y) ^ (x || y)), i, m + 5 * n);
+    }
+    {
+        const ushort8 x = vload8(i, a + 9 * n), y = vload8(i, b + 9 * n);
+        __global ushort *r = o + 9 * n * 7;
+        vstore8(x + y, i, r + 0 * n * 8);
+        vstore8(x - y * (ushort)2 + (ushort8)(1, 2, 3, 4, 5, 6, 7, 1), i, r + 1 * n * 8);
+        vstore8(x * y, i, r + 2 * n * 8);
+        vstore8(x / (y | (ushort8)1) + x % (y | (ushort8)1), i, r + 3 * n * 8);
+        vstore8((x & y) | (~x ^ y), i, r + 4 * n * 8);
+        vstore8((x << (y & (ushort8)3)) ^ (x >> (ushort)1), i, r + 5 * n * 8);
+        vstore8(x > y ? x : y, i, r + 6 * n * 8);
+        vstore8((short8)((x < y) ^ (x == y) ^ (x != y) & (x >= y) | (x <= y) & (x > y) ^ (!x) ^ (x && y) ^ (x || y)), i, m + 9 * n);
+    }
+    {
+        const ushort16 x = vload16(i, a + 17 * n), y = vload16(i, b + 17 * n);
+        __global ushort *r = o + 17 * n * 7;
+        vstore16(x + y, i, r + 0 * n * 16);
+        vstore16(x - y * (ushort)2 + (ushort16)(1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7, 1, 2), i, r + 1 * n * 16);
+        vstore16(x * y, i, r + 2 * n * 16);
+        vstore16(x / (y | (ushort16)1) + x % (y | (ushort16)1), i, r + 3 * n * 16);
+        vstore16((x & y) | (~x ^ y), i, r + 4 * n * 16);
+        vstore16((x << (y & (ushort16)3)) ^ (x >> (ushort)1), i, r + 5 * n * 16);
+        vstore16(x > y ? x : y, i, r + 6 * n * 16);
+        vstore16((short16)((x < y) ^ (x == y) ^ (x != y) & (x >= y) | (x <= y) & (x > y) ^ (!x) ^ (x && y) ^ (x || y)), i, m + 17 * n);
+    }
+}
