@@ -1,0 +1,189 @@
+/* LLVM module -> IR module: read clang's bitcode, inline every function into the kernels
+ * (LLVM's always-inline pass), then translate globals, functions and kernel metadata in the
+ * module's own order, so the same bitcode always gives the same IR. */
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lowering/builtins.h"
+#include "lowering/llvm_translate.h"
+
+#define SPIR_KERNEL_CC 76 /* llvm::CallingConv::SPIR_KERNEL */
+
+static bool is_kernel(LLVMValueRef fn) { return LLVMGetFunctionCallConv(fn) == SPIR_KERNEL_CC; }
+
+static bool is_defined(LLVMValueRef fn) { return LLVMCountBasicBlocks(fn) > 0; }
+
+static const char *name_of(LLVMValueRef v) {
+  size_t n;
+  return LLVMGetValueName2(v, &n);
+}
+
+/* True for declarations that are builtins, resolved by name rather than linked. */
+static bool is_builtin_decl(LLVMValueRef fn) {
+  const char *name = name_of(fn);
+  if (!strncmp(name, "llvm.", 5) || !strcmp(name, "printf")) return true;
+  hg_demangled d;
+  return hg_demangle_opencl(name, &d) && hg_builtin_is_known(d.name);
+}
+
+static void remove_fn_attr(LLVMValueRef fn, const char *name) {
+  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind);
+}
+
+/* Marks functions for inlining and runs always-inline + globaldce. Functions with external
+ * linkage stay when compiling a library (another module may call them). */
+static bool inline_everything(hg_xlate *x) {
+  LLVMContextRef ctx = x->ctx;
+  unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(x->mod); fn; fn = LLVMGetNextFunction(fn)) {
+    if (!is_defined(fn)) continue;
+    if (!is_kernel(fn) && !x->library) LLVMSetLinkage(fn, LLVMInternalLinkage);
+    remove_fn_attr(fn, "noinline");
+    remove_fn_attr(fn, "optnone");
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
+  }
+  LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef err = LLVMRunPasses(x->mod, "always-inline,globaldce", NULL, opts);
+  LLVMDisposePassBuilderOptions(opts);
+  if (err) {
+    char *msg = LLVMGetErrorMessage(err);
+    hg_log_append(x->log, "error: internal: LLVM passes failed: %s", msg);
+    LLVMDisposeErrorMessage(msg);
+    return false;
+  }
+  return true;
+}
+
+static void translate_globals(hg_xlate *x) {
+  uint32_t next = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(x->mod); g; g = LLVMGetNextGlobal(g)) {
+    if (!strncmp(name_of(g), "llvm.", 5)) continue;
+    hg_ptr_map_put(&x->globals, g, next++);
+  }
+  for (LLVMValueRef g = LLVMGetFirstGlobal(x->mod); g; g = LLVMGetNextGlobal(g)) {
+    const char *name = name_of(g);
+    if (!strncmp(name, "llvm.", 5)) continue;
+    LLVMTypeRef vt = LLVMGlobalGetValueType(g);
+    unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
+    if (as != HG_AS_GLOBAL && as != HG_AS_CONSTANT && as != HG_AS_LOCAL)
+      hg_xlate_fail(x, "program-scope variable '%s' in an unsupported address space", name);
+    hg_ir_global gl = {0};
+    char anon[32];
+    if (!name[0]) {
+      snprintf(anon, sizeof anon, ".anon.%u", x->m->num_globals);
+      name = anon;
+    }
+    gl.name = (char *)name;
+    gl.addrspace = (uint8_t)as;
+    gl.is_const = LLVMIsGlobalConstant(g) || as == HG_AS_CONSTANT;
+    uint64_t size = hg_type_size(x, vt);
+    if (size > UINT32_MAX) hg_xlate_fail(x, "program-scope variable '%s' is too large", name);
+    gl.size = (uint32_t)size;
+    gl.align = LLVMGetAlignment(g);
+    if (gl.align < hg_type_align(x, vt)) gl.align = hg_type_align(x, vt);
+    LLVMValueRef init = LLVMGetInitializer(g);
+    if (!init && !x->library) hg_xlate_fail(x, "program-scope variable '%s' is declared but never defined", name);
+    if (!init) hg_xlate_fail(x, "extern program-scope variables are not supported");
+    if (as != HG_AS_LOCAL && !(LLVMIsNull(init) || LLVMIsUndef(init))) hg_xlate_global_init(x, init, &gl);
+    else if (as != HG_AS_LOCAL) gl.has_init = false;
+    if (hg_ir_add_global(x->m, &gl) == HG_IR_NONE) hg_xlate_fail(x, "out of memory");
+    free(gl.init);
+    free(gl.relocs);
+  }
+}
+
+static void declare_functions(hg_xlate *x) {
+  for (LLVMValueRef fn = LLVMGetFirstFunction(x->mod); fn; fn = LLVMGetNextFunction(fn)) {
+    if (!is_defined(fn) && (is_builtin_decl(fn) || !x->library || !LLVMGetFirstUse(fn))) continue;
+    x->fn = fn;
+    LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
+    if (LLVMIsFunctionVarArg(ft)) hg_xlate_fail(x, "variadic functions are not supported");
+    unsigned np = LLVMCountParams(fn);
+    hg_ir_type *pt = calloc(np ? np : 1, sizeof *pt);
+    if (!pt) abort();
+    for (unsigned i = 0; i < np; i++) pt[i] = hg_xlate_type(x, LLVMTypeOf(LLVMGetParam(fn, i)));
+    hg_ir_type rt = hg_xlate_type(x, LLVMGetReturnType(ft));
+    uint32_t idx = hg_ir_add_function(x->m, name_of(fn), rt, np, pt);
+    free(pt);
+    if (idx == HG_IR_NONE) hg_xlate_fail(x, "out of memory");
+    hg_ptr_map_put(&x->functions, fn, idx);
+  }
+  x->fn = NULL;
+}
+
+static void translate_bodies(hg_xlate *x) {
+  for (LLVMValueRef fn = LLVMGetFirstFunction(x->mod); fn; fn = LLVMGetNextFunction(fn)) {
+    uint32_t idx;
+    if (!is_defined(fn) || !hg_ptr_map_get(&x->functions, fn, &idx)) continue;
+    hg_xlate_function_body(x, fn, idx);
+    if (is_kernel(fn)) {
+      hg_ir_function *f = &x->m->functions[idx];
+      if (!hg_ir_make_kernel(f)) hg_xlate_fail(x, "out of memory");
+      free(f->args);
+      free(f->attributes);
+      f->args = NULL;
+      f->attributes = NULL;
+      hg_xlate_kernel_metadata(x, fn, f);
+    }
+    x->fn = NULL;
+  }
+}
+
+static void xlate_cleanup(hg_xlate *x) {
+  hg_ptr_map_free(&x->globals);
+  hg_ptr_map_free(&x->functions);
+  hg_ptr_map_free(&x->values);
+  hg_ptr_map_free(&x->blocks);
+  hg_ptr_map_free(&x->aggs);
+  free(x->agg_list);
+}
+
+hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, char **log) {
+  hg_xlate *x = calloc(1, sizeof *x);
+  if (!x) return NULL;
+  x->mod = mod;
+  x->ctx = LLVMGetModuleContext(mod);
+  x->td = LLVMGetModuleDataLayout(mod);
+  x->library = library;
+  x->log = log;
+  x->m = hg_ir_module_new();
+  hg_ir_module *result = NULL;
+  if (!x->m) goto out;
+  if (setjmp(x->fail)) {
+    hg_ir_module_free(x->m);
+    goto out;
+  }
+  if (!inline_everything(x)) {
+    hg_ir_module_free(x->m);
+    goto out;
+  }
+  x->m->program_kind = library ? HG_IR_PROGRAM_OBJECT : HG_IR_PROGRAM_EXECUTABLE;
+  translate_globals(x);
+  declare_functions(x);
+  translate_bodies(x);
+  result = x->m;
+out:
+  xlate_cleanup(x);
+  free(x);
+  return result;
+}
+
+hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, char **log) {
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, size, "hetgpu-bitcode");
+  LLVMModuleRef mod = NULL;
+  hg_ir_module *m = NULL;
+  if (LLVMParseBitcodeInContext2(ctx, buf, &mod) || !mod) {
+    hg_log_append(log, "error: internal: clang produced unreadable bitcode");
+  } else {
+    m = hg_llvm_translate(mod, library, log);
+    LLVMDisposeModule(mod);
+  }
+  LLVMDisposeMemoryBuffer(buf);
+  LLVMContextDispose(ctx);
+  return m;
+}

@@ -1,0 +1,135 @@
+/* Internal interface of the LLVM IR -> hetGPU IR translation (lowering/llvm_*.c). */
+#ifndef HETGPU_LOWERING_LLVM_TRANSLATE_H
+#define HETGPU_LOWERING_LLVM_TRANSLATE_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+
+/* ---- demangling (llvm_demangle.c) ---------------------------------------------------- */
+typedef struct hg_mangled_param {
+  char base;         /* Itanium builtin code: 'c','h','s','t','i','j','l','m','f','d','h' ...; 'D' half; 'N' named; 0 unknown */
+  uint8_t lanes;     /* 1 for scalars */
+  uint8_t pointer;   /* pointer depth */
+  uint8_t addrspace; /* of the outermost pointee, 0 when none given */
+  bool is_unsigned;  /* unsigned integer, or pointer to one */
+  bool is_atomic;    /* _Atomic(...) */
+  char named[32];    /* source name of a named type (memory_order, ocl_event ...) */
+} hg_mangled_param;
+
+#define HG_MAX_MANGLED_PARAMS 16
+typedef struct hg_demangled {
+  char name[64];
+  unsigned num_params;
+  hg_mangled_param params[HG_MAX_MANGLED_PARAMS];
+} hg_demangled;
+
+/* Demangles the Itanium names clang gives OpenCL C builtins (_Z<len><name><params>).
+ * Returns false when the name is not of that form. */
+bool hg_demangle_opencl(const char *mangled, hg_demangled *out);
+
+/* ---- translation state ----------------------------------------------------------------- */
+typedef struct hg_ptr_map_entry {
+  const void *key;
+  uint32_t value;
+} hg_ptr_map_entry;
+
+/* Open-addressing map from LLVM object pointers to indices (lookups only, never iterated, so
+ * pointer values do not leak into the output). */
+typedef struct hg_ptr_map {
+  hg_ptr_map_entry *slots;
+  size_t cap, count;
+} hg_ptr_map;
+
+void hg_ptr_map_put(hg_ptr_map *m, const void *key, uint32_t value);
+bool hg_ptr_map_get(const hg_ptr_map *m, const void *key, uint32_t *value);
+void hg_ptr_map_free(hg_ptr_map *m);
+
+/* An LLVM aggregate SSA value (cmpxchg and *.with.overflow results, insertvalue chains) kept
+ * as its element values. */
+typedef struct hg_aggregate {
+  uint32_t count;
+  uint32_t elems[8];
+} hg_aggregate;
+
+typedef struct hg_xlate {
+  LLVMModuleRef mod;
+  LLVMContextRef ctx;
+  LLVMTargetDataRef td;
+  hg_ir_module *m;
+  bool library;
+  char **log; /* build log (appended to) */
+  jmp_buf fail; /* longjmp target on an unsupported construct */
+
+  hg_ptr_map globals;   /* LLVM global variable -> module global index */
+  hg_ptr_map functions; /* LLVM function -> module function index */
+
+  /* per function */
+  LLVMValueRef fn;
+  hg_ir_function *f;
+  uint32_t fidx;
+  hg_ptr_map values; /* LLVM value -> IR value index */
+  hg_ptr_map blocks; /* LLVM basic block -> IR block index */
+  hg_ptr_map aggs;   /* LLVM aggregate value -> index into agg_list */
+  hg_aggregate *agg_list;
+  uint32_t num_aggs, cap_aggs;
+  uint32_t cur_block;
+} hg_xlate;
+
+/* Appends a formatted line to the build log. */
+void hg_log_append(char **log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Logs "error: <message>" (naming the function being translated) and abandons translation. */
+_Noreturn void hg_xlate_fail(hg_xlate *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* llvm_types.c */
+hg_ir_type hg_xlate_type(hg_xlate *x, LLVMTypeRef t); /* fails on types the IR cannot hold */
+bool hg_xlate_type_ok(LLVMTypeRef t, hg_ir_type *out);
+uint64_t hg_type_size(hg_xlate *x, LLVMTypeRef t);  /* ABI allocation size */
+uint32_t hg_type_align(hg_xlate *x, LLVMTypeRef t); /* ABI alignment */
+char *hg_type_spelling(LLVMTypeRef t, bool is_unsigned); /* "float4" for vec_type_hint */
+
+/* llvm_constants.c */
+uint32_t hg_xlate_const(hg_xlate *x, LLVMValueRef c);              /* scalar/vector constant value */
+uint32_t hg_xlate_const_int(hg_xlate *x, hg_ir_type t, uint64_t v); /* splat integer constant */
+void hg_xlate_global_init(hg_xlate *x, LLVMValueRef init, hg_ir_global *g); /* bytes + relocs */
+uint64_t hg_f64_to_f16_bits(double d);
+
+/* llvm_function.c */
+uint32_t hg_xlate_operand(hg_xlate *x, LLVMValueRef v); /* value of an operand (materialises constexprs) */
+uint32_t hg_emit(hg_xlate *x, hg_ir_opcode op, uint16_t flags, hg_ir_type t, uint32_t nops, const uint32_t *ops,
+                 uint32_t nimm, const uint32_t *imm);
+hg_ir_type hg_value_type(hg_xlate *x, uint32_t v);
+void hg_xlate_function_body(hg_xlate *x, LLVMValueRef fn, uint32_t fidx);
+uint32_t hg_agg_new(hg_xlate *x, LLVMValueRef v, uint32_t count, const uint32_t *elems);
+
+/* llvm_calls.c: a call instruction; returns the result value or HG_IR_NONE */
+void hg_xlate_call(hg_xlate *x, LLVMValueRef inst);
+
+/* llvm_metadata.c: kernel argument metadata and attributes */
+void hg_xlate_kernel_metadata(hg_xlate *x, LLVMValueRef fn, hg_ir_function *f);
+
+/* llvm_module.c: the whole module; returns NULL after logging on failure */
+hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, char **log);
+/* llvm_module.c: bitcode bytes -> module after the inlining passes */
+hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, char **log);
+
+/* ---- build options (frontend_options.c) ------------------------------------------------ */
+typedef struct hg_fe_options {
+  char **clang_args; /* arguments for clang (-D, -I, -cl-std, math flags, -w, -Werror, -O) */
+  unsigned num_clang_args, cap_clang_args;
+  char *semantic;        /* options the back end needs, canonical order, "" when none */
+  char *source_language; /* "OpenCL C 1.2" ... */
+  unsigned cl_std;       /* 100, 110, 120, 200, 300 */
+} hg_fe_options;
+
+/* Parses OpenCL build options. Returns CL_SUCCESS, or CL_INVALID_BUILD_OPTIONS after logging
+ * which option is wrong. */
+int hg_fe_parse_options(const char *options, hg_fe_options *out, char **log);
+void hg_fe_options_free(hg_fe_options *o);
+
+#endif
