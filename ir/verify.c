@@ -455,6 +455,10 @@ static bool verify_function(vctx *v, uint32_t fi) {
       FAILF("function @%s, slot %u: alignment not a power of two", f->name, s);
   if (f->is_kernel && !verify_kernel_meta(v))
     return false;
+  if (!f->is_kernel && (f->args || f->reqd_work_group_size[0] || f->reqd_work_group_size[1] ||
+                        f->reqd_work_group_size[2] || f->work_group_size_hint[0] || f->work_group_size_hint[1] ||
+                        f->work_group_size_hint[2] || f->vec_type_hint || (f->attributes && f->attributes[0])))
+    FAILF("function @%s: kernel metadata on a function that is not a kernel", f->name);
   if (!verify_state_meta(v))
     return false;
 
