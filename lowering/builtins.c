@@ -183,22 +183,8 @@ static bool is_vector_data_name(const char *name) {
   return is_rounding_suffix(rest + n);
 }
 
-bool hg_builtin_split(const char *ir_name, char *name, unsigned name_size, const char **signature) {
-  const char *dot = strchr(ir_name, '.');
-  size_t n = dot ? (size_t)(dot - ir_name) : strlen(ir_name);
-  if (n + 1 > name_size) return false;
-  memcpy(name, ir_name, n);
-  name[n] = 0;
-  if (signature) *signature = dot ? dot + 1 : ir_name + n;
-  if (dot)
-    for (const char *s = dot + 1; *s; s++)
-      if (*s != 'u' && *s != 's') return false;
-  return true;
-}
-
-hg_builtin_family hg_builtin_family_of(const char *ir_name) {
-  char name[96];
-  if (!ir_name || !hg_builtin_split(ir_name, name, sizeof name, NULL)) return HG_BF_UNKNOWN;
+hg_builtin_family hg_builtin_family_of(const char *name) {
+  if (!name) return HG_BF_UNKNOWN;
   for (size_t i = 0; i < sizeof k_builtins / sizeof *k_builtins; i++)
     if (strcmp(k_builtins[i].name, name) == 0) return k_builtins[i].family;
   if (hg_builtin_parse_convert(name, NULL, 0, NULL, NULL)) return HG_BF_CONVERT;

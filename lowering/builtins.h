@@ -2,11 +2,10 @@
  *
  * Representation rules the front end follows and back ends rely on:
  * - The name is the OpenCL C name without mangling ("sin", "vload4", "convert_int4_sat_rte").
- * - Integers in the IR are signless, so when any argument is an unsigned integer (scalar,
- *   vector, or pointer to one) the name carries a signature suffix: "." then one letter per
- *   argument, 'u' unsigned integer, 's' anything else ("max.uu", "convert_float.u",
- *   "upsample.uu", "abs.u"). Without a suffix every integer argument is signed. The result's
- *   signedness follows from the name and the arguments by the OpenCL C rules.
+ * - Integers in the IR are signless, so a call.builtin's flags carry signedness: bit i set
+ *   means argument i (i < 16) is an unsigned integer (scalar, vector, or pointer to one); a
+ *   clear bit means signed (or not an integer). The result's signedness follows from the name
+ *   and the arguments by the OpenCL C rules (convert_uint4 names it; abs(int) gives uint).
  * - as_<type>() never appears: it is a bitcast. barrier/work_group_barrier are HG_OP_BARRIER,
  *   mem_fence/read_mem_fence/write_mem_fence/atomic_work_item_fence are HG_OP_FENCE, and every
  *   atomic builtin (atomic_*, atom_*, the C11-style ones) is HG_OP_ATOMIC_RMW/HG_OP_CMPXCHG/
@@ -33,18 +32,13 @@ typedef enum hg_builtin_family {
   HG_BF_PRINTF,
 } hg_builtin_family;
 
-/* The family of an OpenCL C 1.2 builtin name (a signature suffix is allowed and ignored),
- * HG_BF_UNKNOWN for anything else. */
+/* The family of an OpenCL C 1.2 builtin name, HG_BF_UNKNOWN for anything else. */
 hg_builtin_family hg_builtin_family_of(const char *name);
 
 /* True when `name` is an OpenCL C builtin the IR accepts in call.builtin or knows otherwise. */
 static inline bool hg_builtin_is_known(const char *name) {
   return hg_builtin_family_of(name) != HG_BF_UNKNOWN;
 }
-
-/* Splits an IR builtin name "max.uu" into the OpenCL name "max" and the signature "uu" ("" when
- * absent); false when the name does not fit `name_size`. */
-bool hg_builtin_split(const char *ir_name, char *name, unsigned name_size, const char **signature);
 
 /* Checks a convert_ name; on success gives the destination type name ("int4"), whether _sat
  * was given and the rounding mode (0 default, 'e' rte, 'z' rtz, 'p' rtp, 'n' rtn). */

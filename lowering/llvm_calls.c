@@ -1,8 +1,8 @@
 /* Calls: OpenCL C builtins, LLVM intrinsics, and calls to other functions of the module.
  *
  * Representation (what back ends must know):
- * - Builtins stay call.builtin by OpenCL name, with a signature suffix ("max.uu") when an
- *   argument is unsigned (see lowering/builtins.h). printf is call.builtin "printf" with the format string (a pointer
+ * - Builtins stay call.builtin by OpenCL name; flags bit i = argument i is an unsigned integer
+ *   (see lowering/builtins.h). printf is call.builtin "printf" with the format string (a pointer
  *   into the constant address space) first and the promoted variadic arguments after it.
  * - barrier/work_group_barrier -> HG_OP_BARRIER; mem_fence & co. and atomic_work_item_fence ->
  *   HG_OP_FENCE.
@@ -22,18 +22,11 @@
 
 static const hg_ir_type k_void = {HG_IR_VOID, 1, 0, 0};
 
-/* `unsigned_args` bit i: argument i is unsigned; it becomes the name's signature suffix. */
+/* `unsigned_args` bit i: argument i is unsigned (the call's flags, lowering/builtins.h). */
 static uint32_t emit_builtin(hg_xlate *x, const char *name, uint32_t unsigned_args, hg_ir_type rt, uint32_t n,
                              const uint32_t *args) {
-  char full[128];
-  size_t len = (size_t)snprintf(full, sizeof full, "%s", name);
-  if (unsigned_args && len + n + 2 < sizeof full) {
-    full[len++] = '.';
-    for (uint32_t i = 0; i < n; i++) full[len++] = (unsigned_args >> i) & 1 ? 'u' : 's';
-    full[len] = 0;
-  }
-  uint32_t id = hg_ir_intern(x->m, full);
-  return hg_emit(x, HG_OP_CALL_BUILTIN, 0, rt, n, args, 1, &id);
+  uint32_t id = hg_ir_intern(x->m, name);
+  return hg_emit(x, HG_OP_CALL_BUILTIN, (uint16_t)(unsigned_args & 0xffff), rt, n, args, 1, &id);
 }
 
 static uint32_t bin(hg_xlate *x, hg_ir_opcode op, uint32_t a, uint32_t b) {
@@ -457,9 +450,13 @@ void hg_xlate_call(hg_xlate *x, LLVMValueRef call) {
     free(args);
     return;
   }
+  /* signedness is recorded where it changes the result: integer, common and conversion
+   * functions; elsewhere (get_global_id's uint, vload's size_t offset) the bits say it all */
   uint32_t flags = 0;
-  for (unsigned i = 0; i < d.num_params && i < 32; i++)
-    if (d.params[i].is_unsigned) flags |= 1u << i;
+  hg_builtin_family fam = hg_builtin_family_of(cl_name);
+  if (fam == HG_BF_INTEGER || fam == HG_BF_COMMON || fam == HG_BF_CONVERT)
+    for (unsigned i = 0; i < d.num_params && i < 16; i++)
+      if (d.params[i].is_unsigned && d.params[i].pointer == 0) flags |= 1u << i;
   for (unsigned i = 0; i < nargs; i++) args[i] = hg_xlate_operand(x, LLVMGetOperand(call, i));
   set_result(x, call, emit_builtin(x, cl_name, flags, rt, nargs, args));
   free(args);

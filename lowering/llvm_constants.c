@@ -88,13 +88,18 @@ uint32_t hg_xlate_const(hg_xlate *x, LLVMValueRef c) {
   return hg_ir_add_const(x->f, t, lanes);
 }
 
+/* Integer constants are made as LLVM constants (uniqued by LLVM), so the per-function value
+ * cache gives each distinct constant one IR value. */
 uint32_t hg_xlate_const_int(hg_xlate *x, hg_ir_type t, uint64_t v) {
-  uint64_t lanes[16];
-  unsigned bits = hg_ir_scalar_bytes((hg_ir_scalar)t.scalar) * 8;
-  if (t.scalar == HG_IR_BOOL) bits = 1;
-  if (bits < 64) v &= (1ULL << bits) - 1;
-  for (unsigned i = 0; i < 16; i++) lanes[i] = v;
-  return hg_ir_add_const(x->f, t, lanes);
+  unsigned bits = t.scalar == HG_IR_BOOL ? 1 : hg_ir_scalar_bytes((hg_ir_scalar)t.scalar) * 8;
+  LLVMTypeRef it = LLVMIntTypeInContext(x->ctx, bits);
+  LLVMValueRef c = LLVMConstInt(it, v, 0);
+  if (t.lanes > 1) {
+    LLVMValueRef lanes[16];
+    for (unsigned i = 0; i < t.lanes; i++) lanes[i] = c;
+    c = LLVMConstVector(lanes, t.lanes);
+  }
+  return hg_xlate_operand(x, c);
 }
 
 /* A constant pointer expression: global + constant byte offset. */

@@ -1,0 +1,165 @@
+/* hetgpu-cc: the OpenCL C front end and the IR tools on the command line.
+ *
+ *   hetgpu-cc [build options] kernel.cl -o kernel.hgir   compile to an IR binary
+ *   hetgpu-cc [build options] kernel.cl --print          compile and print the IR text
+ *   hetgpu-cc kernel.hgir --print                        print a binary's IR text
+ *   hetgpu-cc kernel.hgir --verify                       check a binary (exit status 0 if valid)
+ *   hetgpu-cc kernel.cl|kernel.hgir --emit-opencl-c      lower to OpenCL C (stdout, or -o file)
+ *
+ * Build options are every other argument starting with '-' (-D, -I with or without a separate
+ * value, -cl-std=, -cl-fast-relaxed-math ...), or given whole with --options "...".
+ * --library compiles as clCompileProgram does (undefined functions stay declarations). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+#include "lowering/frontend.h"
+#include "lowering/opencl_c.h"
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: hetgpu-cc [build options] INPUT [-o OUTPUT] [--print | --verify | --emit-opencl-c]\n"
+          "                 [--library] [--options \"OPTIONS\"]\n"
+          "INPUT is OpenCL C source or an IR binary; build options are passed to the front end.\n");
+}
+
+static unsigned char *read_file(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, n = 0;
+  unsigned char *buf = malloc(cap + 1);
+  while (buf) {
+    n += fread(buf + n, 1, cap - n, f);
+    if (n < cap) break;
+    unsigned char *nb = realloc(buf, (cap *= 2) + 1);
+    if (!nb) free(buf);
+    buf = nb;
+  }
+  fclose(f);
+  if (buf) buf[n] = 0;
+  *size = n;
+  return buf;
+}
+
+static int write_file(const char *path, const void *data, size_t size) {
+  FILE *f = path ? fopen(path, "wb") : stdout;
+  if (!f) return -1;
+  int rc = fwrite(data, 1, size, f) == size ? 0 : -1;
+  if (path && fclose(f) != 0) rc = -1;
+  return rc;
+}
+
+static void append_option(char **opts, const char *a) {
+  size_t old = strlen(*opts), n = strlen(a);
+  bool quote = strpbrk(a, " \t") != NULL;
+  char *s = realloc(*opts, old + n + 4);
+  if (!s) exit(3);
+  if (old) s[old++] = ' ';
+  if (quote) s[old++] = '"';
+  memcpy(s + old, a, n);
+  old += n;
+  if (quote) s[old++] = '"';
+  s[old] = 0;
+  *opts = s;
+}
+
+int main(int argc, char **argv) {
+  const char *input = NULL, *output = NULL;
+  bool print = false, verify = false, emit_c = false, library = false;
+  char *opts = calloc(1, 1);
+  if (!opts) return 3;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-o") && i + 1 < argc) output = argv[++i];
+    else if (!strcmp(a, "--print")) print = true;
+    else if (!strcmp(a, "--verify")) verify = true;
+    else if (!strcmp(a, "--emit-opencl-c")) emit_c = true;
+    else if (!strcmp(a, "--library")) library = true;
+    else if (!strcmp(a, "--options") && i + 1 < argc) append_option(&opts, argv[++i]);
+    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage();
+      free(opts);
+      return 0;
+    } else if ((!strcmp(a, "-D") || !strcmp(a, "-I")) && i + 1 < argc) {
+      append_option(&opts, a);
+      append_option(&opts, argv[++i]);
+    } else if (a[0] == '-' && a[1]) append_option(&opts, a);
+    else if (!input) input = a;
+    else {
+      usage();
+      free(opts);
+      return 2;
+    }
+  }
+  if (!input || (!output && !print && !verify && !emit_c)) {
+    usage();
+    free(opts);
+    return 2;
+  }
+  size_t size;
+  unsigned char *data = read_file(input, &size);
+  if (!data) {
+    fprintf(stderr, "hetgpu-cc: cannot read %s\n", input);
+    free(opts);
+    return 1;
+  }
+  hg_ir_module *m = NULL;
+  char err[1024] = "";
+  int status = 0;
+  if (hg_ir_is_binary(data, size)) {
+    m = hg_ir_decode(data, size, err, sizeof err);
+    if (!m) {
+      fprintf(stderr, "hetgpu-cc: %s: invalid IR binary: %s\n", input, err);
+      status = 1;
+    }
+  } else {
+    char *log = NULL;
+    cl_int rc = hg_frontend_compile((const char *)data, opts, NULL, 0, library, &m, &log);
+    if (log && log[0]) fputs(log, stderr);
+    free(log);
+    if (rc != CL_SUCCESS) {
+      fprintf(stderr, "hetgpu-cc: %s: compilation failed (%s)\n", input,
+              rc == CL_INVALID_BUILD_OPTIONS ? "CL_INVALID_BUILD_OPTIONS" : "CL_COMPILE_PROGRAM_FAILURE");
+      status = 1;
+    }
+  }
+  if (m && verify) {
+    if (hg_ir_verify(m, err, sizeof err)) {
+      printf("%s: valid\n", input);
+    } else {
+      printf("%s: invalid: %s\n", input, err);
+      status = 1;
+    }
+  }
+  if (m && print && status == 0) {
+    char *text = hg_ir_print(m);
+    if (text) fputs(text, stdout);
+    else status = 1;
+    free(text);
+  }
+  if (m && emit_c && status == 0) {
+    char *src = hg_lower_opencl_c(m, err, sizeof err);
+    if (!src) {
+      fprintf(stderr, "hetgpu-cc: lowering to OpenCL C failed: %s\n", err);
+      status = 1;
+    } else {
+      const char *vopts = hg_lower_opencl_c_options(m);
+      if (!output) printf("/* build options: %s */\n", vopts ? vopts : "");
+      if (write_file(output, src, strlen(src)) != 0) status = 1;
+      free(src);
+    }
+  } else if (m && output && status == 0) {
+    uint8_t *bin = NULL;
+    size_t bin_size = 0;
+    if (hg_ir_encode(m, &bin, &bin_size) != 0 || write_file(output, bin, bin_size) != 0) {
+      fprintf(stderr, "hetgpu-cc: cannot write %s\n", output);
+      status = 1;
+    }
+    free(bin);
+  }
+  hg_ir_module_free(m);
+  free(data);
+  free(opts);
+  return status;
+}
