@@ -4,9 +4,6 @@
 __attribute__((weak)) cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
   return CL_INVALID_OPERATION;
 }
-__attribute__((weak)) cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  return CL_INVALID_OPERATION;
-}
 __attribute__((weak)) cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries, cl_device_id *devices, cl_uint *num_devices) {
   return CL_INVALID_OPERATION;
 }
@@ -165,9 +162,6 @@ __attribute__((weak)) cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue
 __attribute__((weak)) cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
   return CL_INVALID_OPERATION;
 }
-__attribute__((weak)) void * CL_API_CALL clGetExtensionFunctionAddress(const char *function_name) {
-  return NULL;
-}
 __attribute__((weak)) cl_int CL_API_CALL clSetEventCallback(cl_event p0, cl_int p1, void( *p2)(cl_event, cl_int, void *), void * p3) {
   return CL_INVALID_OPERATION;
 }
@@ -222,9 +216,6 @@ __attribute__((weak)) cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_
 }
 __attribute__((weak)) cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return CL_INVALID_OPERATION;
-}
-__attribute__((weak)) void * CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *function_name) {
-  return NULL;
 }
 __attribute__((weak)) cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context p0, cl_device_id p1, const cl_queue_properties * p2, cl_int * p3) {
   return NULL;

@@ -39,6 +39,8 @@ UNSUPPORTED = {
     "clSetProgramReleaseCallback": "CL_INVALID_OPERATION",
     "clSVMAlloc": "", "clSVMFree": "",
 }
+# Defined with default visibility in icd/ and platform/: a weak hidden twin would hide them.
+EXPORTED = {"clGetPlatformInfo", "clGetExtensionFunctionAddress", "clGetExtensionFunctionAddressForPlatform"}
 GL_LIKE = re.compile(r"GL|EGL|D3D|DX9|KHR$|EXT$|INTEL$")
 
 def split_params(params):
@@ -120,7 +122,7 @@ def main():
         fb = ['/* TEMPORARY development fallbacks (weak): replaced by the real entry points. */',
               '#include "icd/entry_points.h"', '']
         for typ, name in fields:
-            if name not in protos or name in UNSUPPORTED or (GL_LIKE.search(name) and name != "clGetExtensionFunctionAddress"):
+            if name not in protos or name in UNSUPPORTED or name in EXPORTED or GL_LIKE.search(name):
                 continue
             ret, params = protos[name]
             params = named_params(params)
