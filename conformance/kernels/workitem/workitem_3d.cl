@@ -1,0 +1,29 @@
+//@ kernel workitem_3d
+//@ global 16 8 8
+//@ local 4 2 4
+//@ arg out uint 25600
+// Every work-item function in 3 dimension(s) (see the directives for local size and offset):
+// get_work_dim, get_global_size/id, get_local_size/id, get_num_groups, get_group_id,
+// get_global_offset for dimensions 0..2 plus an out-of-range dimension (must give 1 or 0).
+__kernel void workitem_3d(__global uint *out)
+{
+    size_t lin = 0, mul = 1;
+    for (uint d = 0; d < get_work_dim(); ++d) {
+        lin += (get_global_id(d) - get_global_offset(d)) * mul;
+        mul *= get_global_size(d);
+    }
+    __global uint *r = out + lin * 25;
+    r[0] = get_work_dim();
+    for (uint d = 0; d < 3; ++d) {
+        r[1 + d * 7] = (uint)get_global_size(d);
+        r[2 + d * 7] = (uint)get_global_id(d);
+        r[3 + d * 7] = (uint)get_local_size(d);
+        r[4 + d * 7] = (uint)get_local_id(d);
+        r[5 + d * 7] = (uint)get_num_groups(d);
+        r[6 + d * 7] = (uint)get_group_id(d);
+        r[7 + d * 7] = (uint)get_global_offset(d);
+    }
+    r[22] = (uint)(get_global_size(3) + get_local_size(7) * 10 + get_num_groups(3) * 100);
+    r[23] = (uint)(get_global_id(3) + get_local_id(5) * 10 + get_group_id(4) * 100 + get_global_offset(3) * 1000);
+    r[24] = (uint)(get_group_id(0) * get_local_size(0) + get_local_id(0) + get_global_offset(0) == get_global_id(0));
+}
