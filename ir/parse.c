@@ -46,6 +46,8 @@ typedef struct parser {
   size_t nfx, capfx;
   vdecl *vd;
   size_t nvd, capvd;
+  uint32_t (*refs)[2]; /* (value, line) of every operand in the current function */
+  size_t nrefs, caprefs;
 } parser;
 
 static bool perr(parser *p, uint32_t line, const char *fmt, ...) {
@@ -573,7 +575,7 @@ static bool parse_imm(parser *p, uint32_t fi, uint32_t b, uint32_t ii, hg_ir_ins
 }
 
 /* One instruction, appended to block b of function fi. */
-static bool parse_inst(parser *p, uint32_t fi, uint32_t b, uint32_t *maxref, uint32_t *maxref_line) {
+static bool parse_inst(parser *p, uint32_t fi, uint32_t b) {
   hg_ir_function *f = &p->m->functions[fi];
   hg_ir_block *bl = &f->blocks[b];
   hg_ir_inst in;
@@ -623,10 +625,18 @@ static bool parse_inst(parser *p, uint32_t fi, uint32_t b, uint32_t *maxref, uin
     }
     ops = n;
     ops[in.num_operands++] = (uint32_t)vt->num;
-    if (vt->num >= *maxref && (*maxref == HG_IR_NONE || vt->num > *maxref)) {
-      *maxref = (uint32_t)vt->num;
-      *maxref_line = vt->line;
+    if (p->nrefs == p->caprefs) {
+      size_t nc = p->caprefs ? p->caprefs * 2 : 64;
+      uint32_t(*nr)[2] = realloc(p->refs, nc * sizeof *nr);
+      if (!nr) {
+        free(ops);
+        return perr(p, vt->line, "out of memory");
+      }
+      p->refs = nr;
+      p->caprefs = nc;
     }
+    p->refs[p->nrefs][0] = (uint32_t)vt->num;
+    p->refs[p->nrefs++][1] = vt->line;
     if (!is_punct(peek(p), ','))
       break;
     next(p);
@@ -689,8 +699,25 @@ static int cmp_vdecl(const void *a, const void *b) {
 }
 
 /* Builds f's value table from the declarations gathered for it. */
-static bool finish_values(parser *p, hg_ir_function *f, uint32_t close_line, uint32_t maxref, uint32_t maxref_line) {
+static bool finish_values(parser *p, hg_ir_function *f, uint32_t close_line) {
   qsort(p->vd, p->nvd, sizeof *p->vd, cmp_vdecl);
+  /* a use of a value defined nowhere is reported where it is used */
+  for (size_t i = 0; i < p->nrefs; i++) {
+    uint32_t x = p->refs[i][0];
+    bool def = x < f->num_params;
+    size_t lo = 0, hi = p->nvd;
+    while (!def && lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (p->vd[mid].index == x)
+        def = true;
+      else if (p->vd[mid].index < x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (!def)
+      return perr(p, p->refs[i][1], "value %%%u not defined", x);
+  }
   uint32_t n = f->num_params;
   for (size_t i = 0; i < p->nvd; i++) {
     vdecl *d = &p->vd[i];
@@ -714,8 +741,6 @@ static bool finish_values(parser *p, hg_ir_function *f, uint32_t close_line, uin
     if (hg_ir_push_value(f, d->kind, d->type, idx) == HG_IR_NONE)
       return perr(p, d->line, "out of memory");
   }
-  if (maxref != HG_IR_NONE && maxref >= f->num_values)
-    return perr(p, maxref_line, "value %%%u not defined", maxref);
   p->nvd = 0;
   return true;
 }
@@ -904,7 +929,7 @@ static bool parse_function(parser *p, bool kernel) {
   if (!expect_punct(p, '{'))
     return false;
   p->nvd = 0;
-  uint32_t maxref = HG_IR_NONE, maxref_line = 0;
+  p->nrefs = 0;
   /* value declarations */
   while (peek(p)->kind == T_VALUE && is_punct(peek2(p), '=') && p->at + 2 < p->nt &&
          (is_word(&p->t[p->at + 2], "const") || is_word(&p->t[p->at + 2], "undef") ||
@@ -949,13 +974,13 @@ static bool parse_function(parser *p, bool kernel) {
     if (hg_ir_add_block(f) == HG_IR_NONE)
       return perr(p, bt->line, "out of memory");
     while (!is_punct(peek(p), '}') && peek(p)->kind != T_EOF && !(peek(p)->kind == T_IDENT && is_punct(peek2(p), ':')))
-      if (!parse_inst(p, fi, bn, &maxref, &maxref_line))
+      if (!parse_inst(p, fi, bn))
         return false;
     if (peek(p)->kind == T_EOF)
       return perr(p, peek(p)->line, "missing '}'");
   }
   uint32_t close_line = next(p)->line;
-  return finish_values(p, f, close_line, maxref, maxref_line);
+  return finish_values(p, f, close_line);
 }
 
 static bool parse_module(parser *p) {
@@ -1049,6 +1074,7 @@ hg_ir_module *hg_ir_parse(const char *text, char *err, size_t err_size) {
     free(p.fx[i].name);
   free(p.fx);
   free(p.vd);
+  free(p.refs);
   if (!ok) {
     hg_ir_module_free(p.m);
     return NULL;
