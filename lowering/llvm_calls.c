@@ -377,7 +377,7 @@ static bool xlate_intrinsic(hg_xlate *x, LLVMValueRef call, const char *name, un
     if (LLVMGetOperand(call, 0) == LLVMGetOperand(call, 1)) { /* a rotate */
       uint32_t amt = left ? a[2] : bin(x, HG_OP_SUB, splat(x, a[2], 0), a[2]);
       uint32_t args[2] = {a[0], amt};
-      set_result(x, call, emit_builtin(x, "rotate", 3, rt, 2, args));
+      set_result(x, call, emit_builtin(x, "rotate", 0, rt, 2, args)); /* bits: signedness irrelevant */
       return true;
     }
     uint32_t s = bin(x, HG_OP_AND, a[2], splat(x, a[2], w - 1));

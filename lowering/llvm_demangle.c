@@ -102,8 +102,10 @@ static bool parse_type(demangler *d, hg_mangled_param *t) {
   if (c == 'U' || c == 'r' || c == 'V' || c == 'K') {
     /* a qualified type: vendor qualifiers (address spaces) then [r][V][K], then the type;
      * _Atomic is a type constructor written like a vendor qualifier */
-    unsigned as = 0;
-    bool qualified = false;
+    /* each qualifier level is its own substitution candidate, innermost first: the CV set
+     * ("VU7_Atomici"), then each vendor qualifier ("U3AS1VU7_Atomici") */
+    unsigned as = 0, vendor = 0;
+    bool cv = false;
     for (;;) {
       if (*d->p == 'U') {
         const char *save = d->p;
@@ -116,16 +118,16 @@ static bool parse_type(demangler *d, hg_mangled_param *t) {
         }
         if (len > 2 && !strncmp(d->p, "AS", 2)) as = (unsigned)strtoul(d->p + 2, NULL, 10);
         d->p += len;
-        qualified = true;
+        vendor++;
       } else if (*d->p == 'r' || *d->p == 'V' || *d->p == 'K') {
         d->p++;
-        qualified = true;
+        cv = true;
       } else {
         break;
       }
     }
     if (*d->p == 'U') { /* _Atomic(type) */
-      d->p += 8;        /* "U7_Atomic" */
+      d->p += 9; /* "U7_Atomic" */
       hg_mangled_param inner;
       if (!parse_type(d, &inner)) return false;
       *t = inner;
@@ -135,7 +137,8 @@ static bool parse_type(demangler *d, hg_mangled_param *t) {
       return false;
     }
     if (as) t->addrspace = (uint8_t)as;
-    if (qualified) add_subst(d, t);
+    if (cv) add_subst(d, t);
+    for (unsigned i = 0; i < vendor; i++) add_subst(d, t);
     return true;
   }
   if (isdigit((unsigned char)c)) { /* a named type */

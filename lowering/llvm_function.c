@@ -4,6 +4,7 @@
  * Instructions are translated in reverse post-order so every operand is defined before its
  * use; phis are created first with placeholder operands and filled in once all blocks are done.
  * Constant expressions are materialised as instructions where they are used. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,7 +80,11 @@ uint32_t hg_xlate_operand(hg_xlate *x, LLVMValueRef v) {
     return r;
   }
   if (LLVMIsAInstruction(v) && hg_ptr_map_get(&x->aggs, v, &r)) hg_xlate_fail(x, "aggregate value used as a scalar");
-  hg_xlate_fail(x, "value used before its definition");
+  char *text = LLVMPrintValueToString(v);
+  char buf[160];
+  snprintf(buf, sizeof buf, "%s", text);
+  LLVMDisposeMessage(text);
+  hg_xlate_fail(x, "unsupported value or use before definition: %s", buf);
 }
 
 /* ---- instructions ------------------------------------------------------------------- */
@@ -193,8 +198,81 @@ static uint32_t xlate_shuffle(hg_xlate *x, LLVMValueRef v) {
   return hg_emit(x, HG_OP_SHUFFLE, 0, t, 2, ops, n, imm);
 }
 
+/* ---- odd-width integers: kept zero-extended in the next wider IR integer ---------------- */
+static uint32_t odd_mask(hg_xlate *x, uint32_t v, unsigned n) {
+  hg_ir_type t = hg_value_type(x, v);
+  uint32_t ops[2] = {v, hg_xlate_const_int(x, t, (1ULL << n) - 1)};
+  return hg_emit(x, HG_OP_AND, 0, t, 2, ops, 0, NULL);
+}
+
+static uint32_t odd_sext(hg_xlate *x, uint32_t v, unsigned n) { /* sign-extend within the container */
+  hg_ir_type t = hg_value_type(x, v);
+  uint32_t sh = hg_xlate_const_int(x, t, hg_ir_scalar_bytes((hg_ir_scalar)t.scalar) * 8 - n);
+  uint32_t a[2] = {v, sh};
+  uint32_t l = hg_emit(x, HG_OP_SHL, 0, t, 2, a, 0, NULL);
+  uint32_t b[2] = {l, sh};
+  return hg_emit(x, HG_OP_ASHR, 0, t, 2, b, 0, NULL);
+}
+
+static uint32_t convert_container(hg_xlate *x, uint32_t v, hg_ir_type to, hg_ir_opcode widen) {
+  hg_ir_type from = hg_value_type(x, v);
+  if (hg_ir_type_eq(from, to)) return v;
+  hg_ir_opcode op = hg_ir_scalar_bytes((hg_ir_scalar)from.scalar) > hg_ir_scalar_bytes((hg_ir_scalar)to.scalar) ? HG_OP_TRUNC : widen;
+  return hg_emit(x, op, 0, to, 1, &v, 0, NULL);
+}
+
+/* Instructions touching odd-width integers; HG_IR_NONE when v is not one. */
+static uint32_t xlate_odd(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
+  unsigned n = LLVMGetNumOperands(v);
+  unsigned ro = hg_odd_int_width(LLVMTypeOf(v)), oo = n ? hg_odd_int_width(LLVMTypeOf(LLVMGetOperand(v, 0))) : 0;
+  if (!ro && !oo) return HG_IR_NONE;
+  if (n > 2) return HG_IR_NONE; /* select: nothing to adjust */
+  uint32_t ops[2];
+  for (unsigned i = 0; i < n; i++) ops[i] = hg_xlate_operand(x, LLVMGetOperand(v, i));
+  hg_ir_type t = hg_xlate_type(x, LLVMTypeOf(v));
+  switch (opc) {
+  case LLVMTrunc: return ro ? odd_mask(x, convert_container(x, ops[0], t, HG_OP_ZEXT), ro) : convert_container(x, ops[0], t, HG_OP_ZEXT);
+  case LLVMZExt: return convert_container(x, ops[0], t, HG_OP_ZEXT);
+  case LLVMSExt: {
+    uint32_t s = convert_container(x, odd_sext(x, ops[0], oo), t, HG_OP_SEXT);
+    return ro ? odd_mask(x, s, ro) : s;
+  }
+  case LLVMSIToFP: {
+    uint32_t s = odd_sext(x, ops[0], oo);
+    return hg_emit(x, HG_OP_SITOFP, 0, t, 1, &s, 0, NULL);
+  }
+  case LLVMICmp: {
+    LLVMIntPredicate p = LLVMGetICmpPredicate(v);
+    if (p >= LLVMIntSGT) {
+      ops[0] = odd_sext(x, ops[0], oo);
+      ops[1] = odd_sext(x, ops[1], oo);
+    }
+    return hg_emit(x, HG_OP_ICMP, (uint16_t)int_pred(p), t, 2, ops, 0, NULL);
+  }
+  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: {
+    hg_ir_opcode op = opc == LLVMAdd ? HG_OP_ADD : opc == LLVMSub ? HG_OP_SUB : opc == LLVMMul ? HG_OP_MUL : HG_OP_SHL;
+    return odd_mask(x, hg_emit(x, op, 0, t, 2, ops, 0, NULL), ro);
+  }
+  case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMLShr: case LLVMUDiv: case LLVMURem: {
+    hg_ir_opcode op = opc == LLVMAnd ? HG_OP_AND : opc == LLVMOr ? HG_OP_OR : opc == LLVMXor ? HG_OP_XOR
+                    : opc == LLVMLShr ? HG_OP_LSHR : opc == LLVMUDiv ? HG_OP_UDIV : HG_OP_UREM;
+    return hg_emit(x, op, 0, t, 2, ops, 0, NULL);
+  }
+  case LLVMAShr: case LLVMSDiv: case LLVMSRem: {
+    hg_ir_opcode op = opc == LLVMAShr ? HG_OP_ASHR : opc == LLVMSDiv ? HG_OP_SDIV : HG_OP_SREM;
+    ops[0] = odd_sext(x, ops[0], ro);
+    if (opc != LLVMAShr) ops[1] = odd_sext(x, ops[1], ro);
+    return odd_mask(x, hg_emit(x, op, 0, t, 2, ops, 0, NULL), ro);
+  }
+  case LLVMUIToFP: case LLVMFreeze: return HG_IR_NONE;
+  default: hg_xlate_fail(x, "unsupported operation on a %u-bit integer", ro ? ro : oo);
+  }
+}
+
 /* Instructions and constant expressions that compute a value from operands. */
 static uint32_t xlate_op(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
+  uint32_t odd = xlate_odd(x, v, opc);
+  if (odd != HG_IR_NONE) return odd;
   static const struct { LLVMOpcode llvm; hg_ir_opcode op; } simple[] = {
       {LLVMAdd, HG_OP_ADD}, {LLVMSub, HG_OP_SUB}, {LLVMMul, HG_OP_MUL}, {LLVMSDiv, HG_OP_SDIV},
       {LLVMUDiv, HG_OP_UDIV}, {LLVMSRem, HG_OP_SREM}, {LLVMURem, HG_OP_UREM}, {LLVMShl, HG_OP_SHL},
@@ -278,6 +356,8 @@ static void xlate_atomicrmw(hg_xlate *x, LLVMValueRef v) {
 
 static void xlate_load_store(hg_xlate *x, LLVMValueRef v, bool is_load) {
   LLVMAtomicOrdering o = LLVMGetOrdering(v);
+  if (hg_odd_int_width(LLVMTypeOf(is_load ? v : LLVMGetOperand(v, 0))))
+    hg_xlate_fail(x, "memory access of an odd-width integer is not supported");
   if (is_load) {
     hg_ir_type t = hg_xlate_type(x, LLVMTypeOf(v));
     uint32_t p = hg_xlate_operand(x, LLVMGetOperand(v, 0));
@@ -351,6 +431,7 @@ static void materialise_successor_phis(hg_xlate *x, fn_state *s, LLVMValueRef te
           s->cap_pcs = s->cap_pcs ? s->cap_pcs * 2 : 8;
           s->pcs = realloc(s->pcs, s->cap_pcs * sizeof *s->pcs);
           if (!s->pcs) abort();
+          x->scratch[2] = s->pcs;
         }
         s->pcs[s->num_pcs++] = (phi_const){p, x->cur_block, hg_xlate_operand(x, in)};
       }
@@ -383,7 +464,7 @@ static void xlate_terminator(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
     unsigned ns = LLVMGetNumSuccessors(v); /* default + cases */
     uint32_t *ops = malloc(ns * sizeof *ops), *imm = malloc(ns * sizeof *imm);
     if (!ops || !imm) abort();
-    ops[0] = hg_xlate_operand(x, LLVMGetCondition(v));
+    ops[0] = hg_xlate_operand(x, LLVMGetOperand(v, 0)); /* LLVMGetCondition is for br only */
     imm[0] = block_of(x, LLVMGetSwitchDefaultDest(v));
     for (unsigned i = 1; i < ns; i++) {
       ops[i] = hg_xlate_operand(x, LLVMGetOperand(v, 2 * i));
@@ -429,6 +510,7 @@ static void xlate_block(hg_xlate *x, fn_state *s, LLVMBasicBlockRef bb) {
         s->cap_phis = s->cap_phis ? s->cap_phis * 2 : 8;
         s->phis = realloc(s->phis, s->cap_phis * sizeof *s->phis);
         if (!s->phis) abort();
+        x->scratch[3] = s->phis;
       }
       s->phis[s->num_phis].phi = v;
       s->phis[s->num_phis].block = x->cur_block;
@@ -496,6 +578,8 @@ void hg_xlate_function_body(hg_xlate *x, LLVMValueRef fn, uint32_t fidx) {
   LLVMBasicBlockRef *all = malloc(nb * sizeof *all), *post = malloc(nb * sizeof *post);
   struct { LLVMBasicBlockRef bb; unsigned next; } *stack = malloc(nb * sizeof *stack);
   if (!all || !post || !stack) abort();
+  x->scratch[0] = all;
+  x->scratch[1] = post;
   LLVMGetBasicBlocks(fn, all);
   hg_ptr_map seen = {0};
   unsigned sp = 0, npost = 0;
@@ -531,4 +615,5 @@ void hg_xlate_function_body(hg_xlate *x, LLVMValueRef fn, uint32_t fidx) {
   free(s.phis);
   free(all);
   free(post);
+  memset(x->scratch, 0, sizeof x->scratch);
 }

@@ -85,7 +85,12 @@ void hg_xlate_kernel_metadata(hg_xlate *x, LLVMValueRef fn, hg_ir_function *f) {
 
     if (strstr(a->type_name, "image") || strstr(a->type_name, "sampler_t") || strstr(a->type_name, "pipe") ||
         strstr(a->type_name, "queue_t") || strstr(a->type_name, "clk_event_t"))
-      hg_xlate_fail(x, "kernel argument '%s' of type '%s' is not supported by this device", a->name, a->type_name);
+    {
+      char msg[256];
+      snprintf(msg, sizeof msg, "kernel argument '%s' of type '%s' is not supported by this device", a->name, a->type_name);
+      free(as), free(acc), free(type), free(qual), free(name);
+      hg_xlate_fail(x, "%s", msg);
+    }
     LLVMAttributeRef byval = LLVMGetEnumAttributeAtIndex(fn, i + 1, byval_kind);
     if (byval) { /* a struct or union passed by value: the parameter points at a private copy */
       LLVMTypeRef bt = LLVMGetTypeAttributeValue(byval);
@@ -96,8 +101,10 @@ void hg_xlate_kernel_metadata(hg_xlate *x, LLVMValueRef fn, hg_ir_function *f) {
       unsigned pas = LLVMGetPointerAddressSpace(pt);
       if (space == 0) space = pas;
       a->kind = space == HG_AS_CONSTANT ? HG_KARG_CONSTANT_PTR : space == HG_AS_LOCAL ? HG_KARG_LOCAL_PTR : HG_KARG_GLOBAL_PTR;
-      if (space == HG_AS_PRIVATE || space == HG_AS_GENERIC)
-        hg_xlate_fail(x, "kernel argument '%s' must point to __global, __constant or __local memory", a->name);
+      if (space == HG_AS_PRIVATE || space == HG_AS_GENERIC) {
+        free(as), free(acc), free(type), free(qual), free(name);
+        hg_xlate_fail(x, "kernel argument %u must point to __global, __constant or __local memory", i);
+      }
       a->size = 8;
       a->align = 8;
     } else {

@@ -140,6 +140,7 @@ static void xlate_cleanup(hg_xlate *x) {
   hg_ptr_map_free(&x->blocks);
   hg_ptr_map_free(&x->aggs);
   free(x->agg_list);
+  for (unsigned i = 0; i < 4; i++) free(x->scratch[i]);
 }
 
 hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, char **log) {

@@ -79,6 +79,7 @@ typedef struct hg_xlate {
   hg_aggregate *agg_list;
   uint32_t num_aggs, cap_aggs;
   uint32_t cur_block;
+  void *scratch[4]; /* per-function arrays, freed by the module's cleanup if translation fails */
 } hg_xlate;
 
 /* Appends a formatted line to the build log. */
@@ -89,6 +90,7 @@ _Noreturn void hg_xlate_fail(hg_xlate *x, const char *fmt, ...) __attribute__((f
 /* llvm_types.c */
 hg_ir_type hg_xlate_type(hg_xlate *x, LLVMTypeRef t); /* fails on types the IR cannot hold */
 bool hg_xlate_type_ok(LLVMTypeRef t, hg_ir_type *out);
+unsigned hg_odd_int_width(LLVMTypeRef t); /* N of a scalar iN that is not i1/8/16/32/64, else 0 */
 uint64_t hg_type_size(hg_xlate *x, LLVMTypeRef t);  /* ABI allocation size */
 uint32_t hg_type_align(hg_xlate *x, LLVMTypeRef t); /* ABI alignment */
 char *hg_type_spelling(LLVMTypeRef t, bool is_unsigned); /* "float4" for vec_type_hint */

@@ -14,7 +14,13 @@ static bool scalar_of(LLVMTypeRef t, hg_ir_type *out) {
     case 16: *out = hg_ir_ty(HG_IR_I16, 1); return true;
     case 32: *out = hg_ir_ty(HG_IR_I32, 1); return true;
     case 64: *out = hg_ir_ty(HG_IR_I64, 1); return true;
-    default: return false;
+    default: { /* odd widths (InstCombine narrows switch conditions to i3 and the like) live in
+                * the next wider integer, zero-extended: see llvm_function.c */
+      unsigned w = LLVMGetIntTypeWidth(t);
+      if (w > 64) return false;
+      *out = hg_ir_ty(w < 8 ? HG_IR_I8 : w < 16 ? HG_IR_I16 : w < 32 ? HG_IR_I32 : HG_IR_I64, 1);
+      return true;
+    }
     }
   case LLVMHalfTypeKind: *out = hg_ir_ty(HG_IR_F16, 1); return true;
   case LLVMFloatTypeKind: *out = hg_ir_ty(HG_IR_F32, 1); return true;
@@ -29,6 +35,12 @@ static bool scalar_of(LLVMTypeRef t, hg_ir_type *out) {
   }
 }
 
+unsigned hg_odd_int_width(LLVMTypeRef t) {
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind) return 0;
+  unsigned w = LLVMGetIntTypeWidth(t);
+  return (w == 1 || w == 8 || w == 16 || w == 32 || w >= 64) ? 0 : w;
+}
+
 bool hg_xlate_type_ok(LLVMTypeRef t, hg_ir_type *out) {
   if (LLVMGetTypeKind(t) == LLVMVoidTypeKind) {
     *out = hg_ir_ty(HG_IR_VOID, 1);
@@ -36,6 +48,7 @@ bool hg_xlate_type_ok(LLVMTypeRef t, hg_ir_type *out) {
   }
   if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
     unsigned n = LLVMGetVectorSize(t);
+    if (hg_odd_int_width(LLVMGetElementType(t))) return false;
     if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16) return false;
     if (!scalar_of(LLVMGetElementType(t), out) || out->scalar == HG_IR_PTR) return false;
     out->lanes = (uint8_t)n;
