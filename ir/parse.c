@@ -700,7 +700,8 @@ static int cmp_vdecl(const void *a, const void *b) {
 
 /* Builds f's value table from the declarations gathered for it. */
 static bool finish_values(parser *p, hg_ir_function *f, uint32_t close_line) {
-  qsort(p->vd, p->nvd, sizeof *p->vd, cmp_vdecl);
+  if (p->nvd)
+    qsort(p->vd, p->nvd, sizeof *p->vd, cmp_vdecl);
   /* a use of a value defined nowhere is reported where it is used */
   for (size_t i = 0; i < p->nrefs; i++) {
     uint32_t x = p->refs[i][0];
