@@ -95,7 +95,7 @@ typedef enum hg_ir_opcode {
   HG_OP_BARRIER,    /* () work-group barrier; imm[0] = hg_ir_fence_flags. Always a safe point. */
   /* calls */
   HG_OP_CALL,         /* (args...) imm[0] = callee function index */
-  HG_OP_CALL_BUILTIN, /* (args...) imm[0] = builtin name (module string id) */
+  HG_OP_CALL_BUILTIN, /* (args...) imm[0] = builtin name (module string id); flags bit i: argument i is unsigned */
   /* control flow; block operands are block indices within the function, stored in imm */
   HG_OP_PHI,      /* operands = incoming values; imm = their predecessor blocks, same order */
   HG_OP_BR,       /* () imm[0] = target */

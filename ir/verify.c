@@ -112,6 +112,9 @@ static bool check_inst_shape(vctx *v, uint32_t b, uint32_t i, const hg_ir_inst *
     unsigned aop = in->flags & 0xFF, ord = (in->flags >> 8) & 0xF, sc = in->flags >> 12;
     RULE(op == HG_OP_ATOMIC_RMW ? aop <= HG_ATOMIC_STORE : aop == 0, "bad atomic operation");
     RULE(ord <= HG_ORDER_SEQ_CST && sc <= HG_SCOPE_ALL_DEVICES, "bad memory order or scope");
+  } else if (op == HG_OP_CALL_BUILTIN) {
+    /* bit i: argument i is an unsigned integer (selects the overload) */
+    RULE(in->num_operands >= 16 || (in->flags >> in->num_operands) == 0, "signedness flag beyond the arguments");
   } else if (op != HG_OP_ICMP && op != HG_OP_FCMP) {
     RULE(in->flags == 0, "flags must be zero for this opcode");
   }
