@@ -99,7 +99,8 @@ HG_TEST(event_info_and_refcount) {
   CHECK_ERR(clGetEventInfo(NULL, CL_EVENT_CONTEXT, sizeof c, &c, NULL), CL_INVALID_EVENT);
   CHECK_ERR(clRetainEvent(NULL), CL_INVALID_EVENT);
   CHECK_ERR(clReleaseEvent(NULL), CL_INVALID_EVENT);
-  CHECK_ERR(clRetainEvent((cl_event)q), CL_INVALID_EVENT);
+  if (hg_test_is_hetgpu())
+    CHECK_ERR(clRetainEvent((cl_event)q), CL_INVALID_EVENT);
   CHECK_CL(clReleaseEvent(m));
   CHECK_CL(clReleaseEvent(b));
   clReleaseCommandQueue(q);
@@ -194,6 +195,10 @@ HG_TEST(callbacks_once_each) {
 }
 
 HG_TEST(failed_event_callbacks) {
+  if (!hg_test_is_hetgpu()) {
+    hg_test_skip("PoCL never calls CL_COMPLETE callbacks of a user event set to an error");
+    return;
+  }
   cl_context ctx = hg_test_context();
   cl_event u = clCreateUserEvent(ctx, NULL);
   cb_counts c = {0};
@@ -284,9 +289,13 @@ HG_TEST(marker_barrier_arguments) {
   CHECK_ERR(clEnqueueMarker(q, NULL), CL_INVALID_VALUE);
   CHECK_ERR(clEnqueueBarrier(NULL), CL_INVALID_COMMAND_QUEUE);
   CHECK_ERR(clEnqueueWaitForEvents(NULL, 1, &u), CL_INVALID_COMMAND_QUEUE);
-  CHECK_ERR(clEnqueueWaitForEvents(q, 0, &u), CL_INVALID_VALUE);
-  CHECK_ERR(clEnqueueWaitForEvents(q, 1, NULL), CL_INVALID_VALUE);
-  CHECK_ERR(clEnqueueWaitForEvents(q, 2, bad), CL_INVALID_EVENT);
+  if (hg_test_is_hetgpu()) { /* PoCL answers CL_INVALID_EVENT_WAIT_LIST; the spec says CL_INVALID_VALUE */
+    CHECK_ERR(clEnqueueWaitForEvents(q, 0, &u), CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueWaitForEvents(q, 1, NULL), CL_INVALID_VALUE);
+  }
+  if (hg_test_is_hetgpu()) { /* PoCL answers CL_INVALID_EVENT_WAIT_LIST for the first */
+    CHECK_ERR(clEnqueueWaitForEvents(q, 2, bad), CL_INVALID_EVENT);
+  }
   CHECK_ERR(clEnqueueWaitForEvents(q, 1, &other), CL_INVALID_CONTEXT);
   /* Valid forms, including no event out. */
   CHECK_CL(clEnqueueMarkerWithWaitList(q, 0, NULL, NULL));
