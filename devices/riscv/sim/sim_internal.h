@@ -1,0 +1,152 @@
+/* Internals shared by the simulator's files: the predecoded instruction, code segments, the
+ * per-core state and the machine. */
+#ifndef HETGPU_DEVICES_RISCV_SIM_INTERNAL_H
+#define HETGPU_DEVICES_RISCV_SIM_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "devices/riscv/sim/sim.h"
+
+#define HG_SIM_LIKELY(x) __builtin_expect(!!(x), 1)
+#define HG_SIM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* One instruction decoded once: the interpreter's handler address (computed goto), the
+ * immediate (branch and jal offsets in instructions), registers. x0 as a destination is
+ * decoded as register 32, a sink nobody reads, so handlers never test rd == 0. For FP
+ * operations `imm` holds the rounding mode (7 = dynamic). */
+typedef struct hg_sim_insn {
+  const void *h;
+  int32_t imm;
+  uint8_t rd, rs1, rs2, rs3;
+} hg_sim_insn;
+
+/* Operation list: the decoder produces these, the interpreter has one label per entry. */
+#define HG_SIM_OPS(X)                                                                                   \
+  X(ILLEGAL) X(FALLOFF) X(FARJUMP) X(FARBR)                                                               \
+  X(LUI) X(AUIPC) X(JAL) X(JALR) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU)                              \
+  X(LB) X(LH) X(LW) X(LD) X(LBU) X(LHU) X(LWU) X(SB) X(SH) X(SW) X(SD)                                    \
+  X(ADDI) X(SLTI) X(SLTIU) X(XORI) X(ORI) X(ANDI) X(SLLI) X(SRLI) X(SRAI)                                 \
+  X(ADD) X(SUB) X(SLL) X(SLT) X(SLTU) X(XOR) X(SRL) X(SRA) X(OR) X(AND)                                   \
+  X(ADDIW) X(SLLIW) X(SRLIW) X(SRAIW) X(ADDW) X(SUBW) X(SLLW) X(SRLW) X(SRAW)                             \
+  X(MUL) X(MULH) X(MULHSU) X(MULHU) X(DIV) X(DIVU) X(REM) X(REMU)                                         \
+  X(MULW) X(DIVW) X(DIVUW) X(REMW) X(REMUW)                                                               \
+  X(FENCE) X(ECALL) X(EBREAK) X(CSRRW) X(CSRRS) X(CSRRC) X(CSRRWI) X(CSRRSI) X(CSRRCI)                    \
+  X(LR_W) X(SC_W) X(LR_D) X(SC_D)                                                                         \
+  X(AMOSWAP_W) X(AMOADD_W) X(AMOXOR_W) X(AMOAND_W) X(AMOOR_W) X(AMOMIN_W) X(AMOMAX_W) X(AMOMINU_W)       \
+  X(AMOMAXU_W) X(AMOSWAP_D) X(AMOADD_D) X(AMOXOR_D) X(AMOAND_D) X(AMOOR_D) X(AMOMIN_D) X(AMOMAX_D)       \
+  X(AMOMINU_D) X(AMOMAXU_D)                                                                               \
+  X(FLW) X(FLD) X(FSW) X(FSD)                                                                             \
+  X(FMADD_S) X(FMSUB_S) X(FNMSUB_S) X(FNMADD_S) X(FMADD_D) X(FMSUB_D) X(FNMSUB_D) X(FNMADD_D)             \
+  X(FADD_S) X(FSUB_S) X(FMUL_S) X(FDIV_S) X(FSQRT_S) X(FADD_D) X(FSUB_D) X(FMUL_D) X(FDIV_D) X(FSQRT_D)   \
+  X(FSGNJ_S) X(FSGNJN_S) X(FSGNJX_S) X(FSGNJ_D) X(FSGNJN_D) X(FSGNJX_D)                                   \
+  X(FMIN_S) X(FMAX_S) X(FMIN_D) X(FMAX_D) X(FCVT_S_D) X(FCVT_D_S)                                         \
+  X(FEQ_S) X(FLT_S) X(FLE_S) X(FEQ_D) X(FLT_D) X(FLE_D) X(FCLASS_S) X(FCLASS_D)                           \
+  X(FCVT_W_S) X(FCVT_WU_S) X(FCVT_L_S) X(FCVT_LU_S) X(FCVT_W_D) X(FCVT_WU_D) X(FCVT_L_D) X(FCVT_LU_D)     \
+  X(FCVT_S_W) X(FCVT_S_WU) X(FCVT_S_L) X(FCVT_S_LU) X(FCVT_D_W) X(FCVT_D_WU) X(FCVT_D_L) X(FCVT_D_LU)     \
+  X(FMV_X_W) X(FMV_W_X) X(FMV_X_D) X(FMV_D_X)
+
+enum hg_sim_op {
+#define HG_SIM_ENUM(n) HG_SIM_OP_##n,
+  HG_SIM_OPS(HG_SIM_ENUM)
+#undef HG_SIM_ENUM
+      HG_SIM_OP_COUNT
+};
+
+/* Decodes one encoding: op and fields (rd already mapped to 32 for x0). pc_index is the
+ * instruction's index in its segment and nins the segment's length, so branch targets
+ * outside the segment become FARJUMP/FARBR. */
+typedef struct hg_sim_decoded {
+  int op;
+  int32_t imm;
+  uint8_t rd, rs1, rs2, rs3;
+} hg_sim_decoded;
+hg_sim_decoded hg_sim_decode(uint32_t raw, uint64_t pc_index, uint64_t nins);
+
+/* A code segment: bytes and their predecoded form (nins + 1 entries, the last FALLOFF). */
+typedef struct hg_sim_segment {
+  uint64_t base, size;
+  uint8_t *bytes;
+  hg_sim_insn *insns;
+  uint64_t nins;
+} hg_sim_segment;
+
+#define HG_SIM_MAX_SEGMENTS 32
+#define HG_SIM_MAX_RANGES 256
+
+/* A host view of an allowed range, cached by the fast path of loads and stores. */
+typedef struct hg_sim_view {
+  uint64_t base, lim; /* lim = size - 8: fast path covers offsets <= lim for any width */
+  uint8_t *host;
+  uint32_t kind;      /* 0 DRAM, 1 code */
+} hg_sim_view;
+
+typedef struct hg_sim_core hg_sim_core;
+struct hg_sim_machine;
+
+/* State of one core. The interpreter keeps hot values in locals and writes them back here at
+ * exits. */
+struct hg_sim_core {
+  uint64_t x[33]; /* x[32]: sink for writes to x0 */
+  uint64_t f[32];
+  uint32_t fflags;  /* accrued flags not yet folded from the host (see fp.c) */
+  uint32_t frm;
+  /* reservation for LR/SC */
+  uint64_t resv_addr, resv_val;
+  int resv_size; /* 0: none */
+  /* counters (this launch) */
+  uint64_t insns, extra; /* cycles = insns + extra */
+  uint64_t jobs_done;
+  uint64_t l1_bytes, dram_reads, dram_writes, noc_bytes, noc_flits;
+  uint64_t budget;
+  /* memory */
+  uint8_t *l1;
+  uint64_t l1_lim;
+  hg_sim_view rd, wr; /* last range hit by a load / a store */
+  uint32_t dram_rd_cost[64], dram_wr_cost[64]; /* by (addr >> 11) & 63: channel interleave */
+  hg_sim_costs costs;
+  /* identity and launch context */
+  unsigned index, gx, gy;
+  struct hg_sim_machine *m;
+  const hg_sim_range *ranges;
+  size_t nranges;
+  size_t job, njobs;
+  /* write() output of the current job */
+  char *out;
+  size_t out_len, out_cap;
+  bool out_truncated;
+  /* exit */
+  hg_sim_fault fault;
+  uint64_t pc; /* entry on run, faulting pc on exit */
+};
+
+struct hg_sim_machine {
+  hg_sim_config cfg;
+  unsigned ncores, threads;
+  hg_sim_core *cores;
+  uint8_t *l1_all, *dram;
+  size_t l1_map_size;
+  hg_sim_segment segs[HG_SIM_MAX_SEGMENTS];
+  unsigned nsegs;
+  pthread_mutex_t lock; /* serialises launches and code changes */
+  /* DRAM allocator: sorted list of allocated blocks */
+  struct hg_sim_block {
+    uint64_t addr, size;
+  } * blocks;
+  size_t nblocks, cap_blocks;
+};
+
+/* Interpreter entry: runs c from c->pc until exit or fault. Returns 0 on exit, -1 on fault
+ * (c->fault set). With c == NULL returns nothing and stores the label table in *labels. */
+int hg_sim_interp(hg_sim_core *c, const void *const **labels);
+
+/* Slow paths used by the interpreter (memory.c). */
+/* Resolves an n-byte access exactly (any n), charges its cost to c->extra and its counters,
+ * caches the range in c->rd / c->wr; NULL when not allowed. rt: round trip (loads, atomics). */
+uint8_t *hg_sim_slow_access(hg_sim_core *c, uint64_t addr, uint64_t n, bool write, bool rt);
+const hg_sim_segment *hg_sim_segment_of(const struct hg_sim_machine *m, uint64_t pc);
+
+/* Host thread count (threads.c). */
+unsigned hg_sim_default_threads(void);
+
+#endif
