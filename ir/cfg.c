@@ -12,6 +12,8 @@ void hg_ir_cfg_free(hg_ir_cfg *c) {
   free(c->rpo_index);
   free(c->idom);
   free(c->depth);
+  free(c->pre);
+  free(c->post);
   memset(c, 0, sizeof *c);
 }
 
@@ -143,6 +145,36 @@ int hg_ir_cfg_build(const hg_ir_function *f, hg_ir_cfg *c) {
     }
     for (uint32_t i = 1; i < c->nrpo; i++)
       c->depth[c->rpo[i]] = c->depth[c->idom[c->rpo[i]]] + 1;
+    /* dominator tree as child lists (reusing fill/pos/post as scratch), then an iterative DFS */
+    c->pre = calloc(n, sizeof *c->pre);
+    c->post = calloc(n, sizeof *c->post);
+    if (!c->pre || !c->post)
+      goto out;
+    uint32_t *first = fill, *nextsib = pos, *cur = post;
+    for (uint32_t b = 0; b < n; b++)
+      first[b] = nextsib[b] = HG_IR_NONE;
+    for (uint32_t i = c->nrpo; i-- > 1;) {
+      uint32_t b = c->rpo[i], d = c->idom[b];
+      nextsib[b] = first[d];
+      first[d] = b;
+    }
+    uint32_t sp = 0, clock = 0;
+    stack[sp++] = 0;
+    cur[0] = first[0];
+    c->pre[0] = clock++;
+    while (sp) {
+      uint32_t b = stack[sp - 1];
+      uint32_t ch = cur[b];
+      if (ch != HG_IR_NONE) {
+        cur[b] = nextsib[ch];
+        c->pre[ch] = clock++;
+        cur[ch] = first[ch];
+        stack[sp++] = ch;
+      } else {
+        c->post[b] = clock++;
+        sp--;
+      }
+    }
   }
   rc = 0;
 out:
@@ -158,7 +190,5 @@ out:
 bool hg_ir_cfg_dominates(const hg_ir_cfg *c, uint32_t a, uint32_t b) {
   if (c->rpo_index[a] == HG_IR_NONE || c->rpo_index[b] == HG_IR_NONE)
     return false;
-  while (c->depth[b] > c->depth[a])
-    b = c->idom[b];
-  return a == b;
+  return c->pre[a] <= c->pre[b] && c->post[b] <= c->post[a];
 }

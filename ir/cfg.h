@@ -13,6 +13,7 @@ typedef struct hg_ir_cfg {
   uint32_t *rpo_index; /* position in rpo, HG_IR_NONE when unreachable */
   uint32_t *idom;      /* immediate dominator (entry: itself), HG_IR_NONE when unreachable */
   uint32_t *depth;     /* depth in the dominator tree */
+  uint32_t *pre, *post; /* dominator-tree DFS numbers: a dominates b iff pre[a] <= pre[b] && post[b] <= post[a] */
 } hg_ir_cfg;
 
 int hg_ir_cfg_build(const hg_ir_function *f, hg_ir_cfg *c); /* 0 on success */

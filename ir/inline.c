@@ -11,7 +11,7 @@ enum { WHITE = 0, GREY, BLACK };
 static bool visit(const hg_ir_module *m, uint32_t fi, uint8_t *color, uint32_t *order, uint32_t *n, char *err,
                   size_t err_size, unsigned depth) {
   const hg_ir_function *f = &m->functions[fi];
-  if (depth > 100000) {
+  if (depth > 4096) { /* far beyond real programs; bounds the recursion */
     hg_ir_errf(err, err_size, "call graph too deep at @%s", f->name);
     return false;
   }
