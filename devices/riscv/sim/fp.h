@@ -123,7 +123,7 @@ static inline uint64_t hg_fcmp32(uint32_t a, uint32_t b, int kind, uint32_t *ff)
   return kind == 0 ? x == y : kind == 1 ? x < y : x <= y;
 }
 
-/* Rounds a non-NaN double to an integral value in rounding mode rm without touching flags. */
+/* Rounds a non-NaN double to an integral value in rounding mode rm. */
 static inline double hg_round_rm(double v, unsigned rm) {
   switch (rm) {
   case HG_RM_RTZ: return trunc(v);
@@ -148,7 +148,11 @@ static inline uint64_t hg_fcvt_int(double v, int v_is_nan, unsigned rm, int kind
     *ff |= HG_FF_NV;
     return maxv[kind];
   }
+  /* libm's rounding functions may raise inexact on the host; the guest's NX is decided below */
+  fexcept_t saved;
+  fegetexceptflag(&saved, FE_INEXACT);
   double r = hg_round_rm(v, rm);
+  fesetexceptflag(&saved, FE_INEXACT);
   if (r < lo[kind]) {
     *ff |= HG_FF_NV;
     return minv[kind];
