@@ -33,7 +33,7 @@ static inline uint32_t enc_amo(unsigned f5, unsigned w, unsigned rd, unsigned rs
   return enc_r(0x2f, w ? 2 : 3, f5 << 2 | 3 /* aq rl */, rd, rs1, rs2);
 }
 
-enum { X0 = 0, RA = 1, SP = 2, T0 = 5, T1 = 6, T2 = 7, S0 = 8, A0 = 10, A1, A2, A3, A4, A5, A6, A7 };
+enum { X0 = 0, RA = 1, SP = 2, T0 = 5, T1 = 6, T2 = 7, S0 = 8, S1 = 9, A0 = 10, A1, A2, A3, A4, A5, A6, A7 };
 
 #define ADDI(rd, rs, imm) enc_i(0x13, 0, rd, rs, imm)
 #define ADD(rd, a, b) enc_r(0x33, 0, 0, rd, a, b)
