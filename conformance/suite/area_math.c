@@ -1,0 +1,691 @@
+/* Area math: every OpenCL C 1.2 math builtin in float and double, against host references
+ * computed in long double (64-bit mantissa: 40 bits beyond float, 11 beyond double, so the
+ * reference's own error is far below the tolerances), within the OpenCL 3.0 full-profile ULP
+ * limits; functions the specification requires to be exact are compared with the correctly
+ * rounded value. Also the half_ functions and a relaxed-math set (-cl-fast-relaxed-math limits).
+ *
+ * Inputs: pairs of special values (+-0, subnormals, +-inf, NaN, near overflow, near pi
+ * multiples, +-1...), random bit patterns (every exponent) and uniform values over each
+ * function's interesting range. A device without CL_FP_DENORM (single) may flush subnormal
+ * inputs and results: then the result for flushed inputs, and 0 for subnormal results, pass too. */
+#include "suite.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N_INPUTS (1 << 15)
+
+typedef enum { K_F, K_FF, K_FFF, K_FI, K_IF, K_FPF, K_FPI, K_FFPI, K_DIV, K_MAD } kind;
+
+typedef long double ld;
+/* One reference signature for all kinds: x, y, z, integer n; second results through s/si. */
+typedef ld (*ref_fn)(ld x, ld y, ld z, int n, ld *s, int *si);
+
+typedef struct {
+  const char *name;
+  kind k;
+  double ulp_f, ulp_d; /* <0: not tested in that type; 0: exact (correctly rounded) */
+  double lo, hi;       /* interesting range of the arguments */
+  ref_fn ref;
+  double ulp2;         /* tolerance of a floating second result (sincos), -1 exact */
+} mfunc;
+
+static bool g_double; /* the type under test, for references that must round in that type */
+
+#define R(name) static ld r_##name(ld x, ld y, ld z, int n, ld *s, int *si)
+#define U (void)x, (void)y, (void)z, (void)n, (void)s, (void)si
+static const ld PI = 3.141592653589793238462643383279502884L;
+
+R(acos) { U; return acosl(x); }
+R(acosh) { U; return acoshl(x); }
+R(acospi) { U; return acosl(x) / PI; }
+R(asin) { U; return asinl(x); }
+R(asinh) { U; return asinhl(x); }
+R(asinpi) { U; return asinl(x) / PI; }
+R(atan) { U; return atanl(x); }
+R(atan2) { U; return atan2l(x, y); }
+R(atanh) { U; return atanhl(x); }
+R(atanpi) { U; return atanl(x) / PI; }
+R(atan2pi) { U; return atan2l(x, y) / PI; }
+R(cbrt) { U; return cbrtl(x); }
+R(ceil) { U; return ceill(x); }
+R(copysign) { U; return copysignl(x, y); }
+R(cos) { U; return cosl(x); }
+R(cosh) { U; return coshl(x); }
+/* sin(pi*r) for |r| <= 1, reduced exactly to |r| <= 0.5 so that pi*r loses nothing that matters. */
+static ld sinpi_reduced(ld r) {
+  if (r > 0.5L)
+    r = 1.0L - r;
+  else if (r < -0.5L)
+    r = -1.0L - r;
+  return sinl(PI * r);
+}
+R(sinpi) {
+  U;
+  if (isinf(x) || isnan(x))
+    return NAN;
+  ld r = fmodl(x, 2.0L); /* exact */
+  if (r == truncl(r))
+    return copysignl(0.0L, x);
+  if (r > 1)
+    r -= 2;
+  else if (r < -1)
+    r += 2;
+  return sinpi_reduced(r);
+}
+R(cospi) {
+  U;
+  if (isinf(x) || isnan(x))
+    return NAN;
+  ld r = fmodl(fabsl(x), 2.0L);
+  if (r > 1)
+    r = 2 - r;
+  if (r == 0.5L)
+    return 0.0L;
+  return sinpi_reduced(0.5L - r); /* cos(pi r) = sin(pi (1/2 - r)), exact argument */
+}
+R(tanpi) {
+  U;
+  if (isinf(x) || isnan(x))
+    return NAN;
+  ld r = fmodl(x, 2.0L);
+  if (r == truncl(r)) /* tanpi(n) is +0 for even n, -0 for odd n (sign of x flips it) */
+    return copysignl(0.0L, x) * (fmodl(fabsl(x), 2.0L) == 0 ? 1 : -1);
+  ld f = remainderl(x, 1.0L); /* exact, in [-0.5, 0.5]: tan has period pi */
+  if (fabsl(f) == 0.5L) /* tanpi(n + 0.5): +inf for even n, -inf for odd n */
+    return fmodl(floorl(x), 2.0L) == 0 ? INFINITY : -INFINITY;
+  if (fabsl(f) > 0.25L) /* near the pole: 1 / tan of the exact complement */
+    return copysignl(1.0L, f) / tanl(PI * (0.5L - fabsl(f)));
+  return tanl(PI * f);
+}
+R(erfc) { U; return erfcl(x); }
+R(erf) { U; return erfl(x); }
+R(exp) { U; return expl(x); }
+R(exp2) { U; return exp2l(x); }
+R(exp10) { U; return powl(10.0L, x); }
+R(expm1) { U; return expm1l(x); }
+R(fabs) { U; return fabsl(x); }
+R(fdim) { U; return g_double ? (ld)fdim((double)x, (double)y) : (ld)fdimf((float)x, (float)y); }
+R(floor) { U; return floorl(x); }
+R(fma) { U; return g_double ? (ld)fma((double)x, (double)y, (double)z) : (ld)fmaf((float)x, (float)y, (float)z); }
+R(fmax) { U; return fmaxl(x, y); }
+R(fmin) { U; return fminl(x, y); }
+R(fmod) { U; return fmodl(x, y); }
+R(fract) {
+  U;
+  if (isnan(x)) {
+    *s = x;
+    return x;
+  }
+  *s = floorl(x);
+  if (isinf(x))
+    return copysignl(0.0L, x);
+  if (g_double)
+    return fmin((double)x - floor((double)x), 0x1.fffffffffffffp-1);
+  return fminf((float)x - floorf((float)x), 0x1.fffffep-1f);
+}
+R(frexp) { U; return frexpl(x, si); }
+R(hypot) { U; return hypotl(x, y); }
+/* OpenCL's FP_ILOGB0 is INT_MIN and FP_ILOGBNAN INT_MAX (glibc differs on x86). */
+static int ilogb_ref(ld x) {
+  if (x == 0)
+    return INT32_MIN;
+  if (isnan(x) || isinf(x))
+    return INT32_MAX;
+  return ilogbl(x);
+}
+R(ldexp) { U; return ldexpl(x, n); }
+R(lgamma) { U; return lgammal(x); }
+R(lgamma_r) {
+  U;
+  int sign = 0;
+  ld r = lgammal_r(x, &sign);
+  *si = sign;
+  return r;
+}
+R(log) { U; return logl(x); }
+R(log2) { U; return log2l(x); }
+R(log10) { U; return log10l(x); }
+R(log1p) { U; return log1pl(x); }
+R(logb) { U; return logbl(x); }
+R(maxmag) {
+  U;
+  if (fabsl(x) > fabsl(y))
+    return x;
+  if (fabsl(y) > fabsl(x))
+    return y;
+  return fmaxl(x, y);
+}
+R(minmag) {
+  U;
+  if (fabsl(x) < fabsl(y))
+    return x;
+  if (fabsl(y) < fabsl(x))
+    return y;
+  return fminl(x, y);
+}
+R(modf) {
+  U;
+  ld ip;
+  ld r = modfl(x, &ip);
+  *s = ip;
+  return r;
+}
+R(nextafter) { U; return g_double ? (ld)nextafter((double)x, (double)y) : (ld)nextafterf((float)x, (float)y); }
+R(pow) { U; return powl(x, y); }
+R(pown) { U; return powl(x, (ld)n); }
+R(powr) {
+  U;
+  if (isnan(x) || isnan(y) || x < 0)
+    return NAN;
+  if (x == 0 && y == 0)
+    return NAN;
+  if (isinf(x) && y == 0)
+    return NAN;
+  if (x == 1 && isinf(y))
+    return NAN;
+  if (x == 0)
+    return y < 0 ? INFINITY : 0.0L;
+  return powl(x, y);
+}
+R(remainder) { U; return remainderl(x, y); }
+/* glibc's remquol gives only 3 quotient bits on x86: the 7 low bits from exact fmod/remainder. */
+R(remquo) {
+  U;
+  ld r = remainderl(x, y);
+  *si = 0;
+  if (isfinite(r) && isfinite(x) && y != 0) {
+    ld ay = fabsl(y), r2 = fmodl(fabsl(x), 128 * ay), rr = remainderl(r2, ay);
+    int q = (int)((r2 - rr) / ay) & 0x7f;
+    *si = (signbit(x) != signbit(y)) ? -q : q;
+  }
+  return r;
+}
+R(rint) { U; return rintl(x); }
+R(rootn) {
+  U;
+  if (n == 0 || isnan(x))
+    return NAN;
+  if (x < 0 && (n % 2) == 0)
+    return NAN;
+  if (x == 0) {
+    if (n < 0)
+      return (n % 2) ? copysignl(INFINITY, x) : INFINITY;
+    return (n % 2) ? x : 0.0L;
+  }
+  ld m = powl(fabsl(x), 1.0L / n);
+  return x < 0 ? -m : m;
+}
+R(round) { U; return roundl(x); }
+R(rsqrt) { U; return 1.0L / sqrtl(x); }
+R(recip) { U; return 1.0L / x; }
+R(sin) { U; return sinl(x); }
+R(sincos) {
+  U;
+  *s = cosl(x);
+  return sinl(x);
+}
+R(sinh) { U; return sinhl(x); }
+R(sqrt) { U; return g_double ? (ld)sqrt((double)x) : sqrtl(x); }
+R(tan) { U; return tanl(x); }
+R(tanh) { U; return tanhl(x); }
+R(tgamma) { U; return tgammal(x); }
+R(trunc) { U; return truncl(x); }
+R(div) { U; return g_double ? (ld)((double)x / (double)y) : x / y; }
+R(mad) { U; return x * y + z; }
+R(ilogb) { U; return 0; }
+
+#define INF_ULP 1e30
+static const mfunc FUNCS[] = {
+    {"acos", K_F, 4, 4, -1, 1, r_acos, 0},
+    {"acosh", K_F, 4, 4, 1, 1e4, r_acosh, 0},
+    {"acospi", K_F, 5, 5, -1, 1, r_acospi, 0},
+    {"asin", K_F, 4, 4, -1, 1, r_asin, 0},
+    {"asinh", K_F, 4, 4, -1e4, 1e4, r_asinh, 0},
+    {"asinpi", K_F, 5, 5, -1, 1, r_asinpi, 0},
+    {"atan", K_F, 5, 5, -1e3, 1e3, r_atan, 0},
+    {"atan2", K_FF, 6, 6, -10, 10, r_atan2, 0},
+    {"atanh", K_F, 5, 5, -1, 1, r_atanh, 0},
+    {"atanpi", K_F, 5, 5, -1e3, 1e3, r_atanpi, 0},
+    {"atan2pi", K_FF, 6, 6, -10, 10, r_atan2pi, 0},
+    {"cbrt", K_F, 2, 2, -1e6, 1e6, r_cbrt, 0},
+    {"ceil", K_F, 0, 0, -1e3, 1e3, r_ceil, 0},
+    {"copysign", K_FF, 0, 0, -1e3, 1e3, r_copysign, 0},
+    {"cos", K_F, 4, 4, -1e3, 1e3, r_cos, 0},
+    {"cosh", K_F, 4, 4, -90, 90, r_cosh, 0},
+    {"cospi", K_F, 4, 4, -100, 100, r_cospi, 0},
+    {"erfc", K_F, 16, 16, -10, 10, r_erfc, 0},
+    {"erf", K_F, 16, 16, -5, 5, r_erf, 0},
+    {"exp", K_F, 3, 3, -100, 100, r_exp, 0},
+    {"exp2", K_F, 3, 3, -150, 130, r_exp2, 0},
+    {"exp10", K_F, 3, 3, -45, 40, r_exp10, 0},
+    {"expm1", K_F, 3, 3, -20, 90, r_expm1, 0},
+    {"fabs", K_F, 0, 0, -1e3, 1e3, r_fabs, 0},
+    {"fdim", K_FF, 0, 0, -1e3, 1e3, r_fdim, 0},
+    {"floor", K_F, 0, 0, -1e3, 1e3, r_floor, 0},
+    {"fma", K_FFF, 0, 0, -1e3, 1e3, r_fma, 0},
+    {"fmax", K_FF, 0, 0, -1e3, 1e3, r_fmax, 0},
+    {"fmin", K_FF, 0, 0, -1e3, 1e3, r_fmin, 0},
+    {"fmod", K_FF, 0, 0, -1e3, 1e3, r_fmod, 0},
+    {"fract", K_FPF, 0, 0, -1e3, 1e3, r_fract, -1},
+    {"frexp", K_FPI, 0, 0, -1e6, 1e6, r_frexp, 0},
+    {"hypot", K_FF, 4, 4, -1e4, 1e4, r_hypot, 0},
+    {"ilogb", K_IF, 0, 0, -1e6, 1e6, r_ilogb, 0},
+    {"ldexp", K_FI, 0, 0, -1e3, 1e3, r_ldexp, 0},
+    {"lgamma", K_F, INF_ULP, INF_ULP, -10, 40, r_lgamma, 0},
+    {"lgamma_r", K_FPI, INF_ULP, INF_ULP, -10, 40, r_lgamma_r, 0},
+    {"log", K_F, 3, 3, 0, 1e4, r_log, 0},
+    {"log2", K_F, 3, 3, 0, 1e4, r_log2, 0},
+    {"log10", K_F, 3, 3, 0, 1e4, r_log10, 0},
+    {"log1p", K_F, 2, 2, -1, 1e4, r_log1p, 0},
+    {"logb", K_F, 0, 0, -1e6, 1e6, r_logb, 0},
+    {"mad", K_MAD, INF_ULP, INF_ULP, -1e3, 1e3, r_mad, 0},
+    {"maxmag", K_FF, 0, 0, -1e3, 1e3, r_maxmag, 0},
+    {"minmag", K_FF, 0, 0, -1e3, 1e3, r_minmag, 0},
+    {"modf", K_FPF, 0, 0, -1e6, 1e6, r_modf, -1},
+    {"nextafter", K_FF, 0, 0, -10, 10, r_nextafter, 0},
+    {"pow", K_FF, 16, 16, -20, 20, r_pow, 0},
+    {"pown", K_FI, 16, 16, -20, 20, r_pown, 0},
+    {"powr", K_FF, 16, 16, 0, 20, r_powr, 0},
+    {"remainder", K_FF, 0, 0, -1e3, 1e3, r_remainder, 0},
+    {"remquo", K_FFPI, 0, 0, -1e3, 1e3, r_remquo, 0},
+    {"rint", K_F, 0, 0, -1e3, 1e3, r_rint, 0},
+    {"rootn", K_FI, 16, 16, -1e4, 1e4, r_rootn, 0},
+    {"round", K_F, 0, 0, -1e3, 1e3, r_round, 0},
+    {"rsqrt", K_F, 2, 2, 0, 1e6, r_rsqrt, 0},
+    {"sin", K_F, 4, 4, -1e3, 1e3, r_sin, 0},
+    {"sincos", K_FPF, 4, 4, -1e3, 1e3, r_sincos, 4},
+    {"sinh", K_F, 4, 4, -90, 90, r_sinh, 0},
+    {"sinpi", K_F, 4, 4, -100, 100, r_sinpi, 0},
+    {"sqrt", K_F, 3, 0, 0, 1e6, r_sqrt, 0},
+    {"tan", K_F, 5, 5, -1e3, 1e3, r_tan, 0},
+    {"tanh", K_F, 5, 5, -20, 20, r_tanh, 0},
+    {"tanpi", K_F, 6, 6, -100, 100, r_tanpi, 0},
+    {"tgamma", K_F, 16, 16, -10, 40, r_tgamma, 0},
+    {"trunc", K_F, 0, 0, -1e3, 1e3, r_trunc, 0},
+    {"divide", K_DIV, 2.5, 0, -1e3, 1e3, r_div, 0},
+    /* half_ functions: 8192 ulp over their ranges (float only). */
+    {"half_cos", K_F, 8192, -1, -65536, 65536, r_cos, 0},
+    {"half_divide", K_FF, 8192, -1, -1e4, 1e4, r_div, 0},
+    {"half_exp", K_F, 8192, -1, -80, 80, r_exp, 0},
+    {"half_exp2", K_F, 8192, -1, -120, 120, r_exp2, 0},
+    {"half_exp10", K_F, 8192, -1, -35, 35, r_exp10, 0},
+    {"half_log", K_F, 8192, -1, 1e-10, 1e10, r_log, 0},
+    {"half_log2", K_F, 8192, -1, 1e-10, 1e10, r_log2, 0},
+    {"half_log10", K_F, 8192, -1, 1e-10, 1e10, r_log10, 0},
+    {"half_powr", K_FF, 8192, -1, 0.01, 10, r_powr, 0},
+    {"half_recip", K_F, 8192, -1, -1e10, 1e10, r_recip, 0},
+    {"half_rsqrt", K_F, 8192, -1, 1e-10, 1e10, r_rsqrt, 0},
+    {"half_sin", K_F, 8192, -1, -65536, 65536, r_sin, 0},
+    {"half_sqrt", K_F, 8192, -1, 0, 1e10, r_sqrt, 0},
+    {"half_tan", K_F, 8192, -1, -65536, 65536, r_tan, 0},
+};
+#define NUM_FUNCS (sizeof FUNCS / sizeof FUNCS[0])
+
+static bool is_half(const mfunc *f) { return !strncmp(f->name, "half_", 5); }
+
+/* ---- inputs ---- */
+static const double SPECIAL[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 0.25, 1.5, -1.5,
+                                 INFINITY, -INFINITY, NAN, 3.14159265358979323846, -3.14159265358979323846,
+                                 1.57079632679489661923, -1.57079632679489661923, 6.28318530717958647692,
+                                 314.159265358979323846, 1e-3, -1e-3, 10.0, 100.0, -100.0, 1e6, 0.999999, 1.000001};
+
+/* Special values of the type: the list above plus the type's extremes. */
+static int specials(double *out, bool dbl) {
+  int k = 0;
+  for (size_t i = 0; i < sizeof SPECIAL / sizeof SPECIAL[0]; i++)
+    out[k++] = dbl ? SPECIAL[i] : (double)(float)SPECIAL[i];
+  double ext[] = {dbl ? DBL_MAX : FLT_MAX, dbl ? DBL_MIN : FLT_MIN, dbl ? 4.9406564584124654e-324 : 0x1p-149,
+                  dbl ? 0x0.fffffffffffffp-1022 : 0x0.fffffep-126, dbl ? 0x1p1023 : 0x1p127, dbl ? 709.7 : 88.7,
+                  dbl ? 0x1p-1000 : 0x1p-100};
+  for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+    out[k++] = ext[i];
+    out[k++] = -ext[i];
+  }
+  return k;
+}
+
+static double random_bits(bool dbl) {
+  if (dbl) {
+    uint64_t b = suite_rand64();
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+  }
+  uint32_t b = suite_rand();
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+
+static double gen_one(const mfunc *f, bool dbl, int which) {
+  uint32_t r = suite_rand() % 100;
+  if (is_half(f) || r < 60) {
+    double v = suite_uniform(f->lo, f->hi);
+    /* half of them log-uniform in magnitude so that small values are exercised too */
+    if (!is_half(f) && (suite_rand() & 1) && f->hi > 1) {
+      double m = exp2(suite_uniform(-30, log2(fmax(fabs(f->lo), fabs(f->hi)))));
+      v = (f->lo < 0 && (suite_rand() & 1)) ? -m : m;
+    }
+    return dbl ? v : (double)(float)v;
+  }
+  (void)which;
+  return random_bits(dbl);
+}
+
+/* ---- checking ---- */
+/* Error of `got` in ulps of the type, against an unrounded reference. */
+static double ulp_error(ld got, ld ref, bool dbl) {
+  int mant = dbl ? 53 : 24, emin = dbl ? -1022 : -126, emax = dbl ? 1023 : 127;
+  if (isnan(ref))
+    return isnan(got) ? 0 : INFINITY;
+  if (isnan(got))
+    return INFINITY;
+  if (isinf(ref))
+    return got == ref ? 0 : INFINITY;
+  ld top = ldexpl(1.0L, emax + 1); /* infinity counts as the next power of two past the largest */
+  if (isinf(got)) {
+    if (signbit(got) != signbit(ref))
+      return INFINITY;
+    got = copysignl(top, got);
+  }
+  if (fabsl(ref) > top)
+    ref = copysignl(top, ref);
+  int e = ref == 0 ? emin : ilogbl(ref);
+  if (e < emin)
+    e = emin;
+  return (double)(fabsl(got - ref) / ldexpl(1.0L, e - (mant - 1)));
+}
+
+static ld round_to(ld v, bool dbl) { return dbl ? (ld)(double)v : (ld)(float)v; }
+
+/* Exact comparison for functions the specification requires to be correctly rounded. */
+static bool exact_ok(ld got, ld ref, bool dbl) {
+  ld r = round_to(ref, dbl);
+  if (isnan(r))
+    return isnan(got);
+  return got == r && signbit(got) == signbit(r);
+}
+
+static bool value_ok(ld got, ld ref, double ulps, bool dbl) {
+  if (ulps >= INF_ULP)
+    return isnan(ref) ? isnan(got) : (isinf(ref) ? got == ref || isinf(got) : !isnan(got) || isnan(ref));
+  if (ulps == 0)
+    return exact_ok(got, ref, dbl);
+  return ulp_error(got, ref, dbl) <= ulps;
+}
+
+static bool is_sub(ld v, bool dbl) { return v != 0 && isfinite(v) && fabsl(v) < (dbl ? DBL_MIN : FLT_MIN); }
+static ld flush(ld v, bool dbl) { return is_sub(v, dbl) ? copysignl(0.0L, v) : v; }
+
+typedef struct {
+  ld v, s;
+  int si;
+} refres;
+
+/* Where the specification leaves the sign of a zero result open: fmin/fmax/minmag/maxmag of
+ * +0 and -0, and fract of an infinity. */
+static bool zero_sign_free(const mfunc *f, ld x) {
+  const char *n = f->name;
+  return !strcmp(n, "fmin") || !strcmp(n, "fmax") || !strcmp(n, "minmag") || !strcmp(n, "maxmag") ||
+         (!strcmp(n, "fract") && isinf(x));
+}
+
+static refres compute_ref(const mfunc *f, ld x, ld y, ld z, int n) {
+  refres r = {0, 0, 0};
+  r.v = f->ref(x, y, z, n, &r.s, &r.si);
+  if (f->k == K_IF)
+    r.si = ilogb_ref(x);
+  return r;
+}
+
+/* Does the device result (v, s, si) pass against the reference? */
+static bool result_ok(const mfunc *f, double ulps, bool dbl, ld x, ld y, ld z, int n, ld v, ld s, int si,
+                      bool relaxed_abs_ok(const mfunc *, ld, ld, ld, bool)) {
+  refres r = compute_ref(f, x, y, z, n);
+  bool flush_ok = !dbl && !S.fp32_denorm;
+  for (int attempt = 0; attempt < 2; attempt++) {
+    bool ok = true;
+    switch (f->k) {
+    case K_IF:
+      ok = si == r.si;
+      break;
+    case K_MAD: {
+      ld fused = round_to(r_fma(x, y, z, 0, NULL, NULL), dbl);
+      ld sep = round_to(round_to(x * y, dbl) + z, dbl);
+      ok = (isnan(v) && isnan(fused)) || v == fused || v == sep || (isnan(v) && isnan(sep));
+      break;
+    }
+    default:
+      ok = value_ok(v, r.v, ulps, dbl) || (v == 0 && r.v == 0 && zero_sign_free(f, x)) || (relaxed_abs_ok && relaxed_abs_ok(f, x, v, r.v, dbl));
+      if (!ok && flush_ok && is_sub(round_to(r.v, dbl), dbl) && v == 0)
+        ok = true;
+      if (ok && f->k == K_FPF)
+        ok = f->ulp2 < 0 ? (isnan(r.s) ? isnan(s) : s == r.s) : value_ok(s, r.s, f->ulp2, dbl);
+      if (ok && f->k == K_FPI && !strcmp(f->name, "frexp"))
+        ok = isfinite(x) ? si == r.si : true;
+      if (ok && f->k == K_FPI && !strcmp(f->name, "lgamma_r"))
+        ok = !isfinite(r.v) || x <= 0 || si == r.si; /* the sign is defined where gamma is finite and nonzero */
+      if (ok && f->k == K_FFPI) {
+        /* the sign of x/y and at least the 7 low bits of the integral quotient */
+        if (isfinite(r.v) && !isnan(v) && r.si != 0)
+          ok = ((si < 0) == (r.si < 0)) && ((abs(si) & 0x7f) == (abs(r.si) & 0x7f));
+      }
+      break;
+    }
+    if (ok)
+      return true;
+    if (!flush_ok || attempt == 1)
+      return false;
+    /* retry with subnormal inputs flushed to zero */
+    if (!is_sub(x, dbl) && !is_sub(y, dbl) && !is_sub(z, dbl))
+      return false;
+    x = flush(x, dbl), y = flush(y, dbl), z = flush(z, dbl);
+    r = compute_ref(f, x, y, z, n);
+  }
+  return false;
+}
+
+static const char *type_name(bool dbl) { return dbl ? "double" : "float"; }
+
+static const char *body(const mfunc *f, char *buf, size_t size) {
+  const char *n = f->name;
+  switch (f->k) {
+  case K_F: snprintf(buf, size, "o[i] = %s(a[i]);", n); break;
+  case K_FF: snprintf(buf, size, "o[i] = %s(a[i], b[i]);", n); break;
+  case K_FFF: case K_MAD: snprintf(buf, size, "o[i] = %s(a[i], b[i], c[i]);", n); break;
+  case K_FI: snprintf(buf, size, "o[i] = %s(a[i], n[i]);", n); break;
+  case K_IF: snprintf(buf, size, "oi[i] = %s(a[i]);", n); break;
+  case K_FPF: snprintf(buf, size, "T s; o[i] = %s(a[i], &s); o2[i] = s;", n); break;
+  case K_FPI: snprintf(buf, size, "int s; o[i] = %s(a[i], &s); oi[i] = s;", n); break;
+  case K_FFPI: snprintf(buf, size, "int s; o[i] = %s(a[i], b[i], &s); oi[i] = s;", n); break;
+  case K_DIV: snprintf(buf, size, "o[i] = a[i] / b[i];"); break;
+  }
+  return buf;
+}
+
+static int arity(kind k) {
+  switch (k) {
+  case K_FF: case K_DIV: case K_FFPI: return 2;
+  case K_FFF: case K_MAD: return 3;
+  default: return 1;
+  }
+}
+
+typedef struct {
+  const mfunc *f;
+  bool dbl, relaxed;
+} mcase;
+
+static ld load(const void *p, size_t i, bool dbl) { return dbl ? (ld)((const double *)p)[i] : (ld)((const float *)p)[i]; }
+static void store(void *p, size_t i, double v, bool dbl) {
+  if (dbl)
+    ((double *)p)[i] = v;
+  else
+    ((float *)p)[i] = (float)v;
+}
+
+/* Relaxed math (-cl-fast-relaxed-math) limits of OpenCL 3.0 (7.4, table of relaxed ULP values). */
+static double relaxed_ulps(const mfunc *f, ld x) {
+  const char *n = f->name;
+  if (!strcmp(n, "exp") || !strcmp(n, "exp2") || !strcmp(n, "exp10"))
+    return 3 + floorl(fabsl(2 * x));
+  if (!strcmp(n, "acos") || !strcmp(n, "asin") || !strcmp(n, "atan") || !strcmp(n, "acospi") ||
+      !strcmp(n, "asinpi") || !strcmp(n, "atanpi") || !strcmp(n, "atan2") || !strcmp(n, "atan2pi"))
+    return 4096;
+  if (!strcmp(n, "log") || !strcmp(n, "log2") || !strcmp(n, "log10"))
+    return 3;
+  if (!strcmp(n, "pow") || !strcmp(n, "powr"))
+    return 8192;
+  return f->ulp_f; /* the rest keep their limits (divide: 2.5 in range) */
+}
+static bool relaxed_abs(const mfunc *f, ld x, ld v, ld ref, bool dbl) {
+  const char *n = f->name;
+  if ((!strcmp(n, "sin") || !strcmp(n, "cos")) && fabsl(x) <= PI)
+    return fabsl(v - ref) <= 0x1p-11L;
+  if ((!strcmp(n, "sinpi") || !strcmp(n, "cospi")) && fabsl(x) <= 1)
+    return fabsl(v - ref) <= 0x1p-11L;
+  if ((!strcmp(n, "log") || !strcmp(n, "log2") || !strcmp(n, "log10")) && x >= 0.5L && x <= 2)
+    return fabsl(v - ref) <= 0x1p-21L;
+  return false;
+}
+
+static void run_math(const void *arg) {
+  const mcase *c = arg;
+  const mfunc *f = c->f;
+  bool dbl = c->dbl;
+  if (dbl && !S.fp64) {
+    suite_skip("no cl_khr_fp64");
+    return;
+  }
+  g_double = dbl;
+  size_t es = dbl ? 8 : 4, n_in = N_INPUTS;
+  char b[256], src[2048];
+  snprintf(src, sizeof src,
+           "%s#define T %s\n"
+           "__kernel void k(__global const T *a, __global const T *b, __global const T *c, __global const int *n,\n"
+           "                __global T *o, __global T *o2, __global int *oi) {\n"
+           "  size_t i = get_global_id(0);\n  %s\n}\n",
+           dbl ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", type_name(dbl), body(f, b, sizeof b));
+  void *a = malloc(n_in * es), *bb = malloc(n_in * es), *cc = malloc(n_in * es);
+  int *ni = malloc(n_in * sizeof(int)), *oi = malloc(n_in * sizeof(int));
+  void *o = malloc(n_in * es), *o2 = malloc(n_in * es);
+  double sp[64];
+  int ns = specials(sp, dbl);
+  int ar = arity(f->k);
+  size_t i = 0;
+  /* every pair of special values first (for one argument: each special value) */
+  if (!c->relaxed) {
+    if (ar == 1)
+      for (int p = 0; p < ns; p++, i++)
+        store(a, i, sp[p], dbl), store(bb, i, 1, dbl), store(cc, i, 1, dbl);
+    else
+      for (int p = 0; p < ns; p++)
+        for (int q = 0; q < ns; q++, i++)
+          store(a, i, sp[p], dbl), store(bb, i, sp[q], dbl), store(cc, i, sp[suite_rand() % ns], dbl);
+  }
+  for (; i < n_in; i++) {
+    double x = gen_one(f, dbl, 0), y = gen_one(f, dbl, 1), z = gen_one(f, dbl, 2);
+    if (c->relaxed) { /* finite inputs and results only: -cl-finite-math-only is implied */
+      double lo = f->lo, hi = f->hi;
+      if (!strcmp(f->name, "sin") || !strcmp(f->name, "cos"))
+        lo = -3.14159265358979, hi = 3.14159265358979;
+      if (!strcmp(f->name, "sinpi") || !strcmp(f->name, "cospi"))
+        lo = -1, hi = 1;
+      if (!strcmp(f->name, "pow"))
+        lo = 0.01, hi = 10;
+      x = suite_uniform(lo, hi), y = suite_uniform(lo, hi), z = suite_uniform(lo, hi);
+      if (f->k == K_DIV) {
+        x = ldexp(suite_uniform(1, 2), (int)(suite_rand() % 120) - 60);
+        y = ldexp(suite_uniform(1, 2), (int)(suite_rand() % 120) - 60) * ((suite_rand() & 1) ? -1 : 1);
+      }
+    }
+    store(a, i, x, dbl), store(bb, i, y, dbl), store(cc, i, z, dbl);
+  }
+  /* integer arguments: ldexp exponents over the whole range, pown/rootn small */
+  for (i = 0; i < n_in; i++) {
+    if (!strcmp(f->name, "ldexp"))
+      ni[i] = (i % 7 == 0) ? (int)suite_rand() : (int)(suite_rand() % (dbl ? 4400 : 600)) - (dbl ? 2200 : 300);
+    else if (!strcmp(f->name, "rootn"))
+      ni[i] = (int)(suite_rand() % 41) - 20;
+    else
+      ni[i] = (i % 11 == 0) ? (int)(suite_rand() % 401) - 200 : (int)(suite_rand() % 41) - 20;
+  }
+  cl_program p = suite_build(src, c->relaxed ? "-cl-fast-relaxed-math" : "");
+  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  cl_mem ma = NULL, mb = NULL, mc = NULL, mn = NULL, mo = NULL, mo2 = NULL, moi = NULL;
+  if (!k)
+    goto out;
+  ma = suite_buffer(n_in * es, a), mb = suite_buffer(n_in * es, bb), mc = suite_buffer(n_in * es, cc);
+  mn = suite_buffer(n_in * 4, ni), mo = suite_buffer(n_in * es, NULL), mo2 = suite_buffer(n_in * es, NULL);
+  moi = suite_buffer(n_in * 4, NULL);
+  if (suite_failed())
+    goto out;
+  if (!suite_args(k, 7, sizeof ma, &ma, sizeof mb, &mb, sizeof mc, &mc, sizeof mn, &mn, sizeof mo, &mo,
+                  sizeof mo2, &mo2, sizeof moi, &moi) ||
+      !suite_run1(k, n_in, 64) || !suite_read(mo, o, n_in * es) || !suite_read(mo2, o2, n_in * es) ||
+      !suite_read(moi, oi, n_in * 4))
+    goto out;
+  double ulps = dbl ? f->ulp_d : f->ulp_f;
+  size_t bad = 0;
+  for (i = 0; i < n_in; i++) {
+    ld x = load(a, i, dbl), y = load(bb, i, dbl), z = load(cc, i, dbl);
+    ld v = load(o, i, dbl), s = load(o2, i, dbl);
+    double lim = c->relaxed ? relaxed_ulps(f, x) : ulps;
+    if (c->relaxed) {
+      ld ref = f->ref(x, y, z, ni[i], &(ld){0}, &(int){0});
+      if (!isfinite(ref) || !isfinite(round_to(ref, dbl)) || is_sub(round_to(ref, dbl), dbl))
+        continue; /* relaxed math promises nothing for infinities, NaNs or (with -cl-denorms-are-zero) subnormals */
+    }
+    if (result_ok(f, lim, dbl, x, y, z, ni[i], v, s, oi[i], c->relaxed ? relaxed_abs : NULL))
+      continue;
+    if (bad++ < 1) {
+      refres r = compute_ref(f, x, y, z, ni[i]);
+      suite_fail("%s(%s) x=%.17Lg (%La) y=%.9Lg z=%.9Lg n=%d: got %.17Lg (%La) int %d, reference %.20Lg "
+                 "int %d, %.2f ulp (limit %g)",
+                 f->name, type_name(dbl), x, x, y, z, ni[i], v, v, oi[i], r.v, r.si,
+                 ulp_error(v, r.v, dbl), lim);
+    }
+  }
+  if (bad > 1)
+    suite_fail("%zu of %zu inputs out of limits", bad, n_in);
+out:
+  if (k)
+    clReleaseKernel(k);
+  if (p)
+    clReleaseProgram(p);
+  cl_mem all[] = {ma, mb, mc, mn, mo, mo2, moi};
+  for (int j = 0; j < 7; j++)
+    if (all[j])
+      clReleaseMemObject(all[j]);
+  free(a), free(bb), free(cc), free(ni), free(oi), free(o), free(o2);
+}
+
+static const char *const RELAXED[] = {"sin", "cos", "exp", "exp2", "exp10", "log", "log2", "log10",
+                                      "acos", "asin", "atan", "atan2", "divide", "sqrt", "fabs", "floor",
+                                      "fma", "pow", "sinpi", "cospi"};
+
+__attribute__((constructor)) static void register_math(void) {
+  static mcase cases[NUM_FUNCS * 2 + 32];
+  static char names[NUM_FUNCS * 2 + 32][48];
+  int k = 0;
+  for (int dbl = 0; dbl < 2; dbl++)
+    for (size_t i = 0; i < NUM_FUNCS; i++) {
+      if ((dbl ? FUNCS[i].ulp_d : FUNCS[i].ulp_f) < 0)
+        continue;
+      cases[k] = (mcase){&FUNCS[i], dbl, false};
+      snprintf(names[k], sizeof names[k], "%s_%s", FUNCS[i].name, dbl ? "double" : "float");
+      suite_register("math", names[k], run_math, &cases[k]);
+      k++;
+    }
+  for (size_t r = 0; r < sizeof RELAXED / sizeof RELAXED[0]; r++)
+    for (size_t i = 0; i < NUM_FUNCS; i++)
+      if (!strcmp(FUNCS[i].name, RELAXED[r])) {
+        cases[k] = (mcase){&FUNCS[i], false, true};
+        snprintf(names[k], sizeof names[k], "relaxed_%s_float", FUNCS[i].name);
+        suite_register("math", names[k], run_math, &cases[k]);
+        k++;
+      }
+}

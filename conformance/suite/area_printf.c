@@ -1,0 +1,122 @@
+/* Area printf: kernels print in a child process (the runner with --printf-child N); the parent
+ * captures its standard output and compares the text with what the host's C library prints for
+ * the same format and values (OpenCL C printf follows C99 conversions). */
+#include "suite.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+typedef struct {
+  const char *name;
+  const char *kernel;  /* body of __kernel void k(void) */
+  size_t global, local;
+  bool sort_lines;     /* several work-items: order is unspecified */
+  bool fp64;
+} pcase;
+
+static const pcase CASES[] = {
+    {"integers", "printf(\"%d %i %u %x %X %o %c|%5d|%-5d|%05d|%+d\\n\", -42, 7, 300u, 0xbeef, 0xBEEF, 8, 'A', 12, 12, 12, 5);", 1, 1, false, false},
+    {"longs", "printf(\"%ld %lu %lx 100%%\\n\", -5000000000L, 18000000000000000000UL, 0x123456789abcUL);", 1, 1, false, false},
+    {"floats", "printf(\"%f %e %g %.3f %10.4e %G\\n\", 1.5f, -0.000123f, 1e20f, 3.14159f, 65536.5f, 1e-10f);", 1, 1, false, false},
+    {"hexfloat", "printf(\"%a %A\\n\", 1.0f, -0.75f);", 1, 1, false, false},
+    {"strings", "printf(\"%s|%10s|%-6s|%.3s|\\n\", \"hello\", \"right\", \"left\", \"truncated\");", 1, 1, false, false},
+    {"vectors", "printf(\"%v4hld|%v2hlf|%v3hlx\\n\", (int4)(1, -2, 3, 4), (float2)(0.5f, -1.25f), (uint3)(10, 11, 255));", 1, 1, false, false},
+    {"special_values", "printf(\"%f %f %F\\n\", INFINITY, -INFINITY, INFINITY);", 1, 1, false, false},
+    {"double", "printf(\"%.15g %.17e\\n\", (double)1 / 10, (double)2 / 3);", 1, 1, false, true},
+    {"many_work_items", "printf(\"wi %d group %d\\n\", (int)get_global_id(0), (int)get_group_id(0));", 96, 32, true, false},
+};
+#define NUM_CASES (sizeof CASES / sizeof CASES[0])
+
+static void expected(int idx, char *out, size_t size) {
+  switch (idx) {
+  case 0: snprintf(out, size, "%d %i %u %x %X %o %c|%5d|%-5d|%05d|%+d\n", -42, 7, 300u, 0xbeef, 0xBEEF, 8, 'A', 12, 12, 12, 5); break;
+  case 1: snprintf(out, size, "%lld %llu %llx 100%%\n", -5000000000LL, 18000000000000000000ULL, 0x123456789abcULL); break;
+  case 2: snprintf(out, size, "%f %e %g %.3f %10.4e %G\n", (double)1.5f, (double)-0.000123f, (double)1e20f, (double)3.14159f, (double)65536.5f, (double)1e-10f); break;
+  case 3: snprintf(out, size, "%a %A\n", 1.0, -0.75); break;
+  case 4: snprintf(out, size, "%s|%10s|%-6s|%.3s|\n", "hello", "right", "left", "truncated"); break;
+  case 5: snprintf(out, size, "%d,%d,%d,%d|%f,%f|%x,%x,%x\n", 1, -2, 3, 4, 0.5, -1.25, 10u, 11u, 255u); break;
+  case 6: snprintf(out, size, "%f %f %F\n", INFINITY, -INFINITY, INFINITY); break;
+  case 7: snprintf(out, size, "%.15g %.17e\n", 1.0 / 10, 2.0 / 3); break;
+  case 8: {
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < 96; i++)
+      used += (size_t)snprintf(out + used, size - used, "wi %d group %d\n", i, i / 32);
+    break;
+  }
+  }
+}
+
+/* The child: run case idx on the device, print nothing else. */
+int suite_printf_child(int idx) {
+  if (idx < 0 || (size_t)idx >= NUM_CASES)
+    return 2;
+  char src[1024];
+  snprintf(src, sizeof src, "%s__kernel void k(void) {\n%s\n}\n",
+           CASES[idx].fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", CASES[idx].kernel);
+  fflush(stdout);
+  cl_program p = suite_build(src, "");
+  if (!p) {
+    fprintf(stderr, "build failed\n");
+    return 3;
+  }
+  cl_kernel k = suite_kernel(p, "k");
+  if (!k || !suite_run1(k, CASES[idx].global, CASES[idx].local) || clFinish(S.q) != CL_SUCCESS) {
+    fprintf(stderr, "run failed\n");
+    return 4;
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(S.q);
+  clReleaseContext(S.ctx);
+  fflush(stdout);
+  return 0;
+}
+
+static int cmp_lines(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void sort_text(char *text) {
+  char *lines[512];
+  int n = 0;
+  char *save = NULL;
+  char *copy = strdup(text);
+  for (char *l = strtok_r(copy, "\n", &save); l && n < 512; l = strtok_r(NULL, "\n", &save))
+    lines[n++] = l;
+  qsort(lines, (size_t)n, sizeof lines[0], cmp_lines);
+  text[0] = 0;
+  for (int i = 0; i < n; i++)
+    strcat(strcat(text, lines[i]), "\n");
+  free(copy);
+}
+
+static void run_printf(const void *arg) {
+  int idx = (int)(intptr_t)arg;
+  if (CASES[idx].fp64 && !S.fp64) {
+    suite_skip("no cl_khr_fp64");
+    return;
+  }
+  char cmd[8192];
+  snprintf(cmd, sizeof cmd, "'%s' --printf-child %d --platform '%s'", S.self, idx, S.platform_arg);
+  fflush(stdout);
+  FILE *f = popen(cmd, "r");
+  REQUIRE(f, "popen failed");
+  static char got[65536];
+  size_t n = fread(got, 1, sizeof got - 1, f);
+  got[n] = 0;
+  int status = pclose(f);
+  REQUIRE(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child exited with status %d, output '%s'", status, got);
+  static char want[65536];
+  expected(idx, want, sizeof want);
+  if (CASES[idx].sort_lines) {
+    sort_text(got);
+    sort_text(want);
+  }
+  REQUIRE(!strcmp(got, want), "printed '%.300s', expected '%.300s'", got, want);
+}
+
+__attribute__((constructor)) static void register_printf(void) {
+  for (size_t i = 0; i < NUM_CASES; i++)
+    suite_register("printf", CASES[i].name, run_printf, (const void *)(intptr_t)i);
+}
