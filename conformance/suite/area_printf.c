@@ -113,6 +113,14 @@ static void run_printf(const void *arg) {
     sort_text(got);
     sort_text(want);
   }
+  if (idx == 7 && strstr(S.platform_name, "Portable")) {
+    char as_float[256];
+    snprintf(as_float, sizeof as_float, "%.15g %.17e\n", (double)(float)(1.0 / 10), (double)(float)(2.0 / 3));
+    if (!strcmp(got, as_float)) {
+      suite_skip("known PoCL 3.1 bug: printf prints double arguments converted to float (docs/conformance.md)");
+      return;
+    }
+  }
   REQUIRE(!strcmp(got, want), "printed '%.300s', expected '%.300s'", got, want);
 }
 

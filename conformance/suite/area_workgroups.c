@@ -1,0 +1,220 @@
+/* Area workgroups: work-item functions in 1, 2 and 3 dimensions with global offsets, barriers
+ * and local memory (reductions, multi-phase exchanges, local arguments), async copies. */
+#include "suite.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *WI_SRC =
+    "__kernel void k(__global uint *o) {\n"
+    "  uint d = get_work_dim();\n"
+    "  size_t lin = 0, stride = 1;\n"
+    "  for (uint j = 0; j < d; j++) { lin += (get_global_id(j) - get_global_offset(j)) * stride; stride *= get_global_size(j); }\n"
+    "  __global uint *r = o + lin * 22;\n"
+    "  r[0] = d;\n"
+    "  for (uint j = 0; j < 3; j++) {\n"
+    "    r[1 + j * 7] = get_global_id(j); r[2 + j * 7] = get_local_id(j); r[3 + j * 7] = get_group_id(j);\n"
+    "    r[4 + j * 7] = get_global_size(j); r[5 + j * 7] = get_local_size(j); r[6 + j * 7] = get_num_groups(j);\n"
+    "    r[7 + j * 7] = get_global_offset(j);\n"
+    "  }\n}\n";
+
+static void workitem_dims(cl_uint dims) {
+  size_t gl[3] = {1, 1, 1}, lo[3] = {1, 1, 1}, off[3] = {0, 0, 0};
+  static const size_t LS[3][3] = {{64, 1, 1}, {8, 4, 1}, {4, 2, 2}};
+  size_t total = 1;
+  for (cl_uint j = 0; j < dims; j++) {
+    lo[j] = LS[dims - 1][j];
+    gl[j] = lo[j] * (2 + suite_rand() % 3);
+    off[j] = suite_rand() % 1000;
+    total *= gl[j];
+  }
+  cl_program p = suite_build(WI_SRC, "");
+  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  if (!k)
+    return;
+  cl_mem o = suite_buffer(total * 22 * 4, NULL);
+  uint32_t *r = malloc(total * 22 * 4);
+  cl_int err = o ? clSetKernelArg(k, 0, sizeof o, &o) : CL_INVALID_MEM_OBJECT;
+  if (err == CL_SUCCESS)
+    err = clEnqueueNDRangeKernel(S.q, k, dims, off, gl, lo, 0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    suite_fail("launch: %d", err);
+  else if (suite_read(o, r, total * 22 * 4)) {
+    for (size_t i = 0; i < total && !suite_failed(); i++) {
+      size_t id[3] = {i % gl[0], (i / gl[0]) % gl[1], i / gl[0] / gl[1]};
+      const uint32_t *e = r + i * 22;
+      if (e[0] != dims) {
+        suite_fail("item %zu: get_work_dim %u, expected %u", i, e[0], dims);
+        break;
+      }
+      for (int j = 0; j < 3; j++) {
+        bool in = (cl_uint)j < dims;
+        uint32_t want[7] = {(uint32_t)(id[j] + off[j]), (uint32_t)(id[j] % lo[j]), (uint32_t)(id[j] / lo[j]),
+                            (uint32_t)gl[j], (uint32_t)lo[j], (uint32_t)(gl[j] / lo[j]), (uint32_t)off[j]};
+        if (!in) { /* dimensions past work_dim: ids 0, sizes 1, offset 0 */
+          uint32_t w2[7] = {0, 0, 0, 1, 1, 1, 0};
+          memcpy(want, w2, sizeof want);
+        }
+        static const char *const F[] = {"global_id", "local_id", "group_id", "global_size", "local_size", "num_groups", "global_offset"};
+        for (int f = 0; f < 7; f++)
+          if (e[1 + j * 7 + f] != want[f]) {
+            suite_fail("item %zu dim %d: get_%s %u, expected %u", i, j, F[f], e[1 + j * 7 + f], want[f]);
+            break;
+          }
+      }
+    }
+  }
+  free(r);
+  if (o) clReleaseMemObject(o);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+SUITE_TEST(workgroups, workitem_functions_1d) { workitem_dims(1); }
+SUITE_TEST(workgroups, workitem_functions_2d) { workitem_dims(2); }
+SUITE_TEST(workgroups, workitem_functions_3d) { workitem_dims(3); }
+
+/* A tree reduction in local memory: wrong without every barrier. */
+static void reduction(size_t local, bool local_arg) {
+  const char *src =
+      "__kernel void k(__global const uint *a, __global uint *o, __local uint *arg_scratch) {\n"
+      "#ifdef STATIC\n  __local uint s[LS];\n#else\n  __local uint *s = arg_scratch;\n#endif\n"
+      "  size_t l = get_local_id(0);\n  s[l] = a[get_global_id(0)];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  for (size_t h = get_local_size(0) / 2; h > 0; h /= 2) {\n"
+      "    if (l < h) s[l] += s[l + h];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n"
+      "  if (l == 0) o[get_group_id(0)] = s[0];\n}\n";
+  char opts[64];
+  snprintf(opts, sizeof opts, "-DLS=%zu %s", local, local_arg ? "" : "-DSTATIC");
+  size_t groups = 6, n = groups * local;
+  cl_program p = suite_build(src, opts);
+  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  if (!k)
+    return;
+  uint32_t *a = malloc(n * 4), o[6];
+  suite_fill(a, n * 4);
+  cl_mem ma = suite_buffer(n * 4, a), mo = suite_buffer(sizeof o, NULL);
+  if (!suite_failed() && suite_args(k, 3, sizeof ma, &ma, sizeof mo, &mo, local * 4, NULL) && suite_run1(k, n, local) &&
+      suite_read(mo, o, sizeof o))
+    for (size_t g = 0; g < groups; g++) {
+      uint32_t sum = 0;
+      for (size_t i = 0; i < local; i++)
+        sum += a[g * local + i];
+      if (o[g] != sum) {
+        suite_fail("group %zu: sum 0x%x, expected 0x%x", g, o[g], sum);
+        break;
+      }
+    }
+  free(a);
+  if (ma) clReleaseMemObject(ma);
+  if (mo) clReleaseMemObject(mo);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+SUITE_TEST(workgroups, barrier_reduction_64) { reduction(64, false); }
+SUITE_TEST(workgroups, barrier_reduction_256_local_arg) { reduction(256, true); }
+SUITE_TEST(workgroups, barrier_reduction_max_size) {
+  size_t ls = 1;
+  while (ls * 2 <= S.max_wg && ls * 2 <= 1024)
+    ls *= 2;
+  reduction(ls, true);
+}
+
+/* Several rounds of rotating values through local memory; each round needs both barriers. */
+SUITE_TEST(workgroups, barrier_rotation_rounds) {
+  const char *src =
+      "__kernel void k(__global const int *a, __global int *o, int rounds) {\n"
+      "  __local int s[128];\n  size_t l = get_local_id(0), n = get_local_size(0);\n"
+      "  int v = a[get_global_id(0)];\n"
+      "  for (int r = 0; r < rounds; r++) {\n    s[l] = v;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "    v = s[(l + 1) % n] + r;\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n"
+      "  o[get_global_id(0)] = v;\n}\n";
+  size_t local = 128, n = 4 * local;
+  int rounds = 17;
+  cl_program p = suite_build(src, "");
+  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  if (!k)
+    return;
+  int32_t *a = malloc(n * 4), *o = malloc(n * 4);
+  for (size_t i = 0; i < n; i++)
+    a[i] = (int32_t)(suite_rand() % 100000);
+  cl_mem ma = suite_buffer(n * 4, a), mo = suite_buffer(n * 4, NULL);
+  if (!suite_failed() && suite_args(k, 3, sizeof ma, &ma, sizeof mo, &mo, sizeof rounds, &rounds) &&
+      suite_run1(k, n, local) && suite_read(mo, o, n * 4))
+    for (size_t i = 0; i < n; i++) {
+      size_t g = i / local, l = i % local;
+      int32_t want = a[g * local + (l + (size_t)rounds) % local] + rounds * (rounds - 1) / 2;
+      if (o[i] != want) {
+        suite_fail("item %zu: %d, expected %d", i, o[i], want);
+        break;
+      }
+    }
+  free(a), free(o);
+  if (ma) clReleaseMemObject(ma);
+  if (mo) clReleaseMemObject(mo);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+/* Global memory made visible within the group by barrier(CLK_GLOBAL_MEM_FENCE). */
+SUITE_TEST(workgroups, barrier_global_fence) {
+  const char *src =
+      "__kernel void k(__global int *buf, __global int *o) {\n"
+      "  size_t g = get_global_id(0), l = get_local_id(0), base = g - l, n = get_local_size(0);\n"
+      "  buf[g] = (int)(g * 3 + 1);\n  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+      "  o[g] = buf[base + (l + 5) % n];\n}\n";
+  size_t local = 64, n = 8 * local;
+  cl_program p = suite_build(src, "");
+  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  if (!k)
+    return;
+  int32_t *o = malloc(n * 4);
+  cl_mem mb = suite_buffer(n * 4, NULL), mo = suite_buffer(n * 4, NULL);
+  if (!suite_failed() && suite_args(k, 2, sizeof mb, &mb, sizeof mo, &mo) && suite_run1(k, n, local) && suite_read(mo, o, n * 4))
+    for (size_t i = 0; i < n; i++) {
+      size_t want = (i - i % local + (i % local + 5) % local) * 3 + 1;
+      if (o[i] != (int32_t)want) {
+        suite_fail("item %zu: %d, expected %zu", i, o[i], want);
+        break;
+      }
+    }
+  free(o);
+  if (mb) clReleaseMemObject(mb);
+  if (mo) clReleaseMemObject(mo);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+/* async_work_group_copy in both directions with wait_group_events. */
+SUITE_TEST(workgroups, async_work_group_copy) {
+  const char *src =
+      "__kernel void k(__global const float4 *a, __global float4 *o) {\n"
+      "  __local float4 s[64];\n  size_t g = get_group_id(0);\n"
+      "  event_t e = async_work_group_copy(s, a + g * 64, 64, 0);\n  wait_group_events(1, &e);\n"
+      "  size_t l = get_local_id(0);\n  float4 v = s[63 - l];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  s[l] = v * 2.0f;\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  e = async_work_group_copy(o + g * 64, s, 64, 0);\n  wait_group_events(1, &e);\n}\n";
+  size_t local = 64, n = 5 * local;
+  cl_program p = suite_build(src, "");
+  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  if (!k)
+    return;
+  float *a = malloc(n * 16), *o = malloc(n * 16);
+  for (size_t i = 0; i < n * 4; i++)
+    a[i] = (float)suite_uniform(-100, 100);
+  cl_mem ma = suite_buffer(n * 16, a), mo = suite_buffer(n * 16, NULL);
+  if (!suite_failed() && suite_args(k, 2, sizeof ma, &ma, sizeof mo, &mo) && suite_run1(k, n, local) && suite_read(mo, o, n * 16))
+    for (size_t i = 0; i < n * 4; i++) {
+      size_t item = i / 4, g = item / 64, l = item % 64;
+      float want = a[(g * 64 + 63 - l) * 4 + i % 4] * 2.0f;
+      if (o[i] != want) {
+        suite_fail("element %zu: %g, expected %g", i, o[i], want);
+        break;
+      }
+    }
+  free(a), free(o);
+  if (ma) clReleaseMemObject(ma);
+  if (mo) clReleaseMemObject(mo);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
