@@ -70,20 +70,54 @@ static void put_u32_at(uint8_t *p, uint32_t v) {
 typedef struct strtab {
   const char **s;
   uint32_t n, cap, interned;
+  uint32_t *slots; /* open-addressing hash of entries: index + 1, 0 = empty */
+  uint32_t nslots;  /* power of two, at least twice n */
   bool oom;
 } strtab;
 
+static uint32_t str_hash(const char *s) {
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (; *s; s++)
+    h = (h ^ (uint8_t)*s) * 16777619u;
+  return h;
+}
+
+static bool st_rehash(strtab *t, uint32_t nslots) {
+  uint32_t *sl = calloc(nslots, sizeof *sl);
+  if (!sl)
+    return false;
+  for (uint32_t i = 0; i < t->n; i++) {
+    uint32_t h = str_hash(t->s[i]) & (nslots - 1);
+    while (sl[h])
+      h = (h + 1) & (nslots - 1);
+    sl[h] = i + 1;
+  }
+  free(t->slots);
+  t->slots = sl;
+  t->nslots = nslots;
+  return true;
+}
+
+/* Index of s in the table, adding it when new. The first entry of equal strings wins. */
 static uint32_t st_id(strtab *t, const char *s) {
   if (!s)
     return HG_IR_NONE;
-  for (uint32_t i = 0; i < t->n; i++)
-    if (strcmp(t->s[i], s) == 0)
-      return i;
+  if (t->oom)
+    return 0;
+  if ((uint64_t)(t->n + 1) * 2 > t->nslots && !st_rehash(t, t->nslots ? t->nslots * 2 : 64)) {
+    t->oom = true;
+    return 0;
+  }
+  uint32_t h = str_hash(s) & (t->nslots - 1);
+  for (; t->slots[h]; h = (h + 1) & (t->nslots - 1))
+    if (strcmp(t->s[t->slots[h] - 1], s) == 0)
+      return t->slots[h] - 1;
   if (hg_ir_grow((void **)&t->s, &t->cap, t->n + 1, sizeof *t->s)) {
     t->oom = true;
     return 0;
   }
   t->s[t->n] = s;
+  t->slots[h] = t->n + 1;
   return t->n++;
 }
 static const char *nn(const char *s) { return s ? s : ""; }
@@ -206,10 +240,8 @@ int hg_ir_encode(const hg_ir_module *m, uint8_t **out, size_t *out_size) {
   *out = NULL;
   *out_size = 0;
   strtab st = {0};
-  for (uint32_t i = 0; i < m->num_strings; i++)
-    if (hg_ir_grow((void **)&st.s, &st.cap, st.n + 1, sizeof *st.s) == 0)
-      st.s[st.n++] = m->strings[i]; /* interned strings are unique (the verifier checks) */
-    else
+  for (uint32_t i = 0; i < m->num_strings; i++) /* interned strings are unique (the verifier checks) */
+    if (st_id(&st, m->strings[i]) != i)
       st.oom = true;
   st.interned = st.n;
   /* sections other than the string table first, so that the table is complete */
@@ -258,6 +290,7 @@ int hg_ir_encode(const hg_ir_module *m, uint8_t **out, size_t *out_size) {
     free(sec[s].p);
   }
   free(st.s);
+  free(st.slots);
   if (oom || w.oom || w.n > UINT32_MAX) {
     free(w.p);
     return -1;

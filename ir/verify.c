@@ -36,14 +36,37 @@ static bool is_void(hg_ir_type t) { return t.scalar == HG_IR_VOID; }
 static bool is_ptr(hg_ir_type t) { return t.scalar == HG_IR_PTR; }
 static unsigned bits(hg_ir_type t) { return t.scalar == HG_IR_BOOL ? 1 : 8 * hg_ir_scalar_bytes(t.scalar); }
 static bool is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* The first name given twice among n names (NULL entries skipped), or NULL: n log n. */
+static const char *first_duplicate(const char **names, uint32_t n, bool *oom) {
+  const char **s = malloc((n ? n : 1) * sizeof *s);
+  if (!s) {
+    *oom = true;
+    return NULL;
+  }
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (names[i])
+      s[k++] = names[i];
+  qsort(s, k, sizeof *s, cmp_str);
+  const char *dup = NULL;
+  for (uint32_t i = 1; i < k && !dup; i++)
+    if (strcmp(s[i], s[i - 1]) == 0)
+      dup = s[i];
+  free(s);
+  return dup;
+}
 
 static bool verify_global(vctx *v, uint32_t gi) {
   const hg_ir_global *g = &v->m->globals[gi];
   if (!g->name || !g->name[0])
     FAILF("global %u: empty name", gi);
-  for (uint32_t j = 0; j < gi; j++)
-    if (v->m->globals[j].name && strcmp(v->m->globals[j].name, g->name) == 0)
-      FAILF("global @%s: name defined twice", g->name);
   if (g->addrspace != HG_AS_GLOBAL && g->addrspace != HG_AS_CONSTANT && g->addrspace != HG_AS_LOCAL)
     FAILF("global @%s: address space %u not global, constant or local", g->name, g->addrspace);
   if (!is_pow2(g->align))
@@ -307,8 +330,18 @@ static bool check_inst_shape(vctx *v, uint32_t b, uint32_t i, const hg_ir_inst *
     for (uint32_t k = 1; k < no; k++) {
       const hg_ir_value *cv = &f->values[in->operands[k]];
       RULE(cv->kind == HG_VAL_CONST && hg_ir_type_eq(cv->type, o[0]), "case values are constants of its type");
-      for (uint32_t j = 1; j < k; j++)
-        RULE(f->const_words[f->values[in->operands[j]].index] != f->const_words[cv->index], "duplicate case");
+    }
+    if (no > 2) { /* distinct cases: sort the case words and compare neighbours */
+      uint64_t *w = malloc((no - 1) * sizeof *w);
+      RULE(w != NULL, "out of memory");
+      for (uint32_t k = 1; k < no; k++)
+        w[k - 1] = f->const_words[f->values[in->operands[k]].index];
+      qsort(w, no - 1, sizeof *w, cmp_u64);
+      bool dup = false;
+      for (uint32_t k = 1; k + 1 < no; k++)
+        dup |= w[k] == w[k - 1];
+      free(w);
+      RULE(!dup, "duplicate case");
     }
     break;
   case HG_OP_RET:
@@ -406,9 +439,6 @@ static bool verify_function(vctx *v, uint32_t fi) {
   const hg_ir_function *f = v->f = &m->functions[fi];
   if (!f->name || !f->name[0])
     FAILF("function %u: empty name", fi);
-  for (uint32_t j = 0; j < fi; j++)
-    if (m->functions[j].name && strcmp(m->functions[j].name, f->name) == 0)
-      FAILF("function @%s: name defined twice", f->name);
   if (!type_ok(f->ret_type))
     FAILF("function @%s: invalid return type", f->name);
   if (f->num_values < f->num_params)
@@ -565,28 +595,37 @@ static bool verify_function(vctx *v, uint32_t fi) {
       const hg_ir_inst *in = &bl->insts[i];
       if (in->op == HG_OP_PHI) {
         /* the distinct incoming blocks are exactly the predecessors; repeats carry one value */
-        for (uint32_t k = 0; k < in->num_imm; k++) {
-          bool found = false;
-          for (uint32_t p = 0; p < np; p++)
-            found |= preds[p] == in->imm[k];
-          for (uint32_t j = 0; j < k; j++)
-            if (in->imm[j] == in->imm[k] && in->operands[j] != in->operands[k]) {
-              hg_ir_errf(v->err, v->err_size, AT "block bb%u incoming twice with different values", ATARGS, in->imm[k]);
-              goto out;
-            }
-          if (!found) {
-            hg_ir_errf(v->err, v->err_size, AT "bb%u is not a predecessor", ATARGS, in->imm[k]);
-            goto out;
-          }
+        /* sorted (block, value) pairs against the sorted distinct predecessors: n log n */
+        uint64_t *pairs = malloc(in->num_imm * sizeof *pairs);
+        if (!pairs) {
+          hg_ir_errf(v->err, v->err_size, "out of memory");
+          goto out;
         }
-        for (uint32_t p = 0; p < np; p++) {
-          bool found = false;
-          for (uint32_t k = 0; k < in->num_imm; k++)
-            found |= preds[p] == in->imm[k];
-          if (!found) {
-            hg_ir_errf(v->err, v->err_size, AT "no incoming value for predecessor bb%u", ATARGS, preds[p]);
-            goto out;
+        for (uint32_t k = 0; k < in->num_imm; k++)
+          pairs[k] = (uint64_t)in->imm[k] << 32 | in->operands[k];
+        qsort(pairs, in->num_imm, sizeof *pairs, cmp_u64);
+        const char *why = NULL;
+        uint32_t bad = 0, p = 0;
+        for (uint32_t k = 0; k < in->num_imm && !why; k++) {
+          uint32_t blk = (uint32_t)(pairs[k] >> 32);
+          if (k && blk == (uint32_t)(pairs[k - 1] >> 32)) {
+            if (pairs[k] != pairs[k - 1])
+              why = "incoming twice with different values", bad = blk;
+            continue;
           }
+          if (p < np && preds[p] < blk)
+            why = "predecessor without incoming value", bad = preds[p];
+          else if (p >= np || preds[p] != blk)
+            why = "is not a predecessor", bad = blk;
+          else
+            p++;
+        }
+        if (!why && p < np)
+          why = "predecessor without incoming value", bad = preds[p];
+        free(pairs);
+        if (why) {
+          hg_ir_errf(v->err, v->err_size, AT "bb%u %s", ATARGS, bad, why);
+          goto out;
         }
       }
       if (!hg_ir_cfg_reachable(&cfg, b))
@@ -626,13 +665,32 @@ bool hg_ir_verify(const hg_ir_module *m, char *err, size_t err_size) {
     FAILF("no module");
   if (m->program_kind > HG_IR_PROGRAM_LIBRARY)
     FAILF("unknown program kind %u", m->program_kind);
-  for (uint32_t i = 0; i < m->num_strings; i++) {
+  for (uint32_t i = 0; i < m->num_strings; i++)
     if (!m->strings[i])
       FAILF("string %u missing", i);
-    for (uint32_t j = 0; j < i; j++)
-      if (strcmp(m->strings[i], m->strings[j]) == 0)
-        FAILF("string %u duplicates string %u", i, j);
-  }
+  uint32_t most = m->num_strings > m->num_globals ? m->num_strings : m->num_globals;
+  if (m->num_functions > most)
+    most = m->num_functions;
+  const char **names = malloc((most ? most : 1) * sizeof *names);
+  if (!names)
+    FAILF("out of memory");
+  bool oom = false;
+  const char *dup = first_duplicate((const char **)m->strings, m->num_strings, &oom);
+  for (uint32_t i = 0; !dup && !oom && i < m->num_globals; i++)
+    names[i] = m->globals[i].name;
+  const char *dupg = dup || oom ? NULL : first_duplicate(names, m->num_globals, &oom);
+  for (uint32_t i = 0; !dup && !dupg && !oom && i < m->num_functions; i++)
+    names[i] = m->functions[i].name;
+  const char *dupf = dup || dupg || oom ? NULL : first_duplicate(names, m->num_functions, &oom);
+  free(names);
+  if (oom)
+    FAILF("out of memory");
+  if (dup)
+    FAILF("string \"%s\" interned twice", dup);
+  if (dupg)
+    FAILF("global @%s: name defined twice", dupg);
+  if (dupf)
+    FAILF("function @%s: name defined twice", dupf);
   for (uint32_t g = 0; g < m->num_globals; g++)
     if (!verify_global(v, g))
       return false;
