@@ -175,12 +175,14 @@ HG_TEST(interleaved_rect_copy_within_one_buffer) {
 HG_TEST(rect_through_sub_buffers) {
   cl_context ctx = hg_test_context();
   cl_command_queue q = hg_test_queue(ctx, 0);
-  size_t align = bt_base_align(), size = 8 * align + 4096;
+  size_t align = bt_base_align();
+  /* two disjoint sub-buffers of 2048 bytes at aligned origins */
+  cl_buffer_region r1 = {align, 2048}, r2 = {(align + 2048 + align - 1) / align * align, 2048};
+  size_t size = r2.origin + r2.size + align;
   unsigned char *model = bt_random(size);
   cl_mem parent = bt_buffer(ctx, 0, size, model);
   CHECK(parent);
   cl_int err;
-  cl_buffer_region r1 = {align, 2048}, r2 = {4 * align, 2048};
   cl_mem s1 = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r1, &err);
   CHECK_CL(err);
   cl_mem s2 = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r2, &err);
