@@ -219,6 +219,7 @@ hg_sim_decoded hg_sim_decode(uint32_t r, uint64_t pc_index, uint64_t nins) {
   default: break;
   }
   if (op < 0) op = HG_SIM_OP_ILLEGAL;
+  if (opc == 0x53 || opc == 0x43 || opc == 0x47 || opc == 0x4b || opc == 0x4f) d.imm |= op << 8; /* for RMM */
   d.op = op;
   d.rd = int_dest ? xrd : (uint8_t)rd;
   return d;

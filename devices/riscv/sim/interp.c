@@ -7,6 +7,10 @@
 #include "devices/riscv/sim/fp.h"
 #include "devices/riscv/sim/sim_internal.h"
 
+/* frm as the interpreter's fast path sees it: RMM and invalid modes read as 8 (never equal
+ * to a static mode), so they always take the slow path. */
+#define RM_OF(frm) ((frm) < HG_RM_RMM ? (frm) : 8u)
+
 /* Zicsr: fflags, frm, fcsr (read/write), cycle, time, instret (read-only). Returns 0, or -1
  * for an illegal access. */
 static int csr_access(hg_sim_core *c, unsigned csr, unsigned kind, uint64_t val, bool write, uint64_t now_insns,
@@ -126,7 +130,7 @@ int hg_sim_interp(hg_sim_core *c, const void *const **labels) {
   const hg_sim_insn *ins0, *ip, *blk;
   uint64_t seg_base, seg_size;
   uint64_t icount = c->insns, extra = 0, budget = c->budget;
-  unsigned cur_rm = c->frm;
+  unsigned cur_rm = RM_OF(c->frm);
   uint64_t tgt = 0, link = 0; /* far jumps */
   hg_sim_fault_kind fkind = HG_SIM_FAULT_NONE;
   uint64_t faddr = 0;
@@ -257,23 +261,31 @@ int hg_sim_interp(hg_sim_core *c, const void *const **labels) {
 #define GREATER(a, b) ((a) > (b))
 
 /* Rounding for FP arithmetic: the instruction's static mode, or frm when dynamic. The host is
- * kept in frm's mode; a different static mode is set around the one operation. */
+ * kept in frm's mode; a different static mode is set around the one operation. cur_rm is frm,
+ * except that RMM (which the host lacks) and invalid modes read as 8, so they never take the
+ * fast path; RMM goes to the emulation in fp_rmm.c. */
 #define FP_BEGIN                                                                                          \
   {                                                                                                       \
-    unsigned rm_ = (unsigned)ip->imm;                                                                     \
+    unsigned rm_ = (unsigned)ip->imm & 7;                                                                 \
     int sw_ = 0;                                                                                          \
-    if (HG_SIM_UNLIKELY(rm_ != HG_RM_DYN ? rm_ != cur_rm : cur_rm > HG_RM_RMM)) {                         \
-      if (rm_ == HG_RM_DYN) FAULT(HG_SIM_FAULT_ILLEGAL, 0);                                               \
+    if (HG_SIM_UNLIKELY(rm_ != HG_RM_DYN ? rm_ != cur_rm : cur_rm > HG_RM_RUP)) {                         \
+      unsigned eff_ = rm_ == HG_RM_DYN ? c->frm : rm_;                                                    \
+      if (eff_ > HG_RM_RMM) FAULT(HG_SIM_FAULT_ILLEGAL, 0);                                               \
+      if (eff_ == HG_RM_RMM) {                                                                            \
+        hg_sim_fp_rmm(c, ip->imm >> 8, ip);                                                               \
+        extra += K->fp_fma;                                                                               \
+        NEXT;                                                                                             \
+      }                                                                                                   \
       sw_ = 1;                                                                                            \
-      fesetround(hg_host_rm(rm_));                                                                        \
+      fesetround(hg_host_rm(eff_));                                                                       \
     }
 #define FP_END                                                                                            \
-  if (HG_SIM_UNLIKELY(sw_)) fesetround(hg_host_rm(cur_rm));                                               \
+  if (HG_SIM_UNLIKELY(sw_)) fesetround(hg_host_rm(c->frm));                                               \
   }
 /* effective rounding mode for conversions to integer (computed by hand, not by the host) */
-#define EFF_RM ((unsigned)ip->imm == HG_RM_DYN ? cur_rm : (unsigned)ip->imm)
+#define EFF_RM (((unsigned)ip->imm & 7) == HG_RM_DYN ? c->frm : (unsigned)ip->imm & 7)
 #define CHECK_RM                                                                                          \
-  if (HG_SIM_UNLIKELY((unsigned)ip->imm == HG_RM_DYN && cur_rm > HG_RM_RMM)) FAULT(HG_SIM_FAULT_ILLEGAL, 0)
+  if (HG_SIM_UNLIKELY(((unsigned)ip->imm & 7) == HG_RM_DYN && c->frm > HG_RM_RMM)) FAULT(HG_SIM_FAULT_ILLEGAL, 0)
 
 #define FS1 hg_f32(hg_unbox(f[ip->rs1]))
 #define FS2 hg_f32(hg_unbox(f[ip->rs2]))
@@ -527,7 +539,7 @@ L_CSRRW: L_CSRRS: L_CSRRC: L_CSRRWI: L_CSRRSI: L_CSRRCI: {
   if (csr_access(c, (unsigned)ip->imm & 0xfff, kind, val, write, icount + (uint64_t)(ip - blk), extra, &old))
     FAULT(HG_SIM_FAULT_ILLEGAL, 0);
   RD = old;
-  cur_rm = c->frm;
+  cur_rm = RM_OF(c->frm);
   extra += K->csr;
   NEXT;
 }

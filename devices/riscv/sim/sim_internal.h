@@ -14,7 +14,8 @@
 /* One instruction decoded once: the interpreter's handler address (computed goto), the
  * immediate (branch and jal offsets in instructions), registers. x0 as a destination is
  * decoded as register 32, a sink nobody reads, so handlers never test rd == 0. For FP
- * operations `imm` holds the rounding mode (7 = dynamic). */
+ * operations `imm` holds the rounding mode (7 = dynamic) in bits 0-2 and the operation in
+ * bits 8 and up (the RMM emulation needs it). */
 typedef struct hg_sim_insn {
   const void *h;
   int32_t imm;
@@ -145,6 +146,9 @@ int hg_sim_interp(hg_sim_core *c, const void *const **labels);
  * caches the range in c->rd / c->wr; NULL when not allowed. rt: round trip (loads, atomics). */
 uint8_t *hg_sim_slow_access(hg_sim_core *c, uint64_t addr, uint64_t n, bool write, bool rt);
 const hg_sim_segment *hg_sim_segment_of(const struct hg_sim_machine *m, uint64_t pc);
+
+/* An FP operation in RMM (fp_rmm.c): computes and writes f[rd], accrues fflags. */
+void hg_sim_fp_rmm(hg_sim_core *c, int op, const hg_sim_insn *ip);
 
 /* Host thread count (threads.c). */
 unsigned hg_sim_default_threads(void);
