@@ -138,7 +138,7 @@ static void context_destroy(cl_context ctx) {
   HG_LOG(HG_LOG_API, "context %p destroyed", (void *)ctx);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx->properties);
-  free(ctx);
+  hg_object_free(&ctx->obj);
 }
 
 void hg_context_retain(cl_context ctx) { atomic_fetch_add_explicit(&ctx->holds, 1, memory_order_relaxed); }

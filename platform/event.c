@@ -62,7 +62,7 @@ void hg_event_unhold(cl_event ev) {
   pthread_mutex_destroy(&ev->lock);
   cl_command_queue q = ev->queue;
   cl_context ctx = ev->context;
-  free(ev);
+  hg_object_free(&ev->obj);
   if (q)
     hg_queue_unhold(q);
   hg_context_release(ctx);

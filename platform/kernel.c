@@ -27,7 +27,7 @@ static void kernel_free(cl_kernel k) {
   free(k->args);
   pthread_mutex_destroy(&k->lock);
   cl_program p = k->program;
-  free(k);
+  hg_object_free(&k->obj);
   atomic_fetch_sub(&p->num_kernels_attached, 1);
   hg_program_release(p);
 }

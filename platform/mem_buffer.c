@@ -50,7 +50,7 @@ static void mem_destroy(cl_mem mem) {
   hg_context_release(mem->context);
   pthread_mutex_destroy(&mem->lock);
   free(mem->properties);
-  free(mem);
+  hg_object_free(&mem->obj);
 }
 
 void hg_mem_release(cl_mem mem) {

@@ -105,6 +105,20 @@ void hg_object_retire(hg_object *obj) {
   obj->magic = 0;
 }
 
+static pthread_mutex_t quarantine_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *quarantine[HG_QUARANTINE_SIZE];
+static size_t quarantine_next;
+
+void hg_object_free(hg_object *obj) {
+  obj->magic = 0;
+  pthread_mutex_lock(&quarantine_lock);
+  void *oldest = quarantine[quarantine_next];
+  quarantine[quarantine_next] = obj;
+  quarantine_next = (quarantine_next + 1) % HG_QUARANTINE_SIZE;
+  pthread_mutex_unlock(&quarantine_lock);
+  free(oldest);
+}
+
 bool hg_object_is(const void *ptr, hg_object_type type) {
   if (!ptr)
     return false;

@@ -42,6 +42,12 @@ extern const cl_icd_dispatch hg_dispatch;
 void hg_object_init(hg_object *obj, hg_object_type type);
 /* Removes the object from the registry and clears its magic; the caller frees the memory. */
 void hg_object_retire(hg_object *obj);
+/* Frees a retired object's memory late: the last HG_QUARANTINE_SIZE retired objects stay
+ * allocated with their dispatch pointer intact, because the ICD loader reads a handle's dispatch
+ * pointer before our entry point can reject it, so a released handle must still be readable for
+ * a while to get its CL_INVALID_* code instead of a crash. */
+#define HG_QUARANTINE_SIZE 4096
+void hg_object_free(hg_object *obj);
 /* True when ptr is a live hetGPU object of the given type. */
 bool hg_object_is(const void *ptr, hg_object_type type);
 

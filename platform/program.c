@@ -42,7 +42,7 @@ static void program_free(cl_program p) {
   free(p->build_log);
   pthread_mutex_destroy(&p->lock);
   cl_context ctx = p->context;
-  free(p);
+  hg_object_free(&p->obj);
   hg_context_release(ctx);
 }
 

@@ -20,7 +20,7 @@ void hg_queue_unhold(cl_command_queue q) {
   pthread_cond_destroy(&q->cond);
   pthread_mutex_destroy(&q->lock);
   free(q->props_array);
-  free(q);
+  hg_object_free(&q->obj);
   hg_context_release(ctx);
 }
 

@@ -1,0 +1,309 @@
+/* Kernel objects and launches: info queries, every argument kind, NDRange in 1-3 dimensions
+ * with offsets, with and without a local size, clEnqueueTask, clCloneKernel, and the error codes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+static const char *src =
+    "typedef struct { int a; float b; short c; } params_t;\n"
+    "__kernel void blend(__global const float4 *in, __global float *out, __local float *tmp,\n"
+    "                  const float4 scale, params_t p, __constant int *lut) {\n"
+    "  size_t l = get_local_id(0), g = get_global_id(0), n = get_local_size(0);\n"
+    "  float4 v = in[g] * scale;\n"
+    "  tmp[l] = v.x + v.y + v.z + v.w;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  float neighbour = tmp[(l + 1) % n];\n"
+    "  out[g] = neighbour * p.b + (float)(p.a + p.c + lut[g % 4]);\n"
+    "}\n"
+    "__kernel void coords(__global uint *out) {\n"
+    "  size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);\n"
+    "  size_t w = get_global_size(0) + get_global_offset(0), h = get_global_size(1) + get_global_offset(1);\n"
+    "  out[(z * h + y) * w + x] = (uint)(x + 1000 * y + 1000000 * z) ^ (uint)(get_group_id(0) << 24)\n"
+    "      ^ (uint)(get_local_id(1) << 28) ^ (uint)get_work_dim();\n"
+    "}\n"
+    "__kernel __attribute__((reqd_work_group_size(8, 4, 1))) void fixed(__global int *out) {\n"
+    "  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = (int)get_local_size(0) * 10 + (int)get_local_size(1);\n"
+    "}\n"
+    "__kernel void single(__global int *out, int v) { out[0] = v + (int)get_global_size(0); }\n";
+
+typedef struct {
+  cl_int a;
+  cl_float b;
+  cl_short c;
+} params_t;
+
+static cl_program build(cl_context ctx) { return hg_test_build(ctx, src, NULL); }
+
+HG_TEST(kernel_info_and_args) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  cl_program p = build(ctx);
+  CHECK(p);
+  CHECK(!clCreateKernel(p, "nope", &err) && err == CL_INVALID_KERNEL_NAME);
+  CHECK(!clCreateKernel(p, NULL, &err) && err == CL_INVALID_VALUE);
+  cl_kernel k = clCreateKernel(p, "blend", &err);
+  CHECK_CL(err);
+  char name[32];
+  CHECK_CL(clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL));
+  CHECK(!strcmp(name, "blend"));
+  cl_uint nargs;
+  CHECK_CL(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL));
+  CHECK(nargs == 6);
+  cl_program p2;
+  CHECK_CL(clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof p2, &p2, NULL));
+  CHECK(p2 == p);
+  CHECK_ERR(clGetKernelInfo(k, 0x9999, sizeof nargs, &nargs, NULL), CL_INVALID_VALUE);
+  cl_kernel_arg_address_qualifier aq;
+  CHECK_CL(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL));
+  CHECK(aq == CL_KERNEL_ARG_ADDRESS_GLOBAL);
+  CHECK_CL(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL));
+  CHECK(aq == CL_KERNEL_ARG_ADDRESS_LOCAL);
+  CHECK_CL(clGetKernelArgInfo(k, 5, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL));
+  CHECK(aq == CL_KERNEL_ARG_ADDRESS_CONSTANT);
+  CHECK_CL(clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL));
+  CHECK(aq == CL_KERNEL_ARG_ADDRESS_PRIVATE);
+  char tn[64];
+  CHECK_CL(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof tn, tn, NULL));
+  CHECK_MSG(!strcmp(tn, "float4*"), "type name %s", tn);
+  CHECK_CL(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_NAME, sizeof tn, tn, NULL));
+  CHECK(!strcmp(tn, "out"));
+  cl_kernel_arg_type_qualifier tq;
+  CHECK_CL(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL));
+  CHECK(tq & CL_KERNEL_ARG_TYPE_CONST);
+  CHECK_ERR(clGetKernelArgInfo(k, 6, CL_KERNEL_ARG_NAME, sizeof tn, tn, NULL), CL_INVALID_ARG_INDEX);
+  /* argument errors */
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+  CHECK_ERR(clSetKernelArg(k, 6, sizeof buf, &buf), CL_INVALID_ARG_INDEX);
+  CHECK_ERR(clSetKernelArg(k, 0, 4, &buf), CL_INVALID_ARG_SIZE);
+  cl_mem notbuf = (cl_mem)ctx;
+  if (hg_test_is_hetgpu()) /* PoCL does not check handle types */
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof notbuf, &notbuf), CL_INVALID_MEM_OBJECT);
+  CHECK_ERR(clSetKernelArg(k, 2, 64, &buf), CL_INVALID_ARG_VALUE);
+  CHECK_ERR(clSetKernelArg(k, 2, 0, NULL), CL_INVALID_ARG_SIZE);
+  cl_float4 scale = {{1, 2, 3, 4}};
+  CHECK_ERR(clSetKernelArg(k, 3, sizeof(cl_float2), &scale), CL_INVALID_ARG_SIZE);
+  CHECK_ERR(clSetKernelArg(k, 3, sizeof scale, NULL), CL_INVALID_ARG_VALUE);
+  CHECK_CL(clSetKernelArg(k, 0, sizeof(cl_mem), NULL)); /* a NULL buffer is allowed */
+  /* work-group info */
+  size_t wg;
+  CHECK_CL(clGetKernelWorkGroupInfo(k, hg_test_device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
+  CHECK(wg >= 64);
+  size_t cwg[3];
+  CHECK_CL(clGetKernelWorkGroupInfo(k, NULL, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof cwg, cwg, NULL));
+  CHECK(cwg[0] == 0 && cwg[1] == 0 && cwg[2] == 0);
+  CHECK_ERR(clGetKernelWorkGroupInfo(k, (cl_device_id)ctx, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
+            CL_INVALID_DEVICE);
+  cl_kernel f = clCreateKernel(p, "fixed", &err);
+  CHECK_CL(clGetKernelWorkGroupInfo(f, NULL, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof cwg, cwg, NULL));
+  CHECK(cwg[0] == 8 && cwg[1] == 4 && cwg[2] == 1);
+  /* all kernels at once */
+  cl_uint nk;
+  CHECK_CL(clCreateKernelsInProgram(p, 0, NULL, &nk));
+  CHECK(nk == 4);
+  cl_kernel all[4];
+  CHECK_ERR(clCreateKernelsInProgram(p, 2, all, NULL), CL_INVALID_VALUE);
+  CHECK_CL(clCreateKernelsInProgram(p, 4, all, NULL));
+  for (int i = 0; i < 4; i++)
+    clReleaseKernel(all[i]);
+  clReleaseKernel(f);
+  clReleaseKernel(k);
+  clReleaseMemObject(buf);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+/* Runs mix with random inputs and checks every element against the host, for a given local size. */
+static void check_blend(cl_context ctx, cl_kernel k, size_t local, bool use_clone) {
+  cl_int err;
+  enum { N = 2048 };
+  cl_float4 *in = malloc(sizeof *in * N);
+  float *out = malloc(sizeof *out * N);
+  for (int i = 0; i < N; i++)
+    for (int c = 0; c < 4; c++)
+      in[i].s[c] = hg_test_randf(-4, 4);
+  memset(out, 0xFF, sizeof *out * N);
+  cl_int lut[4] = {3, -7, 11, 100};
+  cl_float4 scale = {{0.5f, -1.0f, 2.0f, 0.25f}};
+  params_t prm = {(cl_int)(hg_test_rand() % 100), 1.5f, (cl_short)-3};
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  cl_mem din = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof *in * N, in, &err);
+  cl_mem dout = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof *out * N, out, &err);
+  cl_mem dlut = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof lut, lut, &err);
+  CHECK_CL(clSetKernelArg(k, 0, sizeof din, &din));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof dout, &dout));
+  CHECK_CL(clSetKernelArg(k, 2, local * sizeof(float), NULL));
+  CHECK_CL(clSetKernelArg(k, 3, sizeof scale, &scale));
+  CHECK_CL(clSetKernelArg(k, 4, sizeof prm, &prm));
+  CHECK_CL(clSetKernelArg(k, 5, sizeof dlut, &dlut));
+  size_t global = N;
+  /* a clone carries the arguments set so far and runs the same */
+  cl_kernel launch_kernel = use_clone ? clCloneKernel(k, &err) : k;
+  CHECK_CL(err);
+  CHECK_CL(clEnqueueNDRangeKernel(q, launch_kernel, 1, NULL, &global, &local, 0, NULL, NULL));
+  if (use_clone)
+    clReleaseKernel(launch_kernel);
+  CHECK_CL(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, sizeof *out * N, out, 0, NULL, NULL));
+  for (int g = 0; g < N; g++) {
+    int base = g - g % (int)local, nb = base + (g % (int)local + 1) % (int)local;
+    float t = in[nb].s[0] * scale.s[0] + in[nb].s[1] * scale.s[1] + in[nb].s[2] * scale.s[2] + in[nb].s[3] * scale.s[3];
+    float want = t * prm.b + (float)(prm.a + prm.c + lut[g % 4]);
+    float diff = out[g] - want;
+    CHECK_MSG(diff < 1e-3f && diff > -1e-3f, "out[%d] = %g, want %g", g, out[g], want);
+  }
+  clReleaseMemObject(din);
+  clReleaseMemObject(dout);
+  clReleaseMemObject(dlut);
+  clReleaseCommandQueue(q);
+  free(in);
+  free(out);
+}
+
+HG_TEST(launch_mix_all_argument_kinds) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  cl_program p = build(ctx);
+  CHECK(p);
+  cl_kernel k = clCreateKernel(p, "blend", &err);
+  CHECK_CL(err);
+  check_blend(ctx, k, 64, false);
+  check_blend(ctx, k, 128, false);
+  check_blend(ctx, k, 32, true);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+HG_TEST(launch_dimensions_offsets) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  cl_program p = build(ctx);
+  CHECK(p);
+  cl_kernel k = clCreateKernel(p, "coords", &err);
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  for (cl_uint dim = 1; dim <= 3; dim++)
+    for (int with_local = 0; with_local < 2; with_local++) {
+      size_t global[3] = {32, 8, 4}, offset[3] = {4, 2, 1}, local[3] = {8, 4, 2};
+      size_t w = global[0] + offset[0], h = dim > 1 ? global[1] + offset[1] : 1, d = dim > 2 ? global[2] + offset[2] : 1;
+      size_t n = w * h * d;
+      cl_uint *out = malloc(n * sizeof *out);
+      memset(out, 0xCD, n * sizeof *out);
+      cl_mem dout = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, n * sizeof *out, out, &err);
+      CHECK_CL(clSetKernelArg(k, 0, sizeof dout, &dout));
+      CHECK_CL(clEnqueueNDRangeKernel(q, k, dim, offset, global, with_local ? local : NULL, 0, NULL, NULL));
+      CHECK_CL(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL));
+      for (size_t z = 0; z < d; z++)
+        for (size_t y = 0; y < h; y++)
+          for (size_t x = 0; x < w; x++) {
+            cl_uint got = out[(z * h + y) * w + x];
+            bool inside = x >= offset[0] && (dim < 2 || y >= offset[1]) && (dim < 3 || z >= offset[2]);
+            if (!inside) {
+              CHECK_MSG(got == 0xCDCDCDCDu, "(%zu,%zu,%zu) written outside the range", x, y, z);
+              continue;
+            }
+            cl_uint want = (cl_uint)(x + 1000 * y + 1000000 * z) ^ (cl_uint)dim;
+            if (with_local)
+              want ^= (cl_uint)(((x - offset[0]) / local[0]) << 24) ^ (dim > 1 ? (cl_uint)((y - offset[1]) % local[1]) << 28 : 0);
+            if (with_local)
+              CHECK_MSG(got == want, "dim %u (%zu,%zu,%zu): %#x want %#x", dim, x, y, z, got, want);
+            else
+              CHECK_MSG((got & 0x00FFFFFF) == (want & 0x00FFFFFF), "dim %u (%zu,%zu,%zu)", dim, x, y, z);
+          }
+      clReleaseMemObject(dout);
+      free(out);
+    }
+  clReleaseCommandQueue(q);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+HG_TEST(launch_errors) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  cl_program p = build(ctx);
+  CHECK(p);
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  cl_kernel k = clCreateKernel(p, "coords", &err);
+  size_t g[3] = {64, 64, 64}, l[3] = {8, 8, 1};
+  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * 64 * 64 * 4, NULL, &err);
+  CHECK_CL(clSetKernelArg(k, 0, sizeof buf, &buf));
+  CHECK_ERR(clEnqueueNDRangeKernel(NULL, k, 1, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+  CHECK_ERR(clEnqueueNDRangeKernel(q, NULL, 1, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_KERNEL);
+  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 0, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_WORK_DIMENSION);
+  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 4, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_WORK_DIMENSION);
+  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, NULL, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+  size_t odd[1] = {7};
+  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, g, odd, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  size_t big[2] = {64, 64};
+  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 2, NULL, g, big, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  size_t tall[3] = {1, 1, 128};
+  size_t gt[3] = {1, 1, 128};
+  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 3, NULL, gt, tall, 0, NULL, NULL), CL_INVALID_WORK_ITEM_SIZE);
+  size_t huge_off[1] = {SIZE_MAX - 10};
+  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, huge_off, g, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_OFFSET);
+  cl_event bogus = (cl_event)ctx;
+  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, g, NULL, 1, &bogus, NULL), CL_INVALID_EVENT_WAIT_LIST);
+  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, g, NULL, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
+  /* reqd_work_group_size must be matched exactly, and given */
+  cl_kernel f = clCreateKernel(p, "fixed", &err);
+  CHECK_CL(clSetKernelArg(f, 0, sizeof buf, &buf));
+  CHECK_ERR(clEnqueueNDRangeKernel(q, f, 2, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  CHECK_ERR(clEnqueueNDRangeKernel(q, f, 2, NULL, g, l, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  size_t fl[2] = {8, 4};
+  CHECK_CL(clEnqueueNDRangeKernel(q, f, 2, NULL, g, fl, 0, NULL, NULL));
+  int first[2];
+  CHECK_CL(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof first, first, 0, NULL, NULL));
+  CHECK(first[0] == 84 && first[1] == 84);
+  /* a kernel from another context */
+  cl_context ctx2 = hg_test_context();
+  cl_command_queue q2 = hg_test_queue(ctx2, 0);
+  CHECK_ERR(clEnqueueNDRangeKernel(q2, k, 1, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_CONTEXT);
+  clReleaseCommandQueue(q2);
+  clReleaseContext(ctx2);
+  clReleaseKernel(f);
+  clReleaseKernel(k);
+  clReleaseMemObject(buf);
+  clReleaseCommandQueue(q);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+HG_TEST(enqueue_task_and_events) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  cl_program p = build(ctx);
+  CHECK(p);
+  cl_command_queue q = hg_test_queue(ctx, CL_QUEUE_PROFILING_ENABLE);
+  cl_kernel k = clCreateKernel(p, "single", &err);
+  int v = (int)(hg_test_rand() % 1000), out = -1;
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof out, &out, &err);
+  CHECK_CL(clSetKernelArg(k, 0, sizeof buf, &buf));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof v, &v));
+  cl_event user = clCreateUserEvent(ctx, &err), done;
+  CHECK_CL(clEnqueueTask(q, k, 1, &user, &done));
+  cl_int st;
+  CHECK_CL(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+  CHECK(st > CL_COMPLETE); /* gated by the user event */
+  cl_command_type type;
+  CHECK_CL(clGetEventInfo(done, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL));
+  CHECK(type == CL_COMMAND_NDRANGE_KERNEL || type == CL_COMMAND_TASK);
+  CHECK_CL(clSetUserEventStatus(user, CL_COMPLETE));
+  CHECK_CL(clWaitForEvents(1, &done));
+  CHECK_CL(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL));
+  CHECK(out == v + 1);
+  cl_ulong t[4];
+  CHECK_CL(clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_QUEUED, sizeof t[0], &t[0], NULL));
+  CHECK_CL(clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_SUBMIT, sizeof t[1], &t[1], NULL));
+  CHECK_CL(clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_START, sizeof t[2], &t[2], NULL));
+  CHECK_CL(clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_END, sizeof t[3], &t[3], NULL));
+  CHECK(t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3]);
+  clReleaseEvent(done);
+  clReleaseEvent(user);
+  clReleaseMemObject(buf);
+  clReleaseKernel(k);
+  clReleaseCommandQueue(q);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}

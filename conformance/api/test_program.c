@@ -1,0 +1,233 @@
+/* Program objects: creation, build, compile + link, info queries, binaries and their errors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+static const char *square_src =
+    "__kernel void square(__global const int *in, __global int *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = in[i] * in[i];\n"
+    "}\n";
+
+/* Runs square from a built program over 4096 items in groups of 64; checks against the host. */
+static bool run_square(cl_context ctx, cl_program prog) {
+  cl_int err;
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  enum { N = 4096 };
+  int in[N], out[N];
+  for (int i = 0; i < N; i++)
+    in[i] = (int)(hg_test_rand() % 20001) - 10000;
+  memset(out, 0xA5, sizeof out);
+  cl_mem din = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+  cl_mem dout = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY | CL_MEM_COPY_HOST_PTR, sizeof out, out, &err);
+  cl_kernel k = clCreateKernel(prog, "square", &err);
+  bool ok = err == CL_SUCCESS;
+  size_t global = N, local = 64;
+  ok = ok && clSetKernelArg(k, 0, sizeof din, &din) == CL_SUCCESS && clSetKernelArg(k, 1, sizeof dout, &dout) == CL_SUCCESS;
+  ok = ok && clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL) == CL_SUCCESS;
+  ok = ok && clEnqueueReadBuffer(q, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL) == CL_SUCCESS;
+  for (int i = 0; ok && i < N; i++)
+    ok = out[i] == in[i] * in[i];
+  clReleaseKernel(k);
+  clReleaseMemObject(din);
+  clReleaseMemObject(dout);
+  clReleaseCommandQueue(q);
+  return ok;
+}
+
+HG_TEST(create_with_source_errors) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  const char *null_str = NULL;
+  CHECK(clCreateProgramWithSource(NULL, 1, &square_src, NULL, &err) == NULL && err == CL_INVALID_CONTEXT);
+  CHECK(clCreateProgramWithSource(ctx, 0, &square_src, NULL, &err) == NULL && err == CL_INVALID_VALUE);
+  CHECK(clCreateProgramWithSource(ctx, 1, NULL, NULL, &err) == NULL && err == CL_INVALID_VALUE);
+  CHECK(clCreateProgramWithSource(ctx, 1, &null_str, NULL, &err) == NULL && err == CL_INVALID_VALUE);
+  /* several strings with explicit lengths concatenate */
+  const char *parts[2] = {"__kernel void square(__global const int *in, __global int *out) {XXXX", "  size_t i = get_global_id(0); out[i] = in[i] * in[i]; }"};
+  size_t lengths[2] = {strlen(parts[0]) - 4, 0};
+  cl_program p = clCreateProgramWithSource(ctx, 2, parts, lengths, &err);
+  CHECK_CL(err);
+  CHECK_CL(clBuildProgram(p, 0, NULL, NULL, NULL, NULL));
+  CHECK(run_square(ctx, p));
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+static int notified;
+static void CL_CALLBACK on_built(cl_program p, void *user) { notified += user == (void *)&notified; }
+
+HG_TEST(build_and_info) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  cl_program p = clCreateProgramWithSource(ctx, 1, &square_src, NULL, &err);
+  CHECK_CL(err);
+  size_t n;
+  CHECK_ERR(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof n, &n, NULL), CL_INVALID_PROGRAM_EXECUTABLE);
+  CHECK_ERR(clCreateKernel(p, "square", &err) == NULL ? err : 0, CL_INVALID_PROGRAM_EXECUTABLE);
+  CHECK_ERR(clBuildProgram(p, 1, NULL, NULL, NULL, NULL), CL_INVALID_VALUE);
+  CHECK_ERR(clBuildProgram(p, 0, &hg_test_device, NULL, NULL, NULL), CL_INVALID_VALUE);
+  CHECK_ERR(clBuildProgram(p, 0, NULL, NULL, NULL, &notified), CL_INVALID_VALUE);
+  cl_device_id bogus = (cl_device_id)ctx;
+  CHECK_ERR(clBuildProgram(p, 1, &bogus, NULL, NULL, NULL), CL_INVALID_DEVICE);
+  notified = 0;
+  CHECK_CL(clBuildProgram(p, 1, &hg_test_device, "-DUNUSED=1 -cl-mad-enable", on_built, &notified));
+  CHECK(notified == 1);
+  cl_build_status status;
+  CHECK_CL(clGetProgramBuildInfo(p, hg_test_device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL));
+  CHECK(status == CL_BUILD_SUCCESS);
+  char opts[256];
+  CHECK_CL(clGetProgramBuildInfo(p, hg_test_device, CL_PROGRAM_BUILD_OPTIONS, sizeof opts, opts, NULL));
+  CHECK(!strcmp(opts, "-DUNUSED=1 -cl-mad-enable"));
+  cl_program_binary_type bt;
+  CHECK_CL(clGetProgramBuildInfo(p, hg_test_device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL));
+  CHECK(bt == CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+  CHECK_ERR(clGetProgramBuildInfo(p, bogus, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL), CL_INVALID_DEVICE);
+  CHECK_ERR(clGetProgramBuildInfo(p, hg_test_device, 0x7777, sizeof status, &status, NULL), CL_INVALID_VALUE);
+  CHECK_CL(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof n, &n, NULL));
+  CHECK(n == 1);
+  char names[64];
+  CHECK_CL(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL));
+  CHECK(!strcmp(names, "square"));
+  CHECK_ERR(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, 2, names, NULL), CL_INVALID_VALUE);
+  size_t srclen;
+  CHECK_CL(clGetProgramInfo(p, CL_PROGRAM_SOURCE, 0, NULL, &srclen));
+  CHECK(srclen == strlen(square_src) + 1);
+  cl_context c2;
+  CHECK_CL(clGetProgramInfo(p, CL_PROGRAM_CONTEXT, sizeof c2, &c2, NULL));
+  CHECK(c2 == ctx);
+  CHECK(run_square(ctx, p));
+  /* no rebuild while a kernel exists */
+  cl_kernel k = clCreateKernel(p, "square", &err);
+  CHECK_CL(err);
+  CHECK_ERR(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_INVALID_OPERATION);
+  clReleaseKernel(k);
+  CHECK_CL(clBuildProgram(p, 0, NULL, NULL, NULL, NULL));
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+HG_TEST(build_errors_and_log) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  const char *bad = "__kernel void f(__global int *p) {\n  p[0] = 1;\n  undeclared_thing = 2;\n}\n";
+  cl_program p = clCreateProgramWithSource(ctx, 1, &bad, NULL, &err);
+  CHECK_CL(err);
+  CHECK_ERR(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+  cl_build_status status;
+  CHECK_CL(clGetProgramBuildInfo(p, hg_test_device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL));
+  CHECK(status == CL_BUILD_ERROR);
+  char log[4096] = "";
+  CHECK_CL(clGetProgramBuildInfo(p, hg_test_device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+  CHECK_MSG(strstr(log, "undeclared_thing") && strstr(log, ":3:"), "log does not name the line: %s", log);
+  CHECK_ERR(clCreateKernel(p, "f", &err) == NULL ? err : 0, CL_INVALID_PROGRAM_EXECUTABLE);
+  clReleaseProgram(p);
+  p = clCreateProgramWithSource(ctx, 1, &square_src, NULL, &err);
+  CHECK_ERR(clBuildProgram(p, 0, NULL, "-not-an-option", NULL, NULL), CL_INVALID_BUILD_OPTIONS);
+  CHECK_ERR(clBuildProgram(p, 0, NULL, "-Werror", NULL, NULL), CL_SUCCESS);
+  clReleaseProgram(p);
+  /* -D reaches the preprocessor */
+  const char *defsrc = "__kernel void square(__global const int *in, __global int *out) {\n"
+                       "  size_t i = get_global_id(0); out[i] = in[i] * MUL; }\n";
+  p = clCreateProgramWithSource(ctx, 1, &defsrc, NULL, &err);
+  CHECK_ERR(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+  CHECK_CL(clBuildProgram(p, 0, NULL, "-D MUL=in[i]", NULL, NULL));
+  CHECK(run_square(ctx, p));
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+HG_TEST(binary_round_trip_and_corruption) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  cl_program p = clCreateProgramWithSource(ctx, 1, &square_src, NULL, &err);
+  CHECK_CL(clBuildProgram(p, 0, NULL, NULL, NULL, NULL));
+  size_t size;
+  CHECK_CL(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
+  CHECK(size > 0);
+  unsigned char *bin = malloc(size);
+  CHECK_CL(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL));
+  cl_int status = 1;
+  const unsigned char *cbin = bin;
+  cl_program p2 = clCreateProgramWithBinary(ctx, 1, &hg_test_device, &size, &cbin, &status, &err);
+  CHECK_CL(err);
+  CHECK(status == CL_SUCCESS);
+  CHECK_CL(clBuildProgram(p2, 0, NULL, NULL, NULL, NULL));
+  CHECK(run_square(ctx, p2));
+  clReleaseProgram(p2);
+  /* argument errors */
+  CHECK(!clCreateProgramWithBinary(ctx, 0, &hg_test_device, &size, &cbin, NULL, &err) && err == CL_INVALID_VALUE);
+  CHECK(!clCreateProgramWithBinary(ctx, 1, &hg_test_device, NULL, &cbin, NULL, &err) && err == CL_INVALID_VALUE);
+  size_t zero = 0;
+  CHECK(!clCreateProgramWithBinary(ctx, 1, &hg_test_device, &zero, &cbin, NULL, &err) && err == CL_INVALID_VALUE);
+  if (hg_test_is_hetgpu()) {
+    /* every single-bit flip and every truncation is refused, never crashes */
+    unsigned char *bad = malloc(size);
+    for (int trial = 0; trial < 300; trial++) {
+      memcpy(bad, bin, size);
+      size_t at = hg_test_rand() % size;
+      bad[at] ^= (unsigned char)(1u << (hg_test_rand() % 8));
+      const unsigned char *cb = bad;
+      status = 1;
+      cl_program pb = clCreateProgramWithBinary(ctx, 1, &hg_test_device, &size, &cb, &status, &err);
+      CHECK_MSG(!pb && err == CL_INVALID_BINARY && status == CL_INVALID_BINARY, "flip at %zu accepted (%d)", at, err);
+    }
+    for (size_t len = 1; len < size; len += 1 + len / 8) {
+      const unsigned char *cb = bin;
+      cl_program pb = clCreateProgramWithBinary(ctx, 1, &hg_test_device, &len, &cb, NULL, &err);
+      CHECK_MSG(!pb && err == CL_INVALID_BINARY, "truncation to %zu accepted", len);
+    }
+    free(bad);
+  }
+  free(bin);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+HG_TEST(compile_and_link) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  const char *header = "int sq(int x);\n";
+  const char *lib = "#include \"sq.h\"\nint sq(int x) { return x * x; }\n";
+  const char *main_src = "#include \"sq.h\"\n"
+                         "__kernel void square(__global const int *in, __global int *out) {\n"
+                         "  size_t i = get_global_id(0); out[i] = sq(in[i]); }\n";
+  cl_program h = clCreateProgramWithSource(ctx, 1, &header, NULL, &err);
+  cl_program pl = clCreateProgramWithSource(ctx, 1, &lib, NULL, &err);
+  cl_program pm = clCreateProgramWithSource(ctx, 1, &main_src, NULL, &err);
+  const char *names[1] = {"sq.h"};
+  CHECK_ERR(clCompileProgram(pl, 0, NULL, NULL, 1, NULL, names, NULL, NULL), CL_INVALID_VALUE);
+  CHECK_CL(clCompileProgram(pl, 0, NULL, NULL, 1, &h, names, NULL, NULL));
+  CHECK_CL(clCompileProgram(pm, 0, NULL, NULL, 1, &h, names, NULL, NULL));
+  cl_program_binary_type bt;
+  CHECK_CL(clGetProgramBuildInfo(pm, hg_test_device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL));
+  CHECK(bt == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  /* a library from one object, then an executable from the library and the main object */
+  cl_program libp = clLinkProgram(ctx, 0, NULL, "-create-library", 1, &pl, NULL, NULL, &err);
+  CHECK_CL(err);
+  CHECK_CL(clGetProgramBuildInfo(libp, hg_test_device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL));
+  CHECK(bt == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+  cl_program inputs[2] = {pm, libp};
+  cl_program exe = clLinkProgram(ctx, 0, NULL, NULL, 2, inputs, NULL, NULL, &err);
+  CHECK_CL(err);
+  CHECK(run_square(ctx, exe));
+  /* unresolved symbol: the link fails, the program object still carries the log */
+  cl_program alone = clLinkProgram(ctx, 0, NULL, NULL, 1, &pm, NULL, NULL, &err);
+  CHECK(err == CL_LINK_PROGRAM_FAILURE && alone != NULL);
+  cl_build_status status;
+  CHECK_CL(clGetProgramBuildInfo(alone, hg_test_device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL));
+  CHECK(status == CL_BUILD_ERROR);
+  CHECK(!clLinkProgram(ctx, 0, NULL, "-bogus", 1, &pm, NULL, NULL, &err) && err == CL_INVALID_LINKER_OPTIONS);
+  CHECK(!clLinkProgram(ctx, 0, NULL, NULL, 0, NULL, NULL, NULL, &err) && err == CL_INVALID_VALUE);
+  CHECK(!clLinkProgram(ctx, 0, NULL, NULL, 1, &exe, NULL, NULL, &err) && err == CL_INVALID_OPERATION);
+  /* compile needs source */
+  CHECK_ERR(clCompileProgram(exe, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL), CL_INVALID_OPERATION);
+  clReleaseProgram(alone);
+  clReleaseProgram(exe);
+  clReleaseProgram(libp);
+  clReleaseProgram(h);
+  clReleaseProgram(pl);
+  clReleaseProgram(pm);
+  clReleaseContext(ctx);
+}
