@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devices/cache.h"
 #include "devices/vendor/vendor_internal.h"
 #include "lowering/opencl_c.h"
 #include "platform/log.h"
@@ -27,6 +28,45 @@ static char *build_log(hg_vendor_backend *vb, cl_program prog) {
     size = 0;
   log[size] = '\0';
   return log;
+}
+
+/* The cache key of a vendor build: the lowered source, its options and the exact device and
+ * driver that compiled it. */
+static void binary_key(hg_backend *be, const char *source, const char *opts, hg_cache_key *key) {
+  hg_cache_key_add_str(key, "vendor-binary");
+  hg_cache_key_add_str(key, be->platform_name);
+  hg_cache_key_add_str(key, be->device_name);
+  hg_cache_key_add_str(key, be->driver_version);
+  hg_cache_key_add_str(key, opts);
+  hg_cache_key_add_str(key, source);
+}
+
+/* A program from a cached vendor binary, built; NULL on a miss or if the vendor refuses it. */
+static cl_program program_from_cache(hg_vendor_backend *vb, const hg_cache_key *key, const char *opts) {
+  uint8_t *bin;
+  size_t size;
+  if (!hg_cache_get(key, &bin, &size))
+    return NULL;
+  cl_int err, status;
+  const unsigned char *bins[1] = {bin};
+  cl_program prog =
+      VCL(vb->context)->clCreateProgramWithBinary(vb->context, 1, &vb->device, &size, bins, &status, &err);
+  free(bin);
+  if (prog && VCL(prog)->clBuildProgram(prog, 1, &vb->device, opts, NULL, NULL) != CL_SUCCESS) {
+    VCL(prog)->clReleaseProgram(prog);
+    prog = NULL;
+  }
+  return prog;
+}
+
+static void program_to_cache(hg_vendor_backend *vb, cl_program prog, const hg_cache_key *key) {
+  size_t size = 0;
+  if (VCL(prog)->clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || !size)
+    return;
+  unsigned char *bin = malloc(size);
+  if (bin && VCL(prog)->clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
+    hg_cache_put(key, bin, size);
+  free(bin);
 }
 
 cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
@@ -63,9 +103,18 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
     goto done;
   }
   snprintf(opts, opts_len, "%s%s%s", options, *options && *lower_opts ? " " : "", lower_opts);
+  hg_cache_key key = {0};
+  binary_key(be, source, opts, &key);
+  p->program = program_from_cache(vb, &key, opts);
+  if (p->program) {
+    hg_cache_key_free(&key);
+    HG_LOG(HG_LOG_CACHE, "%s: vendor binary from the cache", be->name);
+    goto done;
+  }
   const char *sources[1] = {source};
   p->program = VCL(vb->context)->clCreateProgramWithSource(vb->context, 1, sources, NULL, &err);
   if (!p->program) {
+    hg_cache_key_free(&key);
     err = hg_vendor_error(err);
     goto done;
   }
@@ -73,6 +122,7 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   if (log)
     *log = build_log(vb, p->program);
   if (build_err != CL_SUCCESS) {
+    hg_cache_key_free(&key);
     HG_LOG(HG_LOG_COMPILE, "%s: vendor build failed (%d) with options \"%s\"; source:\n%s", be->name, build_err, opts,
            source);
     /* our lowered source or options were rejected: to the application that is a build failure
@@ -83,6 +133,8 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
               : hg_vendor_error(build_err);
     goto done;
   }
+  program_to_cache(vb, p->program, &key);
+  hg_cache_key_free(&key);
   HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of lowered OpenCL C", be->name, strlen(source));
 done:
   if (err != CL_SUCCESS && p) {
