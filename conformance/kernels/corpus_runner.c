@@ -8,7 +8,10 @@
  * system's vendors so hetGPU is not in the way), run both on the same fresh random inputs
  * (seeded; the seed is printed; HETGPU_TEST_SEED fixes it) with outputs poisoned, and compare
  * per the compare directive. printf kernels are compared by the text they print (stdout is
- * redirected into a file around each run). Prints one line per file and a closing line
+ * redirected into a file around each run). The reference build of the original gets
+ * `#pragma OPENCL FP_CONTRACT OFF` prepended: the front end lowers contractable a*b+c to an
+ * unfused fmul + fadd (one of the results OpenCL C allows), so the reference must not fuse
+ * either. The lowered source must build without warnings. Prints one line per file and a closing line
  * "N passed, N failed"; exits non-zero when a file failed.
  *
  * HG_CORPUS_KEEP=dir writes each file's lowered source to dir/<file>.lowered.cl. */
@@ -25,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -603,33 +607,115 @@ static void keep_source(const char *path, const char *src) {
   if (f) { fputs(src, f); fclose(f); }
 }
 
+/* The compile half of a file (front end, verify, round trips, lowering), run in a child
+ * process so that a crash there fails the file instead of the run. Output through the pipe:
+ * status byte (0 failed, 1 ok), then four length-prefixed strings: error, round-trip error,
+ * lowered source, build options of the lowered source. */
+static void put_str(FILE *f, const char *s) {
+  uint32_t n = s ? (uint32_t)strlen(s) : 0;
+  fwrite(&n, 4, 1, f);
+  if (n) fwrite(s, 1, n, f);
+}
+static char *get_str(FILE *f) {
+  uint32_t n = 0;
+  if (fread(&n, 4, 1, f) != 1) return NULL;
+  char *s = malloc((size_t)n + 1);
+  if (!s) return NULL;
+  if (n && fread(s, 1, n, f) != n) { free(s); return NULL; }
+  s[n] = 0;
+  return s;
+}
+
+static void compile_child(const char *src, const char *options, FILE *out) {
+  hg_ir_module *m = NULL;
+  char *log = NULL, *lowered = NULL;
+  char err[2048], rt_err[512] = "";
+  uint8_t status = 0;
+  cl_int e = hg_frontend_compile(src, options, NULL, 0, false, &m, &log);
+  if (e != CL_SUCCESS || !m) {
+    seterr("front end: %d\n%.3000s", e, log ? log : "");
+  } else if (!hg_ir_verify(m, err, sizeof err)) {
+    seterr("IR does not verify: %s", err);
+  } else {
+    /* a round-trip failure fails the file, but the lowering is still run to report on it too */
+    if (!ir_round_trips(m)) snprintf(rt_err, sizeof rt_err, "%.500s", g_err);
+    lowered = hg_lower_opencl_c(m, err, sizeof err);
+    if (!lowered) seterr("lowering: %s", err);
+    else status = 1;
+  }
+  fwrite(&status, 1, 1, out);
+  put_str(out, g_err);
+  put_str(out, rt_err);
+  put_str(out, lowered);
+  put_str(out, status ? hg_lower_opencl_c_options(m) : "");
+  fflush(out);
+}
+
+static bool compile_file(const char *src, const char *options, char *rt_err, size_t rt_size, char **lowered,
+                         char **lower_opts) {
+  int fds[2];
+  if (pipe(fds)) { seterr("pipe: %s", strerror(errno)); return false; }
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) { seterr("fork: %s", strerror(errno)); close(fds[0]); close(fds[1]); return false; }
+  if (pid == 0) {
+    close(fds[0]);
+    FILE *out = fdopen(fds[1], "wb");
+    compile_child(src, options, out);
+    fclose(out);
+    _exit(0);
+  }
+  close(fds[1]);
+  FILE *in = fdopen(fds[0], "rb");
+  uint8_t status = 0;
+  bool got = fread(&status, 1, 1, in) == 1;
+  char *e = got ? get_str(in) : NULL, *r = got ? get_str(in) : NULL;
+  *lowered = got ? get_str(in) : NULL;
+  *lower_opts = got ? get_str(in) : NULL;
+  fclose(in);
+  int ws = 0;
+  waitpid(pid, &ws, 0);
+  bool ok = false;
+  if (WIFSIGNALED(ws)) seterr("front end or lowering crashed (signal %d)", WTERMSIG(ws));
+  else if (!got || !e || !r || !*lowered || !*lower_opts) seterr("compile child gave no result");
+  else if (!status) seterr("%s", e);
+  else ok = true;
+  if (r) snprintf(rt_err, rt_size, "%s", r);
+  free(e);
+  free(r);
+  return ok;
+}
+
 static bool run_file(const char *path, uint64_t seed) {
   g_err[0] = 0;
   char *src = read_file(path, NULL);
   if (!src) { seterr("cannot read: %s", strerror(errno)); return false; }
   spec *s = calloc(1, sizeof *s);
   bool ok = false;
-  hg_ir_module *m = NULL;
-  char *log = NULL, *lowered = NULL;
+  char *lowered = NULL, *lower_opts = NULL;
   result ref = {0}, got = {0};
-  char err[2048], rt_err[512] = "";
+  char rt_err[512] = "";
   if (!parse_spec(src, s)) goto done;
-  cl_int e = hg_frontend_compile(src, s->options, NULL, 0, false, &m, &log);
-  if (e != CL_SUCCESS || !m) { seterr("front end: %d\n%s", e, log ? log : ""); goto done; }
-  if (!hg_ir_verify(m, err, sizeof err)) { seterr("IR does not verify: %s", err); goto done; }
-  /* a round-trip failure fails the file, but the lowering is still run to report on it too */
-  if (!ir_round_trips(m)) snprintf(rt_err, sizeof rt_err, "%.500s", g_err);
-  lowered = hg_lower_opencl_c(m, err, sizeof err);
-  if (!lowered) { seterr("lowering: %s", err); goto done; }
+  if (!compile_file(src, s->options, rt_err, sizeof rt_err, &lowered, &lower_opts)) goto done;
   keep_source(path, lowered);
-  if (!run_build("original on PoCL", src, s->options, s, seed, &ref, false)) {
+  /* The front end turns contractable a*b+c (llvm.fmuladd) into fmul + fadd, one of the two
+   * results OpenCL C allows; the reference is built without contraction so that it computes
+   * the same one (a fused reference differs by many ulp near cancellation). */
+  size_t srclen = strlen(src);
+  char *ref_src = malloc(srclen + 64);
+  if (!ref_src) { seterr("out of memory"); goto done; }
+  snprintf(ref_src, srclen + 64, "#pragma OPENCL FP_CONTRACT OFF\n%s", src);
+  bool ref_ok = run_build("original on PoCL", ref_src, s->options, s, seed, &ref, false);
+  free(ref_src);
+  if (!ref_ok) {
     char tmp[sizeof g_err];
     memcpy(tmp, g_err, sizeof tmp);
     tmp[sizeof tmp - 64] = 0;
     snprintf(g_err, sizeof g_err, "reference run failed (corpus file problem?): %.3000s", tmp);
     goto done;
   }
-  if (!run_build("lowered source on PoCL", lowered, hg_lower_opencl_c_options(m), s, seed, &got, true)) goto done;
+  if (!run_build("lowered source on PoCL", lowered, lower_opts, s, seed, &got, true)) goto done;
   ok = compare(s, &ref, &got);
   if (ok && rt_err[0]) {
     seterr("%s (lowered source ran and matched)", rt_err);
@@ -642,8 +728,7 @@ done:
     for (unsigned a = 0; a < s->k[k].nargs; a++) free(s->k[k].args[a].bytes);
   free(s);
   free(lowered);
-  free(log);
-  if (m) hg_ir_module_free(m);
+  free(lower_opts);
   free(src);
   return ok;
 }
