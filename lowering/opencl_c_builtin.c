@@ -277,8 +277,15 @@ void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
   const char *pelem = NULL;
   unsigned plan = 1;
   int pidx = out_ptr_arg(name, in, c, &pelem, &plan);
-  if (fam == HG_BF_WORK_ITEM) {
-    oc_printf(c->body, "%s(", name);
+  if (fam == HG_BF_WORK_ITEM && !strcmp(name, "get_global_linear_id")) {
+    /* OpenCL C 2.0 functions, expressed with 1.2 ones */
+    oc_puts(c->body, "((get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0) + "
+                     "(get_global_id(1) - get_global_offset(1)) * get_global_size(0) + (get_global_id(0) - get_global_offset(0))");
+  } else if (fam == HG_BF_WORK_ITEM && !strcmp(name, "get_local_linear_id")) {
+    oc_puts(c->body, "(get_local_id(2) * get_local_size(1) * get_local_size(0) + get_local_id(1) * get_local_size(0) + get_local_id(0)");
+  } else if (fam == HG_BF_WORK_ITEM) {
+    /* work-groups are uniform in OpenCL C 1.2: the enqueued local size is the local size */
+    oc_printf(c->body, "%s(", !strcmp(name, "get_enqueued_local_size") ? "get_local_size" : name);
     for (uint32_t i = 0; i < in->num_operands; i++) {
       if (i) oc_puts(c->body, ", ");
       oc_puts(c->body, "(uint)");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lowering/builtins.h"
 #include "lowering/opencl_c_internal.h"
 
 void oc_vprintf(oc_buf *b, const char *fmt, va_list ap) {
@@ -167,7 +168,9 @@ static void sanitized(oc_buf *b, const char *s) {
 
 void oc_param_name(oc_ctx *c, oc_buf *b, uint32_t p) {
   const hg_ir_function *f = c->f;
-  if (c->as_kernel && f->args && oc_valid_ident(f->args[p].name)) {
+  /* argument names are kept unless they would shadow a builtin the lowered body may call */
+  if (c->as_kernel && f->args && oc_valid_ident(f->args[p].name) && !hg_builtin_is_known(f->args[p].name) &&
+      strncmp(f->args[p].name, "as_", 3) && strncmp(f->args[p].name, "convert_", 8)) {
     bool unique = true;
     for (uint32_t i = 0; i < p; i++)
       if (f->args[i].name && strcmp(f->args[i].name, f->args[p].name) == 0) unique = false;
