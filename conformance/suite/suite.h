@@ -56,6 +56,10 @@ bool suite_args(cl_kernel k, int n, ...);
 bool suite_run(cl_kernel k, cl_uint dims, const size_t *global, const size_t *local);
 bool suite_run1(cl_kernel k, size_t global, size_t local);
 bool suite_read(cl_mem m, void *dst, size_t bytes);
+/* Evaluates o[i] = expr over inputs a, b, c (kernel variables of type `type`, result `rtype`:
+ * float, double, int or long) for n items; the values travel as doubles on the host. */
+bool suite_eval(const char *type, const char *rtype, const char *expr, const double *a, const double *b,
+                const double *c, double *out, size_t n);
 /* Number of errors shown in full before the rest are only counted. */
 #define SUITE_SHOW 4
 

@@ -121,3 +121,44 @@ bool suite_read(cl_mem m, void *dst, size_t bytes) {
   }
   return true;
 }
+
+bool suite_eval(const char *type, const char *rtype, const char *expr, const double *a, const double *b,
+                const double *c, double *out, size_t n) {
+  bool dbl = !strcmp(type, "double");
+  char src[1024];
+  snprintf(src, sizeof src,
+           "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define T %s\n#define R %s\n"
+           "__kernel void k(__global const T *A, __global const T *B, __global const T *C, __global R *o) {\n"
+           "  size_t i = get_global_id(0);\n  T a = A[i], b = B[i], c = C[i];\n  o[i] = %s;\n}\n",
+           type, rtype, expr);
+  size_t es = dbl ? 8 : 4, rs = !strcmp(rtype, "double") || !strcmp(rtype, "long") ? 8 : 4;
+  cl_program p = suite_build(src, "");
+  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  if (!k) {
+    if (p) clReleaseProgram(p);
+    return false;
+  }
+  void *in[3] = {malloc(n * es), malloc(n * es), malloc(n * es)}, *o = malloc(n * rs);
+  const double *src3[3] = {a, b, c};
+  for (int j = 0; j < 3; j++)
+    for (size_t i = 0; i < n; i++) {
+      if (dbl) ((double *)in[j])[i] = src3[j][i];
+      else ((float *)in[j])[i] = (float)src3[j][i];
+    }
+  cl_mem m0 = suite_buffer(n * es, in[0]), m1 = suite_buffer(n * es, in[1]), m2 = suite_buffer(n * es, in[2]), mo = suite_buffer(n * rs, NULL);
+  bool ok = !suite_failed() && suite_args(k, 4, sizeof m0, &m0, sizeof m1, &m1, sizeof m2, &m2, sizeof mo, &mo) &&
+            suite_run1(k, n, 64) && suite_read(mo, o, n * rs);
+  for (size_t i = 0; ok && i < n; i++) {
+    if (!strcmp(rtype, "double")) out[i] = ((double *)o)[i];
+    else if (!strcmp(rtype, "float")) out[i] = ((float *)o)[i];
+    else if (!strcmp(rtype, "long")) out[i] = (double)((int64_t *)o)[i];
+    else out[i] = ((int32_t *)o)[i];
+  }
+  cl_mem ms[] = {m0, m1, m2, mo};
+  for (int j = 0; j < 4; j++) if (ms[j]) clReleaseMemObject(ms[j]);
+  for (int j = 0; j < 3; j++) free(in[j]);
+  free(o);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  return ok;
+}

@@ -1,0 +1,109 @@
+/* Area relationals: comparison and classification builtins on float and double scalars
+ * (1/0 results) and float4 (-1/0 per component), select and bitselect, any/all. */
+#include "suite.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const FN[] = {"isequal", "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal",
+                                 "islessgreater", "isfinite", "isinf", "isnan", "isnormal", "isordered", "isunordered", "signbit"};
+#define NFN 14
+#define NREL 2048
+
+static int ref(int f, double a, double b, bool dbl) {
+  switch (f) {
+  case 0: return a == b;
+  case 1: return a != b || isnan(a) || isnan(b);
+  case 2: return isgreater(a, b);
+  case 3: return isgreaterequal(a, b);
+  case 4: return isless(a, b);
+  case 5: return islessequal(a, b);
+  case 6: return islessgreater(a, b);
+  case 7: return isfinite(a) != 0;
+  case 8: return isinf(a) != 0;
+  case 9: return isnan(a) != 0;
+  case 10: return dbl ? isnormal(a) : isnormal((float)a);
+  case 11: return !isnan(a) && !isnan(b);
+  case 12: return isnan(a) || isnan(b);
+  default: return signbit(a) != 0;
+  }
+}
+
+static void gen(double *a, double *b, size_t n) {
+  static const double SP[] = {0.0, -0.0, 1.0, -1.0, INFINITY, -INFINITY, NAN, 1e-40, 3.4e38, 1e-310};
+  for (size_t i = 0; i < n; i++) {
+    a[i] = (suite_rand() & 3) ? suite_uniform(-10, 10) : SP[suite_rand() % 10];
+    b[i] = (suite_rand() & 3) == 0 ? a[i] : (suite_rand() & 3) ? suite_uniform(-10, 10) : SP[suite_rand() % 10];
+  }
+}
+
+static void run_rel(const void *arg) {
+  int f = (int)(intptr_t)arg % NFN, mode = (int)(intptr_t)arg / NFN; /* 0 float, 1 double, 2 float4 */
+  bool dbl = mode == 1;
+  if (dbl && !S.fp64) { suite_skip("no cl_khr_fp64"); return; }
+  bool unary = (f >= 7 && f <= 10) || f == 13;
+  double a[NREL], b[NREL], c[NREL] = {0}, o[NREL];
+  gen(a, b, NREL);
+  char expr[160];
+  if (mode == 2) /* component 1 of a float4 result: -1 / 0 */
+    snprintf(expr, sizeof expr, unary ? "%s((float4)(c, a, b, a)).s1" : "%s((float4)(c, a, b, a), (float4)(b, b, a, c)).s1", FN[f]);
+  else
+    snprintf(expr, sizeof expr, unary ? "%s(a)" : "%s(a, b)", FN[f]);
+  if (!dbl) for (size_t i = 0; i < NREL; i++) a[i] = (float)a[i], b[i] = (float)b[i];
+  if (!suite_eval(dbl ? "double" : "float", "int", expr, a, b, c, o, NREL))
+    return;
+  for (size_t i = 0; i < NREL; i++) {
+    int want = ref(f, a[i], b[i], dbl);
+    if (!dbl && !S.fp32_denorm && f == 10 && a[i] != 0 && fabs(a[i]) < 1.17549435e-38)
+      continue;
+    if (mode == 2) want = want ? -1 : 0;
+    if ((int)o[i] != want) {
+      suite_fail("%s a=%.9g b=%.9g: %d, expected %d", expr, a[i], b[i], (int)o[i], want);
+      return;
+    }
+  }
+}
+
+SUITE_TEST(relationals, select_bitselect_any_all) {
+  const char *src =
+      "__kernel void k(__global const int4 *a, __global const int4 *b, __global int4 *o) {\n"
+      "  size_t i = get_global_id(0);\n  int4 x = a[i], y = b[i];\n"
+      "  o[4 * i] = select(x, y, x < y);\n  o[4 * i + 1] = bitselect(x, y, x ^ y);\n"
+      "  o[4 * i + 2] = (int4)(any(x), all(x), any(x < y), all(x < y));\n  o[4 * i + 3] = select(x, y, (uint4)(0x80000000u, 0, 0xffffffffu, 1));\n}\n";
+  size_t n = 512;
+  cl_program p = suite_build(src, "");
+  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  if (!k) return;
+  int32_t *a = malloc(n * 16), *b = malloc(n * 16), *o = malloc(n * 64);
+  suite_fill(a, n * 16), suite_fill(b, n * 16);
+  cl_mem ma = suite_buffer(n * 16, a), mb = suite_buffer(n * 16, b), mo = suite_buffer(n * 64, NULL);
+  if (!suite_failed() && suite_args(k, 3, sizeof ma, &ma, sizeof mb, &mb, sizeof mo, &mo) && suite_run1(k, n, 64) && suite_read(mo, o, n * 64))
+    for (size_t i = 0; i < n && !suite_failed(); i++) {
+      const int32_t *x = a + 4 * i, *y = b + 4 * i, *r = o + 16 * i;
+      int anyx = 0, allx = 1, anylt = 0, alllt = 1;
+      for (int j = 0; j < 4; j++) {
+        anyx |= x[j] < 0, allx &= x[j] < 0, anylt |= x[j] < y[j], alllt &= x[j] < y[j];
+        if (r[j] != (x[j] < y[j] ? y[j] : x[j])) suite_fail("select item %zu", i);
+        if ((uint32_t)r[4 + j] != (((uint32_t)x[j] & ~((uint32_t)x[j] ^ (uint32_t)y[j])) | ((uint32_t)y[j] & ((uint32_t)x[j] ^ (uint32_t)y[j])))) suite_fail("bitselect item %zu", i);
+      }
+      if (r[8] != anyx || r[9] != allx || r[10] != anylt || r[11] != alllt) suite_fail("any/all item %zu", i);
+      int32_t want[4] = {y[0], x[1], y[2], x[3]};
+      if (memcmp(r + 12, want, 16)) suite_fail("select by the most significant bit, item %zu", i);
+    }
+  free(a), free(b), free(o);
+  cl_mem ms[] = {ma, mb, mo};
+  for (int j = 0; j < 3; j++) if (ms[j]) clReleaseMemObject(ms[j]);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+__attribute__((constructor)) static void register_relationals(void) {
+  static char names[3 * NFN][40];
+  static const char *const M[] = {"float", "double", "float4"};
+  for (int m = 0; m < 3; m++)
+    for (int f = 0; f < NFN; f++) {
+      snprintf(names[m * NFN + f], 40, "%s_%s", FN[f], M[m]);
+      suite_register("relationals", names[m * NFN + f], run_rel, (const void *)(intptr_t)(m * NFN + f));
+    }
+}
