@@ -141,6 +141,14 @@ struct hg_sim_machine {
  * (c->fault set). With c == NULL returns nothing and stores the label table in *labels. */
 int hg_sim_interp(hg_sim_core *c, const void *const **labels);
 
+/* The two builds of the interpreter (interp.c, interp_fma.c) and its helpers (interp_support.c). */
+int hg_sim_interp_generic(hg_sim_core *c, const void *const **labels);
+int hg_sim_interp_fma(hg_sim_core *c, const void *const **labels);
+int hg_sim_csr_access(hg_sim_core *c, unsigned csr, unsigned kind, uint64_t val, bool write, uint64_t now_insns,
+                      uint64_t now_extra, uint64_t *old);
+int hg_sim_ecall(hg_sim_core *c);
+bool hg_sim_branch_taken(unsigned f3, uint64_t a, uint64_t b);
+
 /* Slow paths used by the interpreter (memory.c). */
 /* Resolves an n-byte access exactly (any n), charges its cost to c->extra and its counters,
  * caches the range in c->rd / c->wr; NULL when not allowed. rt: round trip (loads, atomics). */
