@@ -32,7 +32,7 @@ hg_sim_decoded hg_sim_decode(uint32_t r, uint64_t pc_index, uint64_t nins) {
     int64_t t = (int64_t)pc_index + off / 4;
     if ((off & 3) == 0 && t >= 0 && (uint64_t)t < nins) {
       op = HG_SIM_OP_JAL;
-      d.imm = off / 4;
+      d.imm = off / 4 * (int32_t)sizeof(hg_sim_insn); /* in bytes of predecoded code */
     } else {
       op = HG_SIM_OP_FARJUMP;
       d.imm = off;
@@ -51,7 +51,7 @@ hg_sim_decoded hg_sim_decode(uint32_t r, uint64_t pc_index, uint64_t nins) {
     int_dest = false;
     if ((off & 3) == 0 && t >= 0 && (uint64_t)t < nins) {
       op = ops[f3];
-      d.imm = off / 4;
+      d.imm = off / 4 * (int32_t)sizeof(hg_sim_insn);
     } else {
       op = HG_SIM_OP_FARBR;
       d.imm = off;

@@ -3,7 +3,7 @@
  * Predecoded instructions are dispatched with computed goto (GCC labels as values). Hot state
  * lives in locals: the instruction pointer, the start of the current straight-line run
  * (instructions are counted per run, at taken jumps, not one by one), the extra cycles beyond
- * 1 per instruction, the instruction budget, the memory counters. */
+ * 1 per instruction, the instruction budget, the L1 byte counter. */
 
 /* frm as the interpreter's fast path sees it: RMM and invalid modes read as 8 (never equal
  * to a static mode), so they always take the slow path. */
@@ -27,7 +27,7 @@ int HG_SIM_INTERP_NAME(hg_sim_core *c, const void *const **labels) {
   uint64_t seg_base, seg_size;
   uint64_t icount = c->insns, extra = 0, budget = c->budget;
   /* memory counters in locals (added to the core's at exit): no store-to-load chains */
-  uint64_t l1_bytes = 0, dram_reads = 0, dram_writes = 0, noc_bytes = 0;
+  uint64_t l1_bytes = 0;
   unsigned cur_rm = RM_OF(c->frm);
   uint64_t tgt = 0, link = 0; /* far jumps */
   hg_sim_fault_kind fkind = HG_SIM_FAULT_NONE;
@@ -63,6 +63,7 @@ int HG_SIM_INTERP_NAME(hg_sim_core *c, const void *const **labels) {
     faddr = (a);                                                                                          \
     goto fault;                                                                                           \
   } while (0)
+#define REL_TARGET ((const hg_sim_insn *)((const char *)ip + ip->imm)) /* branches, jal */
 #define RD x[ip->rd]
 #define RS1 x[ip->rs1]
 #define RS2 x[ip->rs2]
@@ -86,9 +87,8 @@ int HG_SIM_INTERP_NAME(hg_sim_core *c, const void *const **labels) {
         p = v_->host + o_;                                                                                \
         if (HG_SIM_LIKELY(v_->kind == 0)) {                                                               \
           extra += (RT) ? c->dram_rd_cost[(a_ >> 11) & 63] : c->dram_wr_cost[(a_ >> 11) & 63];            \
-          if (RT) dram_reads++;                                                                           \
-          else dram_writes++;                                                                             \
-          noc_bytes += (n);                                                                               \
+          /* one counter per direction and size: a single add, bytes derived at the end */              \
+          c->dram_acc[(RT) ? 0 : 1][(n) == 8 ? 3 : (n) == 4 ? 2 : (n) == 2 ? 1 : 0]++;                    \
         } else {                                                                                          \
           extra += K->l1_load;                                                                            \
         }                                                                                                 \
@@ -313,7 +313,7 @@ L_AUIPC:
   NEXT;
 L_JAL:
   RD = PC + 4;
-  JUMP_TO(ip + ip->imm);
+  JUMP_TO(REL_TARGET);
 L_JALR: {
   uint64_t t = (RS1 + IMM) & ~1ull, off = t - seg_base;
   link = PC + 4;
@@ -323,22 +323,22 @@ L_JALR: {
   goto far_jump;
 }
 L_BEQ:
-  if (RS1 == RS2) JUMP_TO(ip + ip->imm);
+  if (RS1 == RS2) JUMP_TO(REL_TARGET);
   NEXT;
 L_BNE:
-  if (RS1 != RS2) JUMP_TO(ip + ip->imm);
+  if (RS1 != RS2) JUMP_TO(REL_TARGET);
   NEXT;
 L_BLT:
-  if ((int64_t)RS1 < (int64_t)RS2) JUMP_TO(ip + ip->imm);
+  if ((int64_t)RS1 < (int64_t)RS2) JUMP_TO(REL_TARGET);
   NEXT;
 L_BGE:
-  if ((int64_t)RS1 >= (int64_t)RS2) JUMP_TO(ip + ip->imm);
+  if ((int64_t)RS1 >= (int64_t)RS2) JUMP_TO(REL_TARGET);
   NEXT;
 L_BLTU:
-  if (RS1 < RS2) JUMP_TO(ip + ip->imm);
+  if (RS1 < RS2) JUMP_TO(REL_TARGET);
   NEXT;
 L_BGEU:
-  if (RS1 >= RS2) JUMP_TO(ip + ip->imm);
+  if (RS1 >= RS2) JUMP_TO(REL_TARGET);
   NEXT;
 
 L_LB: LOAD(int8_t, (uint64_t)(int64_t))
@@ -593,9 +593,6 @@ L_FMV_D_X: f[ip->rd] = RS1; NEXT;
 
 hang:
   c->l1_bytes += l1_bytes;
-  c->dram_reads += dram_reads;
-  c->dram_writes += dram_writes;
-  c->noc_bytes += noc_bytes;
   c->insns = icount;
   c->extra += extra;
   c->fault.kind = HG_SIM_FAULT_HANG;
@@ -610,9 +607,6 @@ hang:
   return -1;
 fault:
   c->l1_bytes += l1_bytes;
-  c->dram_reads += dram_reads;
-  c->dram_writes += dram_writes;
-  c->noc_bytes += noc_bytes;
   c->insns = icount + (uint64_t)(ip - blk);
   c->extra += extra;
   c->fault.kind = fkind;
@@ -623,9 +617,6 @@ fault:
   return -1;
 exit_job:
   c->l1_bytes += l1_bytes;
-  c->dram_reads += dram_reads;
-  c->dram_writes += dram_writes;
-  c->noc_bytes += noc_bytes;
   c->insns = icount + (uint64_t)(ip - blk) + 1;
   c->extra += extra;
   c->pc = PC;

@@ -113,7 +113,8 @@ int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
   x.active = l->njobs < m->ncores ? (unsigned)l->njobs : m->ncores;
   for (unsigned k = 0; k < m->ncores; k++) {
     hg_sim_core *c = &m->cores[k];
-    c->insns = c->extra = c->l1_bytes = c->dram_reads = c->dram_writes = c->noc_bytes = c->noc_flits = 0;
+    c->insns = c->extra = c->l1_bytes = c->dram_reads = c->dram_writes = c->noc_bytes = 0;
+    memset(c->dram_acc, 0, sizeof c->dram_acc);
     c->jobs_done = 0;
     c->budget = budget;
     c->ranges = l->ranges;
@@ -146,9 +147,16 @@ int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
     hg_sim_core *c = &m->cores[k];
     uint64_t cycles = c->insns + c->extra;
     if (cycles > l->max_cycles) l->max_cycles = cycles;
-    if (l->stats)
-      l->stats[k] = (hg_sim_core_stats){c->jobs_done, c->insns, cycles, c->l1_bytes, c->dram_reads, c->dram_writes,
-                                        c->noc_bytes, 2 * (c->dram_reads + c->dram_writes)};
+    if (l->stats) {
+      uint64_t rd = c->dram_reads, wr = c->dram_writes, bytes = c->noc_bytes;
+      for (unsigned s = 0; s < 4; s++) {
+        rd += c->dram_acc[0][s];
+        wr += c->dram_acc[1][s];
+        bytes += (c->dram_acc[0][s] + c->dram_acc[1][s]) << s;
+      }
+      /* each access is a request flit and a response (or data) flit */
+      l->stats[k] = (hg_sim_core_stats){c->jobs_done, c->insns, cycles, c->l1_bytes, rd, wr, bytes, 2 * (rd + wr)};
+    }
   }
   pthread_mutex_unlock(&m->lock);
 

@@ -12,8 +12,9 @@
 #define HG_SIM_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* One instruction decoded once: the interpreter's handler address (computed goto), the
- * immediate (branch and jal offsets in instructions), registers. x0 as a destination is
- * decoded as register 32, a sink nobody reads, so handlers never test rd == 0. For FP
+ * immediate, registers. x0 as a destination is
+ * decoded as register 32, a sink nobody reads, so handlers never test rd == 0. Branch and jal
+ * offsets are in bytes of predecoded code (the interpreter adds them to its pointer). For FP
  * operations `imm` holds the rounding mode (7 = dynamic) in bits 0-2 and the operation in
  * bits 8 and up (the RMM emulation needs it). */
 typedef struct hg_sim_insn {
@@ -98,7 +99,8 @@ struct hg_sim_core {
   /* counters (this launch) */
   uint64_t insns, extra; /* cycles = insns + extra */
   uint64_t jobs_done;
-  uint64_t l1_bytes, dram_reads, dram_writes, noc_bytes, noc_flits;
+  uint64_t l1_bytes, dram_reads, dram_writes, noc_bytes; /* slow path (any size) */
+  uint64_t dram_acc[2][4]; /* fast path: [read/atomic, write][log2 size] accesses */
   uint64_t budget;
   /* memory */
   uint8_t *l1;
