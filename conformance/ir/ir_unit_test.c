@@ -256,6 +256,38 @@ static hg_ir_module *build_all(void) {
   return m;
 }
 
+/* The test module really covers every opcode, scalar type, vector width and address space. */
+static void check_coverage(const hg_ir_module *m) {
+  bool op[HG_OP_COUNT_] = {false}, sc[HG_IR_PTR + 1] = {false}, as[HG_AS_GENERIC + 1] = {false}, w[17] = {false};
+  for (uint32_t fi = 0; fi < m->num_functions; fi++) {
+    const hg_ir_function *f = &m->functions[fi];
+    for (uint32_t x = 0; x < f->num_values; x++) {
+      hg_ir_type t = f->values[x].type;
+      sc[t.scalar] = true;
+      w[t.lanes] = true;
+      if (t.scalar == HG_IR_PTR)
+        as[t.addrspace] = true;
+    }
+    for (uint32_t b = 0; b < f->num_blocks; b++)
+      for (uint32_t i = 0; i < f->blocks[b].num_insts; i++) {
+        op[f->blocks[b].insts[i].op] = true;
+        sc[f->blocks[b].insts[i].type.scalar] = true;
+      }
+  }
+  int missing = 0;
+  for (int o = 1; o < HG_OP_COUNT_; o++)
+    if (!op[o]) {
+      printf("  opcode %s not covered\n", hg_ir_opcode_name((unsigned)o));
+      missing++;
+    }
+  for (int s = 0; s <= HG_IR_PTR; s++)
+    missing += !sc[s];
+  for (int a = 0; a <= HG_AS_GENERIC; a++)
+    missing += !as[a];
+  missing += !w[1] + !w[2] + !w[3] + !w[4] + !w[8] + !w[16];
+  CHECK(missing == 0, "test module covers every opcode, type, width and address space (%d missing)", missing);
+}
+
 /* ---- round trips ------------------------------------------------------------------------- */
 static void check_round_trips(const char *what, const hg_ir_module *m) {
   char err[256] = "";
@@ -847,6 +879,7 @@ int main(int argc, char **argv) {
   if (argc > 1)
     seed_dir = argv[1];
   hg_ir_module *m = build_all();
+  check_coverage(m);
   check_round_trips("all_ops (no state)", m);
   write_seed("all_nostate", m);
   hg_ir_compute_state(m);
