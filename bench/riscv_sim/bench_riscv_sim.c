@@ -39,8 +39,9 @@ static double now(void) {
 }
 
 /* kernels, each at its own address; arguments in a0..a5, exit with a7 = 93 */
-static uint32_t code[4][16];
-static const char *const names[4] = {"tight integer loop", "saxpy f32 (DRAM)", "dot f64 (DRAM)", "saxpy f32 (L1)"};
+static uint32_t code[5][32];
+static const char *const names[5] = {"tight integer loop", "saxpy f32 (DRAM)", "dot f64 (DRAM)", "saxpy f32 (L1)",
+                                     "unrolled ALU loop"};
 static void build(void) {
   /* a1 = iterations: addi, xor, add, addi, bne */
   uint32_t t[] = {i_(0x13, 0, A0, A0, 1), r_(0x33, 4, 0, A2, A2, A0), r_(0x33, 0, 0, A3, A3, A2), i_(0x13, 0, A1, A1, -1),
@@ -57,6 +58,14 @@ static void build(void) {
   memcpy(code[1], s, sizeof s);
   memcpy(code[2], d, sizeof d);
   memcpy(code[3], s, sizeof s);
+  /* 16 ALU operations on 4 independent chains, then addi + bne */
+  for (int i = 0; i < 16; i++) {
+    unsigned rd = 5 + (unsigned)(i & 3); /* t0..t3 (x5..x8) */
+    code[4][i] = (i & 1) ? r_(0x33, 4, 0, rd, rd, A0) : i_(0x13, 0, rd, rd, i + 1);
+  }
+  code[4][16] = i_(0x13, 0, A1, A1, -1);
+  code[4][17] = b_(1, A1, 0, -68);
+  code[4][18] = ECALL;
 }
 
 int main(int argc, char **argv) {
@@ -88,7 +97,7 @@ int main(int argc, char **argv) {
          hg_sim_get_config(m)->grid_w, hg_sim_get_config(m)->grid_h, hg_sim_host_threads(m));
   printf("%-22s %7s %12s %9s %10s %12s %14s\n", "kernel", "threads", "sim insns", "seconds", "MIPS", "MIPS/thread",
          "sim cycles/ins");
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < 5; k++) {
     for (unsigned t = 1; t <= max_threads; t *= 2) {
       hg_sim_set_host_threads(m, t);
       double best = 1e30;
@@ -96,9 +105,10 @@ int main(int argc, char **argv) {
       for (int rep = 0; rep < 3; rep++) {
         for (unsigned j = 0; j < nc; j++) {
           memset(&jobs[j], 0, sizeof jobs[j]);
-          jobs[j].pc = HG_SIM_CODE_BASE + 64 * (uint64_t)k;
+          jobs[j].pc = HG_SIM_CODE_BASE + 128 * (uint64_t)k;
           jobs[j].a[7] = 93;
           if (k == 0) jobs[j].a[1] = 2000000;
+          else if (k == 4) jobs[j].a[1] = 600000;
           else if (k == 3) {
             jobs[j].a[0] = HG_SIM_L1_BASE;
             jobs[j].a[1] = HG_SIM_L1_BASE + 4 * n;
@@ -112,7 +122,7 @@ int main(int argc, char **argv) {
           }
         }
         /* kernels over memory run 40 times per job to last long enough */
-        size_t reps = k == 0 ? 1 : 40;
+        size_t reps = k == 0 || k == 4 ? 1 : 40;
         hg_sim_job *many = calloc(nc * reps, sizeof *many);
         for (size_t r = 0; r < reps; r++) memcpy(many + r * nc, jobs, nc * sizeof *jobs);
         hg_sim_launch l = {.jobs = many, .njobs = nc * reps, .ranges = ranges, .nranges = 2, .stats = st};
