@@ -19,11 +19,23 @@ static void lhs(oc_ctx *c, const hg_ir_inst *in) {
   }
 }
 
+/* Builtin arguments whose signedness the specification fixes: 1 unsigned, -1 signed, 0 as the
+ * call's flags say. */
+static int fixed_signedness(const char *name, uint32_t i) {
+  if (!strcmp(name, "nan")) return 1;
+  if ((!strcmp(name, "ldexp") || !strcmp(name, "pown") || !strcmp(name, "rootn")) && i == 1) return -1;
+  if (!strcmp(name, "shuffle") && i == 1) return 1;
+  if (!strcmp(name, "shuffle2") && i == 2) return 1;
+  return 0;
+}
+
 /* An integer argument in the signedness the call names; F16 values as float. */
-static void arg(oc_ctx *c, const hg_ir_inst *in, uint32_t i) {
+static void arg(oc_ctx *c, const hg_ir_inst *in, uint32_t i, const char *name) {
   uint32_t v = in->operands[i];
   hg_ir_type t = oc_vtype(c, v);
-  if (oc_is_int(t) && !(i < 16 && (in->flags >> i) & 1)) oc_value_s(c, c->body, v);
+  int fixed = fixed_signedness(name, i);
+  bool is_unsigned = fixed ? fixed > 0 : (i < 16 && (in->flags >> i) & 1);
+  if (oc_is_int(t) && !is_unsigned) oc_value_s(c, c->body, v);
   else oc_value_f(c, c->body, v);
 }
 
@@ -299,7 +311,7 @@ void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
       else if (oc_vtype(c, in->operands[i]).scalar == HG_IR_PTR) {
         oc_fail(c, "pointer argument of builtin '%s' is not supported", name);
         return;
-      } else arg(c, in, i);
+      } else arg(c, in, i, name);
     }
   }
   oc_puts(c->body, ")");

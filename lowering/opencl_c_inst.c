@@ -396,7 +396,8 @@ static void emit_cast(oc_ctx *c, const hg_ir_inst *in) {
         oc_printf(c->body, " >> %u) & 1u)", i);
       }
       oc_puts(c->body, ")");
-    } else if (st.lanes == 3 || lanes == 3) {
+    } else if ((st.lanes == 3 || lanes == 3) &&
+               !(st.lanes == 3 && lanes == 3 && hg_ir_scalar_bytes((hg_ir_scalar)st.scalar) == hg_ir_scalar_bytes((hg_ir_scalar)t.scalar))) {
       oc_fail(c, "bitcast involving 3-element vectors is not supported");
     } else {
       as_open(c, un, lanes);
