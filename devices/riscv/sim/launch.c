@@ -110,6 +110,7 @@ int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
 
   pthread_mutex_lock(&m->lock);
   uint64_t budget = l->max_insns_per_core ? l->max_insns_per_core : m->cfg.max_insns_per_core;
+  if (budget > (1ull << 59)) budget = 1ull << 59; /* the interpreter counts 16 bytes per instruction */
   x.active = l->njobs < m->ncores ? (unsigned)l->njobs : m->ncores;
   for (unsigned k = 0; k < m->ncores; k++) {
     hg_sim_core *c = &m->cores[k];
