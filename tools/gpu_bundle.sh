@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Packs what a run on the GPU machine needs (it has no Debian LLVM and cannot install anything):
+# the built driver, the test and benchmark executables, and the Debian runtime libraries the
+# driver's front end uses, into .gpubundle/ (git-ignored). tools/gpu_run.sh runs it there.
+# Usage: tools/gpu_bundle.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+out=.gpubundle
+rm -rf "$out" && mkdir -p "$out/bin" "$out/debs"
+cp -a "$build"/icd/libhetgpu.so* "$out/bin/"
+find "$build/conformance" "$build/tools" "$build/bench" -maxdepth 3 -type f -executable \
+  \( -name 'api_*' -o -name 'buffers_*' -o -name 'event_*' -o -name 'queue_*' -o -name 'hetgpu-demo' \
+     -o -name 'bench-kernels' -o -name 'vendor_backend_test' -o -name 'corpus_runner' -o -name 'hg_suite' \
+     -o -name 'hetgpu-cc' \) -exec cp {} "$out/bin/" \;
+find "$build/conformance" -name 'libhg_vendor_under_test.so' -exec cp {} "$out/bin/" \;
+cp conformance/pyopencl/test_pyopencl.py "$out/bin/"
+mkdir -p "$out/kernels" && cp -r conformance/kernels/* "$out/kernels/"
+(cd "$out/debs" && apt-get download libllvm15 libclang-cpp15 clang-15 libclang-common-15-dev libz3-4 >/dev/null)
+du -sh "$out"
