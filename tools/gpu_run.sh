@@ -19,9 +19,9 @@ B=$root/.gpubundle/bin
 { nvidia-smi -L; ls /etc/OpenCL/vendors; } > "$logs/machine.txt" 2>&1
 run() { # name, then the command
   local name=$1; shift
-  local t0=$(date +%s.%N)
+  local t0=$(date +%s%N)
   timeout 300 "$@" > "$logs/$name.log" 2>&1; local rc=$?
-  printf '%-40s rc=%-4s %6.1fs  %s\n' "$name" "$rc" "$(echo "$(date +%s.%N) - $t0" | bc)" \
+  printf '%-40s rc=%-4s %6sms  %s\n' "$name" "$rc" "$(( ($(date +%s%N) - t0) / 1000000 ))" \
     "$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tail -1)" | tee -a "$logs/summary.txt"
 }
 for backend in "vendor:NVIDIA" "vendor:Portable"; do
