@@ -394,7 +394,7 @@ static void test_pointer_fns(void) {
     double fl;
     double fr = hg_rt_fract(x, &fl);
     long double fl_ref = floorl(x);
-    long double fr_ref = isnan(x) ? x : isinf(x) ? copysignl(0.0L, x) : fminl((double)(x - fl_ref), 0x1.fffffffffffffp-1L);
+    long double fr_ref = isnan(x) ? x : isinf(x) ? copysignl(0.0L, x) : fminl(x - (double)fl_ref, 0x1.fffffffffffffp-1L);
     if (!same_d(fr, fr_ref) || !same_d(fl, fl_ref)) { ok_fract = 0; snprintf(b_fract, sizeof b_fract, "fract %a", x); }
     int q1, q2;
     double r1 = hg_rt_remquo(x, y, &q1);
@@ -432,7 +432,7 @@ static void test_pointer_fns(void) {
     float fl;
     float fr = hg_rt_fractf(x, &fl);
     long double fl_ref = floorl(x);
-    long double fr_ref = isnan(x) ? x : isinf(x) ? copysignl(0.0L, x) : fminl((float)(x - fl_ref), 0x1.fffffep-1L);
+    long double fr_ref = isnan(x) ? x : isinf(x) ? copysignl(0.0L, x) : fminl(x - (float)fl_ref, 0x1.fffffep-1L);
     if (!same_d(fr, fr_ref) || !same_d(fl, fl_ref)) { okf_fract = 0; snprintf(bf_fract, sizeof bf_fract, "fractf %a", x); }
     int q1, q2;
     float r1 = hg_rt_remquof(x, y, &q1);

@@ -40,6 +40,31 @@ RT_INLINE float rt_from_bitsf(uint32_t u) {
 #define rt_fma(a, b, c) __builtin_fma((a), (b), (c))
 #define rt_sqrt(x) __builtin_sqrt(x)
 
+/* fmin/fmax: the RISC-V instructions on the device; on the host (tests) the same semantics in C,
+ * since libm's fmin treats signaling NaNs differently (IEEE 754-2008 minNum). */
+#if defined(__riscv)
+#define rt_fmin(x, y) __builtin_fmin((x), (y))
+#define rt_fmax(x, y) __builtin_fmax((x), (y))
+#define rt_fminf(x, y) __builtin_fminf((x), (y))
+#define rt_fmaxf(x, y) __builtin_fmaxf((x), (y))
+#else
+#define RT_HOST_MINMAX(name, T, U, BITS, pick_lt)                                                   \
+  static inline T name(T x, T y) {                                                                 \
+    if (x != x) return (y != y) ? (T)__builtin_nan("") : y;                                        \
+    if (y != y) return x;                                                                          \
+    if (x == y) { /* equal: +-0 pairs resolve by sign, -0 < +0 */                                   \
+      union { T f; U u; } a = {x}, b = {y};                                                        \
+      a.u = pick_lt ? (a.u | b.u) : (a.u & b.u);                                                   \
+      return a.f;                                                                                  \
+    }                                                                                              \
+    return pick_lt ? (x < y ? x : y) : (x > y ? x : y);                                            \
+  }
+RT_HOST_MINMAX(rt_fmin, double, uint64_t, 64, 1)
+RT_HOST_MINMAX(rt_fmax, double, uint64_t, 64, 0)
+RT_HOST_MINMAX(rt_fminf, float, uint32_t, 32, 1)
+RT_HOST_MINMAX(rt_fmaxf, float, uint32_t, 32, 0)
+#endif
+
 #define RT_INF __builtin_inf()
 #define RT_NAN __builtin_nan("")
 #define RT_INFF __builtin_inff()
