@@ -236,6 +236,8 @@ static hg_ir_module *build_all(void) {
   opi(f, b, HG_OP_CALL_BUILTIN, 0, T(F32, 1), 1, &hr, 1, &sin_name);
   uint32_t cv_name = hg_ir_intern(m, "convert_int4_sat_rte");
   opi(f, b, HG_OP_CALL_BUILTIN, 0, T(I32, 4), 1, &v, 1, &cv_name);
+  uint32_t ad_name = hg_ir_intern(m, "abs_diff"), ad_ops[2] = {n, c1};
+  opi(f, b, HG_OP_CALL_BUILTIN, 3 /* both arguments unsigned */, T(I32, 1), 2, ad_ops, 1, &ad_name);
   /* control flow: condbr, switch (two edges to B3), br, phi, ret, unreachable */
   uint32_t tgt[2] = {B1, B2};
   opi(f, b, HG_OP_CONDBR, 0, VOID, 1, &lt, 2, tgt);
@@ -374,6 +376,7 @@ static void test_verifier_rejects(void) {
   MUT("barrier flags", find_op(m, "all_ops", HG_OP_BARRIER)->imm[0] = 8);
   MUT("call callee out of range", find_op(m, "all_ops", HG_OP_CALL)->imm[0] = 50);
   MUT("call argument type", find_op(m, "all_ops", HG_OP_CALL)->operands[0] = 3);
+  MUT("builtin unsigned flag beyond the arguments", find_op(m, "all_ops", HG_OP_CALL_BUILTIN)->flags = 2);
   MUT("builtin name out of range", find_op(m, "all_ops", HG_OP_CALL_BUILTIN)->imm[0] = 77);
   MUT("branch target out of range", find_op(m, "all_ops", HG_OP_BR)->imm[0] = 40);
   MUT("condbr on i32", find_op(m, "all_ops", HG_OP_CONDBR)->operands[0] = 3);
