@@ -14,6 +14,7 @@
  * either. The lowered source must build without warnings. Prints one line per file and a closing line
  * "N passed, N failed"; exits non-zero when a file failed.
  *
+ * HG_CORPUS_PLATFORM=name runs on another platform than PoCL (NVIDIA on the GPU machine).
  * HG_CORPUS_KEEP=dir writes each file's lowered source to dir/<file>.lowered.cl. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -596,7 +597,7 @@ static bool ir_round_trips(hg_ir_module *m) {
   return ok;
 }
 
-static void keep_source(const char *path, const char *src) {
+static void keep_source(const char *path, const char *src, const char *opts) {
   const char *dir = getenv("HG_CORPUS_KEEP");
   if (!dir || !src) return;
   const char *base = strrchr(path, '/');
@@ -605,6 +606,24 @@ static void keep_source(const char *path, const char *src) {
   snprintf(out, sizeof out, "%s/%s.lowered.cl", dir, base);
   FILE *f = fopen(out, "w");
   if (f) { fputs(src, f); fclose(f); }
+  snprintf(out, sizeof out, "%s/%s.options", dir, base);
+  f = fopen(out, "w");
+  if (f) { fputs(opts ? opts : "", f); fclose(f); }
+}
+
+/* HG_CORPUS_LOWERED=dir: take the lowered source kept by an earlier run (HG_CORPUS_KEEP)
+ * instead of compiling, for machines without the front end's LLVM. */
+static bool load_kept(const char *path, char **lowered, char **opts) {
+  const char *dir = getenv("HG_CORPUS_LOWERED");
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  char p[4096];
+  snprintf(p, sizeof p, "%s/%s.lowered.cl", dir, base);
+  *lowered = read_file(p, NULL);
+  snprintf(p, sizeof p, "%s/%s.options", dir, base);
+  *opts = read_file(p, NULL);
+  if (!*lowered || !*opts) { seterr("no kept lowered source in %s", dir); return false; }
+  return true;
 }
 
 /* The compile half of a file (front end, verify, round trips, lowering), run in a child
@@ -625,6 +644,15 @@ static char *get_str(FILE *f) {
   s[n] = 0;
   return s;
 }
+
+#ifdef HG_CORPUS_NO_FRONTEND /* a build for machines without LLVM: HG_CORPUS_LOWERED only */
+cl_int hg_frontend_compile(const char *source, const char *options, const hg_source_header *headers,
+                           unsigned num_headers, bool library, hg_ir_module **out, char **log) {
+  *out = NULL;
+  *log = strdup("built without the front end");
+  return CL_COMPILE_PROGRAM_FAILURE;
+}
+#endif
 
 static void compile_child(const char *src, const char *options, FILE *out) {
   hg_ir_module *m = NULL;
@@ -697,8 +725,12 @@ static bool run_file(const char *path, uint64_t seed) {
   result ref = {0}, got = {0};
   char rt_err[512] = "";
   if (!parse_spec(src, s)) goto done;
-  if (!compile_file(src, s->options, rt_err, sizeof rt_err, &lowered, &lower_opts)) goto done;
-  keep_source(path, lowered);
+  if (getenv("HG_CORPUS_LOWERED")) {
+    if (!load_kept(path, &lowered, &lower_opts)) goto done;
+  } else {
+    if (!compile_file(src, s->options, rt_err, sizeof rt_err, &lowered, &lower_opts)) goto done;
+    keep_source(path, lowered, lower_opts);
+  }
   /* The front end turns contractable a*b+c (llvm.fmuladd) into fmul + fadd, one of the two
    * results OpenCL C allows; the reference is built without contraction so that it computes
    * the same one (a fused reference differs by many ulp near cancellation). */
@@ -781,13 +813,15 @@ int main(int argc, char **argv) {
   cl_uint np = 0;
   clGetPlatformIDs(16, plats, &np);
   cl_platform_id plat = NULL;
+  /* HG_CORPUS_PLATFORM picks another reference platform by name (e.g. NVIDIA), never hetGPU */
+  const char *want = getenv("HG_CORPUS_PLATFORM") ? getenv("HG_CORPUS_PLATFORM") : "Portable";
   for (cl_uint i = 0; i < np; i++) {
     char name[256] = "";
     clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-    if (strstr(name, "Portable") || strstr(name, "pocl")) plat = plats[i];
+    if (strstr(name, want) && !strstr(name, "hetGPU")) plat = plats[i];
   }
   if (!plat) {
-    fprintf(stderr, "no PoCL platform (set OCL_ICD_VENDORS=/etc/OpenCL/vendors)\n");
+    fprintf(stderr, "no platform named like '%s' (set OCL_ICD_VENDORS=/etc/OpenCL/vendors)\n", want);
     return 2;
   }
   cl_int e;
