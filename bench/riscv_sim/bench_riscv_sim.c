@@ -145,6 +145,22 @@ int main(int argc, char **argv) {
              insns / best / 1e6 / t, (double)cycles / insns);
     }
   }
+  /* launch overhead: 80 jobs that exit at once, 2000 launches */
+  for (unsigned t = 1; t <= max_threads; t *= 2) {
+    hg_sim_set_host_threads(m, t);
+    for (unsigned j = 0; j < nc; j++) {
+      memset(&jobs[j], 0, sizeof jobs[j]);
+      jobs[j].pc = HG_SIM_CODE_BASE + 128 * 4 + 4 * 18; /* the ecall of the last kernel */
+      jobs[j].a[7] = 93;
+    }
+    double t0 = now();
+    for (int r = 0; r < 2000; r++) {
+      hg_sim_launch l = {.jobs = jobs, .njobs = nc, .ranges = ranges, .nranges = 2};
+      hg_sim_run(m, &l);
+    }
+    printf("%-22s %7u %12s %9.3f %10s   %.1f us per launch of %u empty jobs\n", "launch overhead", t, "", now() - t0,
+           "", (now() - t0) / 2000 * 1e6, nc);
+  }
   /* ELF programs: one job each */
   for (int i = argi; i < argc; i++) {
     FILE *f = fopen(argv[i], "rb");

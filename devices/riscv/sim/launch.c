@@ -1,6 +1,7 @@
-/* Launches: job i runs on core i % ncores, each core's jobs in order. Host threads take whole
- * cores from a shared counter, so which thread runs a core never changes what the core
- * computes or counts: a core's state, cycle counters and output are its own. The fault
+/* Launches: job i runs on core i % ncores, each core's jobs in order. Host threads (the
+ * machine's pool, pool.c, plus the caller) take whole cores from a shared counter, so which
+ * thread runs a core never changes what the core computes or counts: a core's state, cycle
+ * counters and output are its own. The fault
  * reported is the one of the lowest-numbered faulting job; output is concatenated per job in
  * job order. */
 #include <fenv.h>
@@ -74,14 +75,13 @@ static void run_core(launch_ctx *x, unsigned k) {
   }
 }
 
-static void *worker(void *arg) {
+static void worker(void *arg) {
   launch_ctx *x = arg;
   for (;;) {
     unsigned k = atomic_fetch_add(&x->next, 1);
     if (k >= x->active) break;
     run_core(x, k);
   }
-  return NULL;
 }
 
 int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
@@ -125,15 +125,9 @@ int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
   }
   atomic_init(&x.next, 0);
   unsigned nthreads = m->threads < x.active ? m->threads : x.active;
-  pthread_t tids[256];
-  unsigned started = 0;
-  if (nthreads > 257) nthreads = 257;
   fenv_t saved;
   fegetenv(&saved); /* the calling thread simulates too: give it back its own FP environment */
-  for (unsigned t = 1; t < nthreads; t++)
-    if (pthread_create(&tids[started], NULL, worker, &x) == 0) started++;
-  worker(&x);
-  for (unsigned t = 0; t < started; t++) pthread_join(tids[t], NULL);
+  hg_sim_pool_run(&m->pool, nthreads ? nthreads - 1 : 0, worker, &x);
   fesetenv(&saved);
 
   int rc = HG_SIM_OK;

@@ -68,6 +68,7 @@ int hg_sim_create(const hg_sim_config *cfg_in, hg_sim_machine **out) {
   m->l1_all = map_lazy(m->l1_map_size);
   m->dram = map_lazy(cfg.dram_size);
   pthread_mutex_init(&m->lock, NULL);
+  hg_sim_pool_init(&m->pool);
   if (!m->cores || !m->l1_all || !m->dram) {
     hg_sim_destroy(m);
     return HG_SIM_ENOMEM;
@@ -96,6 +97,7 @@ void hg_sim_destroy(hg_sim_machine *m) {
   if (m->l1_all) munmap(m->l1_all, m->l1_map_size);
   if (m->dram) munmap(m->dram, m->cfg.dram_size);
   free(m->blocks);
+  hg_sim_pool_destroy(&m->pool);
   pthread_mutex_destroy(&m->lock);
   free(m);
 }

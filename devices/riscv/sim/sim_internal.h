@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "devices/riscv/sim/sim.h"
 
@@ -123,6 +124,25 @@ struct hg_sim_core {
   uint64_t pc; /* entry on run, faulting pc on exit */
 };
 
+/* Persistent host threads (pool.c). */
+typedef struct hg_sim_pool {
+  pthread_mutex_t mu;
+  pthread_cond_t go, done;
+  pthread_t *tids;
+  void **workers;
+  unsigned n;      /* threads created */
+  unsigned active; /* threads taking part in the current run */
+  unsigned busy;   /* of those, still running */
+  uint64_t gen;
+  bool stop;
+  void (*fn)(void *);
+  void *arg;
+} hg_sim_pool;
+void hg_sim_pool_init(hg_sim_pool *p);
+/* Runs fn(arg) on `workers` pool threads and on the caller; returns when all have returned. */
+void hg_sim_pool_run(hg_sim_pool *p, unsigned workers, void (*fn)(void *), void *arg);
+void hg_sim_pool_destroy(hg_sim_pool *p);
+
 struct hg_sim_machine {
   hg_sim_config cfg;
   unsigned ncores, threads;
@@ -132,6 +152,7 @@ struct hg_sim_machine {
   hg_sim_segment segs[HG_SIM_MAX_SEGMENTS];
   unsigned nsegs;
   pthread_mutex_t lock; /* serialises launches and code changes */
+  hg_sim_pool pool;
   /* DRAM allocator: sorted list of allocated blocks */
   struct hg_sim_block {
     uint64_t addr, size;
