@@ -68,6 +68,7 @@ int hg_sim_create(const hg_sim_config *cfg_in, hg_sim_machine **out) {
   m->l1_all = map_lazy(m->l1_map_size);
   m->dram = map_lazy(cfg.dram_size);
   pthread_mutex_init(&m->lock, NULL);
+  pthread_mutex_init(&m->alloc_lock, NULL);
   hg_sim_pool_init(&m->pool);
   if (!m->cores || !m->l1_all || !m->dram) {
     hg_sim_destroy(m);
@@ -99,6 +100,7 @@ void hg_sim_destroy(hg_sim_machine *m) {
   free(m->blocks);
   hg_sim_pool_destroy(&m->pool);
   pthread_mutex_destroy(&m->lock);
+  pthread_mutex_destroy(&m->alloc_lock);
   free(m);
 }
 
@@ -199,7 +201,7 @@ int hg_sim_dram_alloc(hg_sim_machine *m, uint64_t size, uint64_t *addr) {
   if (!size) size = 1;
   uint64_t need = (size + 4095) & ~4095ull;
   if (need < size) return HG_SIM_EINVAL;
-  pthread_mutex_lock(&m->lock);
+  pthread_mutex_lock(&m->alloc_lock);
   int rc = HG_SIM_ENOMEM;
   uint64_t at = HG_SIM_DRAM_BASE;
   size_t i = 0;
@@ -224,12 +226,12 @@ int hg_sim_dram_alloc(hg_sim_machine *m, uint64_t size, uint64_t *addr) {
     rc = HG_SIM_OK;
   }
 out:
-  pthread_mutex_unlock(&m->lock);
+  pthread_mutex_unlock(&m->alloc_lock);
   return rc;
 }
 
 void hg_sim_dram_free(hg_sim_machine *m, uint64_t addr) {
-  pthread_mutex_lock(&m->lock);
+  pthread_mutex_lock(&m->alloc_lock);
   for (size_t i = 0; i < m->nblocks; i++) {
     if (m->blocks[i].addr == addr) {
       /* give the pages back so a later allocation reads zeros and host memory shrinks */
@@ -239,7 +241,7 @@ void hg_sim_dram_free(hg_sim_machine *m, uint64_t addr) {
       break;
     }
   }
-  pthread_mutex_unlock(&m->lock);
+  pthread_mutex_unlock(&m->alloc_lock);
 }
 
 const char *hg_sim_fault_name(hg_sim_fault_kind kind) {

@@ -153,7 +153,9 @@ struct hg_sim_machine {
   unsigned nsegs;
   pthread_mutex_t lock; /* serialises launches and code changes */
   hg_sim_pool pool;
-  /* DRAM allocator: sorted list of allocated blocks */
+  /* DRAM allocator: sorted list of allocated blocks, under its own lock (allocations do not
+   * wait for a running launch) */
+  pthread_mutex_t alloc_lock;
   struct hg_sim_block {
     uint64_t addr, size;
   } * blocks;
