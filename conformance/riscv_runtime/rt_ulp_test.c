@@ -259,12 +259,44 @@ static float input_f(long i, double lo, double hi) {
   }
 }
 
+/* inputs in the hard places of each function: near multiples of pi/2 for huge trig arguments,
+ * near the overflow and underflow thresholds, near poles and zeros, subnormals */
+static double hard_d(const char *n) {
+  double u = rnd_unit(), sgn = (rnd64() & 1) ? -1.0 : 1.0;
+  if (!strcmp(n, "sin") || !strcmp(n, "cos") || !strcmp(n, "tan")) {
+    long double k = floorl(ldexpl((long double)rnd_unit(), (int)(rnd64() % 1000)));
+    double x = (double)(k * 1.570796326794896619231321691639751442L);
+    if (rnd64() % 8 == 0) x = 0x1.6ac5b262ca1ffp+849; /* a worst case of the reduction */
+    return sgn * x;
+  }
+  if (!strcmp(n, "sinpi") || !strcmp(n, "cospi") || !strcmp(n, "tanpi"))
+    return sgn * (floor(ldexp(u, (int)(rnd64() % 60))) * 0.5 + ldexp(rnd_unit() - 0.5, -(int)(rnd64() % 60)));
+  if (!strncmp(n, "exp", 3) || !strcmp(n, "sinh") || !strcmp(n, "cosh")) {
+    double lim = !strcmp(n, "exp2") ? 1024 : !strcmp(n, "exp10") ? 308.25 : 709.78;
+    double low = !strcmp(n, "exp2") ? -1075 : !strcmp(n, "exp10") ? -323.6 : -745.13;
+    return (rnd64() & 1) ? lim - u * 2 : low + u * 40;
+  }
+  if (!strncmp(n, "log", 3) || !strcmp(n, "acosh")) return 1.0 + ldexp(rnd_unit() - 0.5, -(int)(rnd64() % 50));
+  if (!strcmp(n, "erfc") || !strcmp(n, "erf")) return (rnd64() & 1) ? 20 + 7.3 * u : 0.4 + 2 * u;
+  if (!strcmp(n, "tgamma") || !strcmp(n, "lgamma")) {
+    switch (rnd64() % 4) {
+    case 0: return -(double)(rnd64() % 180) - ldexp(u, -(int)(rnd64() % 40)); /* near poles */
+    case 1: return 170 + 2 * u;
+    case 2: return ldexp(u, -(int)(rnd64() % 1070));
+    default: return -190 * u;
+    }
+  }
+  if (!strcmp(n, "cbrt") || !strcmp(n, "rsqrt") || !strcmp(n, "sqrt")) return sgn * ldexp(u, -1022 - (int)(rnd64() % 52));
+  if (!strncmp(n, "a", 1)) return sgn * (1.0 - ldexp(u, -(int)(rnd64() % 53)));
+  return sgn * ldexp(u, (int)(rnd64() % 2100) - 1074);
+}
+
 static void test_fn1(const fn1 *t) {
   int is_lg = !strcmp(t->name, "lgamma");
   acc ad = {0, ""}, af = {0, ""};
   long n = (long)NSPECIAL_D + samples;
   for (long i = 0; i < n; i++) {
-    double x = input_d(i, t->lo, t->hi);
+    double x = (i >= (long)NSPECIAL_D && i % 5 == 4) ? hard_d(t->name) : input_d(i, t->lo, t->hi);
     long double ref = t->rd ? t->rd(x) : t->ref((long double)x);
     double got = t->d(x);
     double e = is_lg ? err_lgamma(got, ref, 52) : err_d(got, ref);
@@ -272,7 +304,7 @@ static void test_fn1(const fn1 *t) {
   }
   n = (long)NSPECIAL_F + samples;
   for (long i = 0; i < n; i++) {
-    float x = input_f(i, t->lo, t->hi);
+    float x = (i >= (long)NSPECIAL_F && i % 5 == 4) ? (float)hard_d(t->name) : input_f(i, t->lo, t->hi);
     long double ref = t->rf ? t->rf(x) : t->ref((long double)x);
     float got = t->f(x);
     double e = is_lg ? err_lgamma(got, ref, 23) : err_f(got, ref);
@@ -300,6 +332,14 @@ static void test_fn2(const fn2 *t) {
   for (long i = 0; i < samples; i++) {
     double x = input_d(NSPECIAL_D + i, t->lo, t->hi), y = input_d(NSPECIAL_D + (i * 7 + rnd64() % 4), t->lo, t->hi);
     if (rnd64() % 8 == 0) y = x * (1.0 + ldexp(rnd_unit() - 0.5, -20)); /* close pairs */
+    if (t->name[0] == 'p' && i % 4 == 3) { /* pow near 1, and results near the range ends */
+      x = 1.0 + ldexp(rnd_unit() - 0.5, -(int)(rnd64() % 50));
+      y = (rnd_unit() - 0.5) * ldexp(1.0, (int)(rnd64() % 60));
+      if (i % 8 == 7) {
+        x = 0.5 + 8 * rnd_unit();
+        y = ((rnd64() & 1) ? 1023.9 : -1074.5) / log2(x) * (1 + ldexp(rnd_unit() - 0.5, -10));
+      }
+    }
     long double ref = ref2_d(t, x, y);
     double got = t->d(x, y);
     acc_add_d(&ad, err2(t, x, y, got, ref, 0), x, y, got, ref);
