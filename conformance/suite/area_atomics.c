@@ -41,55 +41,64 @@ static uint64_t apply(int op, int t, uint64_t old, uint64_t v) {
   }
 }
 
-static const char *call(int op, bool wide, char *buf, size_t size, const char *p) {
+static const char *call(int op, bool wide, char *buf, size_t size, const char *p, const char *cas) {
   const char *pre = wide ? "atom_" : "atomic_";
   if (op == 3 || op == 4)
     snprintf(buf, size, "%s%s(%s)", pre, OPS[op], p);
   else if (op == 5)
-    snprintf(buf, size, "cas_add(%s, v[i])", p);
+    snprintf(buf, size, "%s(%s, v[i])", cas, p);
   else
     snprintf(buf, size, "%s%s(%s, v[i])", pre, OPS[op], p);
   return buf;
 }
 
-static cl_program progs[4][2];
-static bool tried[4][2];
+static const char *space(bool local) { return local ? "local" : "global"; }
 
-static cl_program program(int t, bool local) {
-  if (tried[t][local])
-    return progs[t][local];
-  tried[t][local] = true;
-  bool wide = t >= A_LONG;
-  const char *sp = local ? "__local" : "__global";
-  char *src = malloc(32768);
-  size_t n = 0;
-  if (wide)
-    n += (size_t)snprintf(src + n, 32768 - n,
-                          "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
-                          "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n");
-  n += (size_t)snprintf(src + n, 32768 - n,
-                        "#define T %s\n"
-                        "T cas_add(volatile %s T *p, T v) {\n  T o;\n  do { o = *p; } while (%s(p, o, o + v) != o);\n  return o;\n}\n",
-                        AT[t], sp, wide ? "atom_cmpxchg" : "atomic_cmpxchg");
-  for (int op = 0; op < NUM_OPS; op++) {
-    char c[128];
-    if (local)
-      n += (size_t)snprintf(src + n, 32768 - n,
-                            "__kernel void k_%s(__global T *d, __global const T *v, __global T *old) {\n"
-                            "  __local T x;\n  size_t i = get_global_id(0), g = get_group_id(0);\n"
-                            "  if (get_local_id(0) == 0) x = d[g];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
-                            "  old[i] = %s;\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
-                            "  if (get_local_id(0) == 0) d[g] = x;\n}\n",
-                            OPS[op], call(op, wide, c, sizeof c, "&x"));
-    else
-      n += (size_t)snprintf(src + n, 32768 - n,
-                            "__kernel void k_%s(__global T *d, __global const T *v, __global T *old) {\n"
-                            "  size_t i = get_global_id(0), g = get_group_id(0);\n  old[i] = %s;\n}\n",
-                            OPS[op], call(op, wide, c, sizeof c, "&d[g]"));
-  }
-  progs[t][local] = suite_build(src, "");
-  free(src);
-  return progs[t][local];
+/* Every operation on every type in both address spaces: one program for the area (the 64-bit
+ * ones only where the device has the int64 atomics). */
+static suite_batch *batch(void) {
+  static suite_batch *b;
+  if (b)
+    return b;
+  /* the compare-and-swap helpers go in the prelude, which every part of a split build gets */
+  char prelude[4096];
+  size_t u = (size_t)snprintf(prelude, sizeof prelude, "%s",
+                              S.int64_atomics ? "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+                                                "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
+                                              : "");
+  for (int t = 0; t < 4; t++)
+    for (int local = 0; local < 2; local++)
+      if (t < A_LONG || S.int64_atomics)
+        u += (size_t)snprintf(prelude + u, sizeof prelude - u,
+                              "%s cas_add_%s_%s(volatile %s %s *p, %s v) {\n  %s o;\n  do { o = *p; } while (%s(p, o, o + v) != o);\n  return o;\n}\n",
+                              AT[t], AT[t], space(local), local ? "__local" : "__global", AT[t], AT[t], AT[t],
+                              t >= A_LONG ? "atom_cmpxchg" : "atomic_cmpxchg");
+  b = suite_batch_new(prelude, "");
+  for (int t = 0; t < 4; t++)
+    for (int local = 0; local < 2; local++) {
+      bool wide = t >= A_LONG;
+      if (wide && !S.int64_atomics)
+        continue;
+      char cas[48], name[64], c[128];
+      snprintf(cas, sizeof cas, "cas_add_%s_%s", AT[t], space(local));
+      for (int op = 0; op < NUM_OPS; op++) {
+        snprintf(name, sizeof name, "k_%s_%s_%s", OPS[op], AT[t], space(local));
+        if (local)
+          suite_batch_add(b, name,
+                          "__kernel void %s(__global %s *d, __global const %s *v, __global %s *old) {\n"
+                          "  __local %s x;\n  size_t i = get_global_id(0), g = get_group_id(0);\n"
+                          "  if (get_local_id(0) == 0) x = d[g];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                          "  old[i] = %s;\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                          "  if (get_local_id(0) == 0) d[g] = x;\n}\n",
+                          name, AT[t], AT[t], AT[t], AT[t], call(op, wide, c, sizeof c, "&x", cas));
+        else
+          suite_batch_add(b, name,
+                          "__kernel void %s(__global %s *d, __global const %s *v, __global %s *old) {\n"
+                          "  size_t i = get_global_id(0), g = get_group_id(0);\n  old[i] = %s;\n}\n",
+                          name, AT[t], AT[t], AT[t], call(op, wide, c, sizeof c, "&d[g]", cas));
+      }
+    }
+  return b;
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -108,11 +117,9 @@ static void run_atomic(const void *arg) {
     suite_skip("no cl_khr_int64_base_atomics / extended_atomics");
     return;
   }
-  cl_program p = program(t, local);
-  REQUIRE(p, "atomics program for %s did not build", AT[t]);
-  char name[32];
-  snprintf(name, sizeof name, "k_%s", OPS[op]);
-  cl_kernel k = suite_kernel(p, name);
+  char name[64];
+  snprintf(name, sizeof name, "k_%s_%s_%s", OPS[op], AT[t], space(local));
+  cl_kernel k = suite_batch_kernel(batch(), name);
   if (!k)
     return;
   size_t es = t < A_LONG ? 4 : 8, n = GROUPS * LOCAL;

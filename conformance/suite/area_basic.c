@@ -6,12 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The area's kernels, one program (defined at the end, after their sources). */
+static suite_batch *batch(void);
+
+static const char SRC_vector_add_int_float[] =
+    "__kernel void b_vector_add_int_float(__global const int *a, __global const float *b, __global float *o) {\n"
+    "  size_t i = get_global_id(0);\n  o[i] = (float)a[i] * 0.5f + b[i];\n}\n";
+
 SUITE_TEST(basic, vector_add_int_float) {
-  const char *src = "__kernel void k(__global const int *a, __global const float *b, __global float *o) {\n"
-                    "  size_t i = get_global_id(0);\n  o[i] = (float)a[i] * 0.5f + b[i];\n}\n";
   size_t n = 4096;
-  cl_program p = suite_build(src, "");
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  cl_kernel k = suite_batch_kernel(batch(), "b_vector_add_int_float");
   if (!k) return;
   int32_t *a = malloc(n * 4); float *b = malloc(n * 4), *o = malloc(n * 4);
   for (size_t i = 0; i < n; i++) a[i] = (int32_t)(suite_rand() % 20000) - 10000, b[i] = (float)suite_uniform(-1e3, 1e3);
@@ -20,17 +24,19 @@ SUITE_TEST(basic, vector_add_int_float) {
     for (size_t i = 0; i < n; i++)
       if (o[i] != (float)a[i] * 0.5f + b[i]) { suite_fail("item %zu: %g", i, o[i]); break; }
   free(a), free(b), free(o);
-  clReleaseMemObject(ma), clReleaseMemObject(mb), clReleaseMemObject(mo), clReleaseKernel(k), clReleaseProgram(p);
+  clReleaseMemObject(ma), clReleaseMemObject(mb), clReleaseMemObject(mo), clReleaseKernel(k);
 }
 
+static const char SRC_scalar_and_struct_arguments[] =
+    "typedef struct { int i; float f; long l; char c; } S;\n"
+    "__constant int table[4] = {10, 20, 30, 40};\n"
+    "__kernel void b_scalar_and_struct_arguments(char c, uchar uc, short s, ushort us, int i, uint u, long l, ulong ul, float f, S st,\n"
+    "                __constant int *cbuf, __global long *o) {\n"
+    "  size_t g = get_global_id(0);\n"
+    "  o[g] = c + uc + s + us + i + (long)u + l + (long)(ul >> 8) + (long)f + st.i + (long)st.f + st.l + st.c\n"
+    "         + table[g % 4] + cbuf[g % 16] + (long)g;\n}\n";
+
 SUITE_TEST(basic, scalar_and_struct_arguments) {
-  const char *src = "typedef struct { int i; float f; long l; char c; } S;\n"
-                    "__constant int table[4] = {10, 20, 30, 40};\n"
-                    "__kernel void k(char c, uchar uc, short s, ushort us, int i, uint u, long l, ulong ul, float f, S st,\n"
-                    "                __constant int *cbuf, __global long *o) {\n"
-                    "  size_t g = get_global_id(0);\n"
-                    "  o[g] = c + uc + s + us + i + (long)u + l + (long)(ul >> 8) + (long)f + st.i + (long)st.f + st.l + st.c\n"
-                    "         + table[g % 4] + cbuf[g % 16] + (long)g;\n}\n";
   struct { int32_t i; float f; int64_t l; int8_t c; } st = {(int32_t)(suite_rand() % 1000), 2.5f, (int64_t)suite_rand(), 3};
   int8_t c = -5; uint8_t uc = 200; int16_t s = -300; uint16_t us = 60000; int32_t i = -70000; uint32_t u = 4000000000u;
   int64_t l = -(int64_t)suite_rand64() / 4; uint64_t ul = suite_rand64(); float f = 123.75f;
@@ -38,8 +44,7 @@ SUITE_TEST(basic, scalar_and_struct_arguments) {
   for (int j = 0; j < 16; j++) cb[j] = (int32_t)(suite_rand() % 1000);
   size_t n = 256;
   int64_t *o = malloc(n * 8);
-  cl_program p = suite_build(src, "");
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  cl_kernel k = suite_batch_kernel(batch(), "b_scalar_and_struct_arguments");
   if (!k) return;
   cl_mem mc = suite_buffer(sizeof cb, cb), mo = suite_buffer(n * 8, NULL);
   if (!suite_failed() && suite_args(k, 12, 1, &c, 1, &uc, 2, &s, 2, &us, 4, &i, 4, &u, 8, &l, 8, &ul, 4, &f, sizeof st, &st, sizeof mc, &mc, sizeof mo, &mo) &&
@@ -50,40 +55,42 @@ SUITE_TEST(basic, scalar_and_struct_arguments) {
       if (o[g] != want) { suite_fail("item %zu: %lld, expected %lld", g, (long long)o[g], (long long)want); break; }
     }
   free(o);
-  clReleaseMemObject(mc), clReleaseMemObject(mo), clReleaseKernel(k), clReleaseProgram(p);
+  clReleaseMemObject(mc), clReleaseMemObject(mo), clReleaseKernel(k);
 }
 
 static int collatz(uint32_t v) { int s = 0; uint64_t x = v; while (x != 1 && s < 1000) { x = (x & 1) ? 3 * x + 1 : x / 2; s++; } return s; }
 
+static const char SRC_loops_private_arrays[] =
+    "__kernel void b_loops_private_arrays(__global const uint *a, __global int *o) {\n"
+    "  size_t g = get_global_id(0);\n  ulong x = a[g]; int s = 0;\n"
+    "  while (x != 1 && s < 1000) { x = (x & 1) ? 3 * x + 1 : x / 2; s++; }\n"
+    "  int p[8]; for (int j = 0; j < 8; j++) p[j] = s * j; int acc = 0; for (int j = 7; j >= 0; j -= 2) acc += p[j];\n"
+    "  o[g] = acc;\n}\n";
+
 SUITE_TEST(basic, loops_private_arrays) {
-  const char *src = "__kernel void k(__global const uint *a, __global int *o) {\n"
-                    "  size_t g = get_global_id(0);\n  ulong x = a[g]; int s = 0;\n"
-                    "  while (x != 1 && s < 1000) { x = (x & 1) ? 3 * x + 1 : x / 2; s++; }\n"
-                    "  int p[8]; for (int j = 0; j < 8; j++) p[j] = s * j; int acc = 0; for (int j = 7; j >= 0; j -= 2) acc += p[j];\n"
-                    "  o[g] = acc;\n}\n";
   size_t n = 2048;
   uint32_t *a = malloc(n * 4); int32_t *o = malloc(n * 4);
   for (size_t j = 0; j < n; j++) a[j] = 1 + suite_rand() % 1000000;
-  cl_program p = suite_build(src, "");
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  cl_kernel k = suite_batch_kernel(batch(), "b_loops_private_arrays");
   if (!k) return;
   cl_mem ma = suite_buffer(n * 4, a), mo = suite_buffer(n * 4, NULL);
   if (!suite_failed() && suite_args(k, 2, sizeof ma, &ma, sizeof mo, &mo) && suite_run1(k, n, 32) && suite_read(mo, o, n * 4))
     for (size_t j = 0; j < n; j++)
       if (o[j] != collatz(a[j]) * 16) { suite_fail("item %zu: %d, expected %d", j, o[j], collatz(a[j]) * 16); break; }
   free(a), free(o);
-  clReleaseMemObject(ma), clReleaseMemObject(mo), clReleaseKernel(k), clReleaseProgram(p);
+  clReleaseMemObject(ma), clReleaseMemObject(mo), clReleaseKernel(k);
 }
 
+static const char SRC_transpose_2d[] =
+    "__kernel void b_transpose_2d(__global const float *a, __global float *o) {\n"
+    "  size_t x = get_global_id(0), y = get_global_id(1), w = get_global_size(0), h = get_global_size(1);\n"
+    "  o[x * h + y] = a[y * w + x];\n}\n";
+
 SUITE_TEST(basic, transpose_2d) {
-  const char *src = "__kernel void k(__global const float *a, __global float *o) {\n"
-                    "  size_t x = get_global_id(0), y = get_global_id(1), w = get_global_size(0), h = get_global_size(1);\n"
-                    "  o[x * h + y] = a[y * w + x];\n}\n";
   size_t gl[2] = {96, 40}, lo[2] = {16, 8}, n = 96 * 40;
   float *a = malloc(n * 4), *o = malloc(n * 4);
   for (size_t j = 0; j < n; j++) a[j] = (float)suite_uniform(-1, 1);
-  cl_program p = suite_build(src, "");
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  cl_kernel k = suite_batch_kernel(batch(), "b_transpose_2d");
   if (!k) return;
   cl_mem ma = suite_buffer(n * 4, a), mo = suite_buffer(n * 4, NULL);
   if (!suite_failed() && suite_args(k, 2, sizeof ma, &ma, sizeof mo, &mo) && suite_run(k, 2, gl, lo) && suite_read(mo, o, n * 4))
@@ -91,5 +98,18 @@ SUITE_TEST(basic, transpose_2d) {
       for (size_t x = 0; x < 96; x++)
         if (o[x * 40 + y] != a[y * 96 + x]) { suite_fail("(%zu, %zu) wrong", x, y); y = 40; break; }
   free(a), free(o);
-  clReleaseMemObject(ma), clReleaseMemObject(mo), clReleaseKernel(k), clReleaseProgram(p);
+  clReleaseMemObject(ma), clReleaseMemObject(mo), clReleaseKernel(k);
+}
+
+/* The area's kernels, one program. */
+static suite_batch *batch(void) {
+  static suite_batch *b;
+  if (b)
+    return b;
+  b = suite_batch_new("", "");
+  suite_batch_add(b, "b_vector_add_int_float", "%s", SRC_vector_add_int_float);
+  suite_batch_add(b, "b_scalar_and_struct_arguments", "%s", SRC_scalar_and_struct_arguments);
+  suite_batch_add(b, "b_loops_private_arrays", "%s", SRC_loops_private_arrays);
+  suite_batch_add(b, "b_transpose_2d", "%s", SRC_transpose_2d);
+  return b;
 }

@@ -154,30 +154,34 @@ static void gen_input(int src, unsigned char *p, int dst) {
   }
 }
 
-static cl_program programs[NUM_T];
-static bool tried[NUM_T];
-
-static cl_program source_program(int src) {
-  if (tried[src])
-    return programs[src];
-  tried[src] = true;
-  size_t cap = 65536, used = 0;
-  char *s = malloc(cap);
-  used += (size_t)snprintf(s + used, cap - used, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
-  for (int dst = 0; dst < NUM_T; dst++) {
-    used += (size_t)snprintf(s + used, cap - used, "__kernel void to_%s(__global const %s *a", TN[dst], TN[src]);
-    int variants = is_fp(dst) ? MODES : 2 * MODES;
-    for (int v = 0; v < variants; v++)
-      used += (size_t)snprintf(s + used, cap - used, ", __global %s *o%d", TN[dst], v);
-    used += (size_t)snprintf(s + used, cap - used, ") {\n  size_t i = get_global_id(0);\n");
-    for (int v = 0; v < variants; v++)
-      used += (size_t)snprintf(s + used, cap - used, "  o%d[i] = convert_%s%s%s(a[i]);\n", v, TN[dst],
-                               v >= MODES ? "_sat" : "", MODE_SUFFIX[v % MODES]);
-    used += (size_t)snprintf(s + used, cap - used, "}\n");
-  }
-  programs[src] = suite_build(s, "");
+/* Conversions from every source type to every destination: one kernel per pair (all variants
+ * of rounding and saturation), the whole area one program. */
+static suite_batch *batch(void) {
+  static suite_batch *b;
+  if (b)
+    return b;
+  b = suite_batch_new(S.fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable" : "", "");
+  size_t cap = 8192;
+  char *s = malloc(cap), name[48];
+  for (int src = 0; src < NUM_T; src++)
+    for (int dst = 0; dst < NUM_T; dst++) {
+      if ((src == T_DOUBLE || dst == T_DOUBLE) && !S.fp64)
+        continue;
+      size_t used = 0;
+      snprintf(name, sizeof name, "cv_%s_to_%s", TN[src], TN[dst]);
+      used += (size_t)snprintf(s + used, cap - used, "__kernel void %s(__global const %s *a", name, TN[src]);
+      int variants = is_fp(dst) ? MODES : 2 * MODES;
+      for (int v = 0; v < variants; v++)
+        used += (size_t)snprintf(s + used, cap - used, ", __global %s *o%d", TN[dst], v);
+      used += (size_t)snprintf(s + used, cap - used, ") {\n  size_t i = get_global_id(0);\n");
+      for (int v = 0; v < variants; v++)
+        used += (size_t)snprintf(s + used, cap - used, "  o%d[i] = convert_%s%s%s(a[i]);\n", v, TN[dst],
+                                 v >= MODES ? "_sat" : "", MODE_SUFFIX[v % MODES]);
+      snprintf(s + used, cap - used, "}\n");
+      suite_batch_add(b, name, "%s", s);
+    }
   free(s);
-  return programs[src];
+  return b;
 }
 
 static void run_conv(const void *arg) {
@@ -186,11 +190,9 @@ static void run_conv(const void *arg) {
     suite_skip("no cl_khr_fp64");
     return;
   }
-  cl_program p = source_program(src);
-  REQUIRE(p, "the program of conversions from %s did not build", TN[src]);
-  char kname[32];
-  snprintf(kname, sizeof kname, "to_%s", TN[dst]);
-  cl_kernel k = suite_kernel(p, kname);
+  char kname[48];
+  snprintf(kname, sizeof kname, "cv_%s_to_%s", TN[src], TN[dst]);
+  cl_kernel k = suite_batch_kernel(batch(), kname);
   if (!k)
     return;
   int variants = is_fp(dst) ? MODES : 2 * MODES;

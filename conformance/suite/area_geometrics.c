@@ -37,6 +37,23 @@ static double ref(int f, double a, double b, double c, double *scale) {
   }
 }
 
+/* Every case as one program (one build for the area). */
+static suite_batch *batch(void) {
+  static suite_batch *b;
+  if (b)
+    return b;
+  b = suite_batch_new(S.fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable" : "", "");
+  for (size_t f = 0; f < sizeof GF / sizeof GF[0]; f++) {
+    if (GF[f].dbl && !S.fp64)
+      continue;
+    char name[48];
+    snprintf(name, sizeof name, "g_%s", GF[f].name);
+    const char *t = GF[f].dbl ? "double" : "float";
+    suite_eval_add(b, name, t, t, GF[f].expr);
+  }
+  return b;
+}
+
 static void run_geo(const void *arg) {
   int f = (int)(intptr_t)arg;
   if (GF[f].dbl && !S.fp64) { suite_skip("no cl_khr_fp64"); return; }
@@ -45,7 +62,9 @@ static void run_geo(const void *arg) {
     a[i] = suite_uniform(-50, 50), b[i] = suite_uniform(-50, 50), c[i] = suite_uniform(-50, 50);
     if (!GF[f].dbl) a[i] = (float)a[i], b[i] = (float)b[i], c[i] = (float)c[i];
   }
-  if (!suite_eval(GF[f].dbl ? "double" : "float", GF[f].dbl ? "double" : "float", GF[f].expr, a, b, c, o, NG))
+  char name[48];
+  snprintf(name, sizeof name, "g_%s", GF[f].name);
+  if (!suite_eval_kernel(batch(), name, GF[f].dbl ? "double" : "float", GF[f].dbl ? "double" : "float", a, b, c, o, NG))
     return;
   for (size_t i = 0; i < NG; i++) {
     double scale, want = ref(f, a[i], b[i], c[i], &scale);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 static const char *const IT[] = {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"};
-static const char *const UT[] = {"uchar", "uchar", "ushort", "ushort", "uint", "uint", "ulong", "ulong"};
 static const char *const OPS[] = {"add", "sub", "mul", "div", "rem", "and", "or", "xor", "not", "shl", "shr",
                                   "neg", "eq", "lt", "mul_hi", "mad_hi", "add_sat", "sub_sat", "hadd", "rhadd",
                                   "clz", "popcount", "rotate", "abs", "abs_diff", "min", "max", "clamp", "mad_sat"};
@@ -110,28 +109,38 @@ static uint64_t *results[8];
 static uint64_t *inputs[8][3];
 static bool tried[8];
 
+/* One kernel per type computing every operation, all eight in one program. */
+static suite_batch *batch(void) {
+  static suite_batch *b;
+  if (b)
+    return b;
+  b = suite_batch_new("", "");
+  for (int t = 0; t < 8; t++) {
+    char *src = malloc(16384), name[32];
+    size_t u = (size_t)snprintf(src, 16384,
+                                "#define T %s\n__kernel void k_%s(__global const T *A, __global const T *B, __global const T *C, __global T *o) {\n"
+                                "  size_t i = get_global_id(0), n = get_global_size(0);\n  T a = A[i], b = B[i], c = C[i];\n",
+                                IT[t], IT[t]);
+    for (int op = 0; op < NUM_OPS; op++)
+      u += (size_t)snprintf(src + u, 16384 - u, "  o[%d * n + i] = %s;\n", op, EXPR[op]);
+    snprintf(src + u, 16384 - u, "}\n#undef T\n");
+    snprintf(name, sizeof name, "k_%s", IT[t]);
+    suite_batch_add(b, name, "%s", src);
+    free(src);
+  }
+  return b;
+}
+
 static bool compute(int t) {
   if (tried[t])
     return results[t] != NULL;
   tried[t] = true;
   size_t es = (size_t)bits(t) / 8, n = N_INT;
-  char *src = malloc(16384);
-  size_t u = (size_t)snprintf(src, 16384,
-                              "#define T %s\n__kernel void k(__global const T *A, __global const T *B, __global const T *C, __global T *o) {\n"
-                              "  size_t i = get_global_id(0), n = get_global_size(0);\n  T a = A[i], b = B[i], c = C[i];\n",
-                              IT[t]);
-  (void)UT;
-  for (int op = 0; op < NUM_OPS; op++)
-    u += (size_t)snprintf(src + u, 16384 - u, "  o[%d * n + i] = %s;\n", op, EXPR[op]);
-  snprintf(src + u, 16384 - u, "}\n");
-  cl_program p = suite_build(src, "");
-  free(src);
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
-  if (!k) {
-    if (p)
-      clReleaseProgram(p);
+  char kname[32];
+  snprintf(kname, sizeof kname, "k_%s", IT[t]);
+  cl_kernel k = suite_batch_kernel(batch(), kname);
+  if (!k)
     return false;
-  }
   unsigned char *in[3], *out = malloc(n * es * NUM_OPS);
   for (int j = 0; j < 3; j++) {
     in[j] = malloc(n * es);
@@ -182,7 +191,6 @@ static bool compute(int t) {
   if (mo) clReleaseMemObject(mo);
   free(out);
   clReleaseKernel(k);
-  clReleaseProgram(p);
   return ok;
 }
 

@@ -552,6 +552,44 @@ static bool relaxed_abs(const mfunc *f, ld x, ld v, ld ref, bool dbl) {
   return false;
 }
 
+static const char *const RELAXED[] = {"sin", "cos", "exp", "exp2", "exp10", "log", "log2", "log10",
+                                      "acos", "asin", "atan", "atan2", "divide", "sqrt", "fabs", "floor",
+                                      "fma", "pow", "sinpi", "cospi"};
+#define NUM_RELAXED (sizeof RELAXED / sizeof RELAXED[0])
+
+static void add_kernel(suite_batch *bt, const mfunc *f) {
+  char b[256], kname[64];
+  snprintf(kname, sizeof kname, "m_%s", f->name);
+  suite_batch_add(bt, kname,
+                  "__kernel void %s(__global const T *a, __global const T *b, __global const T *c, __global const int *n,\n"
+                  "                __global T *o, __global T *o2, __global int *oi) {\n"
+                  "  size_t i = get_global_id(0);\n  %s\n}\n",
+                  kname, body(f, b, sizeof b));
+}
+
+/* Three programs for the whole area: every function in float, every one in double, and the
+ * relaxed set under -cl-fast-relaxed-math; each test takes its kernel from one of them. */
+static suite_batch *batch(bool dbl, bool relaxed) {
+  static suite_batch *b[3];
+  int which = relaxed ? 2 : dbl;
+  if (b[which])
+    return b[which];
+  b[which] = suite_batch_new(dbl ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define T double"
+                                 : "#define T float",
+                             relaxed ? "-cl-fast-relaxed-math" : "");
+  for (size_t i = 0; i < NUM_FUNCS; i++) {
+    bool in = false;
+    if (relaxed)
+      for (size_t r = 0; r < NUM_RELAXED; r++)
+        in |= !strcmp(FUNCS[i].name, RELAXED[r]);
+    else
+      in = (dbl ? FUNCS[i].ulp_d : FUNCS[i].ulp_f) >= 0;
+    if (in)
+      add_kernel(b[which], &FUNCS[i]);
+  }
+  return b[which];
+}
+
 static void run_math(const void *arg) {
   const mcase *c = arg;
   const mfunc *f = c->f;
@@ -562,13 +600,6 @@ static void run_math(const void *arg) {
   }
   g_double = dbl;
   size_t es = dbl ? 8 : 4, n_in = N_INPUTS;
-  char b[256], src[2048];
-  snprintf(src, sizeof src,
-           "%s#define T %s\n"
-           "__kernel void k(__global const T *a, __global const T *b, __global const T *c, __global const int *n,\n"
-           "                __global T *o, __global T *o2, __global int *oi) {\n"
-           "  size_t i = get_global_id(0);\n  %s\n}\n",
-           dbl ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", type_name(dbl), body(f, b, sizeof b));
   void *a = malloc(n_in * es), *bb = malloc(n_in * es), *cc = malloc(n_in * es);
   int *ni = malloc(n_in * sizeof(int)), *oi = malloc(n_in * sizeof(int));
   void *o = malloc(n_in * es), *o2 = malloc(n_in * es);
@@ -613,8 +644,9 @@ static void run_math(const void *arg) {
     else
       ni[i] = (i % 11 == 0) ? (int)(suite_rand() % 401) - 200 : (int)(suite_rand() % 41) - 20;
   }
-  cl_program p = suite_build(src, c->relaxed ? "-cl-fast-relaxed-math" : "");
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  char kname[64];
+  snprintf(kname, sizeof kname, "m_%s", f->name);
+  cl_kernel k = suite_batch_kernel(batch(dbl, c->relaxed), kname);
   cl_mem ma = NULL, mb = NULL, mc = NULL, mn = NULL, mo = NULL, mo2 = NULL, moi = NULL;
   if (!k)
     goto out;
@@ -654,18 +686,12 @@ static void run_math(const void *arg) {
 out:
   if (k)
     clReleaseKernel(k);
-  if (p)
-    clReleaseProgram(p);
   cl_mem all[] = {ma, mb, mc, mn, mo, mo2, moi};
   for (int j = 0; j < 7; j++)
     if (all[j])
       clReleaseMemObject(all[j]);
   free(a), free(bb), free(cc), free(ni), free(oi), free(o), free(o2);
 }
-
-static const char *const RELAXED[] = {"sin", "cos", "exp", "exp2", "exp10", "log", "log2", "log10",
-                                      "acos", "asin", "atan", "atan2", "divide", "sqrt", "fabs", "floor",
-                                      "fma", "pow", "sinpi", "cospi"};
 
 __attribute__((constructor)) static void register_math(void) {
   static mcase cases[NUM_FUNCS * 2 + 32];
@@ -680,7 +706,7 @@ __attribute__((constructor)) static void register_math(void) {
       suite_register("math", names[k], run_math, &cases[k]);
       k++;
     }
-  for (size_t r = 0; r < sizeof RELAXED / sizeof RELAXED[0]; r++)
+  for (size_t r = 0; r < NUM_RELAXED; r++)
     for (size_t i = 0; i < NUM_FUNCS; i++)
       if (!strcmp(FUNCS[i].name, RELAXED[r])) {
         cases[k] = (mcase){&FUNCS[i], false, true};

@@ -38,20 +38,53 @@ static void gen(double *a, double *b, size_t n) {
   }
 }
 
+static const char SELECT_SRC[] =
+      "__kernel void r_select(__global const int4 *a, __global const int4 *b, __global int4 *o) {\n"
+      "  size_t i = get_global_id(0);\n  int4 x = a[i], y = b[i];\n"
+      "  o[4 * i] = select(x, y, x < y);\n  o[4 * i + 1] = bitselect(x, y, x ^ y);\n"
+      "  o[4 * i + 2] = (int4)(any(x), all(x), any(x < y), all(x < y));\n  o[4 * i + 3] = select(x, y, (uint4)(0x80000000u, 0, 0xffffffffu, 1));\n}\n";
+
+static const char *const MODE[] = {"float", "double", "float4"};
+
+/* The expression of function f in mode m (0 float, 1 double, 2 component 1 of a float4: -1/0). */
+static void rel_expr(int f, int mode, char *expr, size_t size) {
+  bool unary = (f >= 7 && f <= 10) || f == 13;
+  if (mode == 2)
+    snprintf(expr, size, unary ? "%s((float4)(c, a, b, a)).s1" : "%s((float4)(c, a, b, a), (float4)(b, b, a, c)).s1", FN[f]);
+  else
+    snprintf(expr, size, unary ? "%s(a)" : "%s(a, b)", FN[f]);
+}
+
+/* Every comparison as one program (one build for the area). */
+static suite_batch *batch(void) {
+  static suite_batch *b;
+  if (b)
+    return b;
+  b = suite_batch_new(S.fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable" : "", "");
+  for (int m = 0; m < 3; m++)
+    for (int f = 0; f < NFN; f++) {
+      if (m == 1 && !S.fp64)
+        continue;
+      char expr[160], name[48];
+      rel_expr(f, m, expr, sizeof expr);
+      snprintf(name, sizeof name, "r_%s_%s", FN[f], MODE[m]);
+      suite_eval_add(b, name, m == 1 ? "double" : "float", "int", expr);
+    }
+  suite_batch_add(b, "r_select", "%s", SELECT_SRC);
+  return b;
+}
+
 static void run_rel(const void *arg) {
   int f = (int)(intptr_t)arg % NFN, mode = (int)(intptr_t)arg / NFN; /* 0 float, 1 double, 2 float4 */
   bool dbl = mode == 1;
   if (dbl && !S.fp64) { suite_skip("no cl_khr_fp64"); return; }
-  bool unary = (f >= 7 && f <= 10) || f == 13;
   double a[NREL], b[NREL], c[NREL] = {0}, o[NREL];
   gen(a, b, NREL);
-  char expr[160];
-  if (mode == 2) /* component 1 of a float4 result: -1 / 0 */
-    snprintf(expr, sizeof expr, unary ? "%s((float4)(c, a, b, a)).s1" : "%s((float4)(c, a, b, a), (float4)(b, b, a, c)).s1", FN[f]);
-  else
-    snprintf(expr, sizeof expr, unary ? "%s(a)" : "%s(a, b)", FN[f]);
+  char expr[160], name[48];
+  rel_expr(f, mode, expr, sizeof expr);
+  snprintf(name, sizeof name, "r_%s_%s", FN[f], MODE[mode]);
   if (!dbl) for (size_t i = 0; i < NREL; i++) a[i] = (float)a[i], b[i] = (float)b[i];
-  if (!suite_eval(dbl ? "double" : "float", "int", expr, a, b, c, o, NREL))
+  if (!suite_eval_kernel(batch(), name, dbl ? "double" : "float", "int", a, b, c, o, NREL))
     return;
   for (size_t i = 0; i < NREL; i++) {
     int want = ref(f, a[i], b[i], dbl);
@@ -66,14 +99,8 @@ static void run_rel(const void *arg) {
 }
 
 SUITE_TEST(relationals, select_bitselect_any_all) {
-  const char *src =
-      "__kernel void k(__global const int4 *a, __global const int4 *b, __global int4 *o) {\n"
-      "  size_t i = get_global_id(0);\n  int4 x = a[i], y = b[i];\n"
-      "  o[4 * i] = select(x, y, x < y);\n  o[4 * i + 1] = bitselect(x, y, x ^ y);\n"
-      "  o[4 * i + 2] = (int4)(any(x), all(x), any(x < y), all(x < y));\n  o[4 * i + 3] = select(x, y, (uint4)(0x80000000u, 0, 0xffffffffu, 1));\n}\n";
   size_t n = 512;
-  cl_program p = suite_build(src, "");
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  cl_kernel k = suite_batch_kernel(batch(), "r_select");
   if (!k) return;
   int32_t *a = malloc(n * 16), *b = malloc(n * 16), *o = malloc(n * 64);
   suite_fill(a, n * 16), suite_fill(b, n * 16);
@@ -95,15 +122,13 @@ SUITE_TEST(relationals, select_bitselect_any_all) {
   cl_mem ms[] = {ma, mb, mo};
   for (int j = 0; j < 3; j++) if (ms[j]) clReleaseMemObject(ms[j]);
   clReleaseKernel(k);
-  clReleaseProgram(p);
 }
 
 __attribute__((constructor)) static void register_relationals(void) {
   static char names[3 * NFN][40];
-  static const char *const M[] = {"float", "double", "float4"};
   for (int m = 0; m < 3; m++)
     for (int f = 0; f < NFN; f++) {
-      snprintf(names[m * NFN + f], 40, "%s_%s", FN[f], M[m]);
+      snprintf(names[m * NFN + f], 40, "%s_%s", FN[f], MODE[m]);
       suite_register("relationals", names[m * NFN + f], run_rel, (const void *)(intptr_t)(m * NFN + f));
     }
 }

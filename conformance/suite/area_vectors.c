@@ -9,30 +9,54 @@ static const char *const VT[] = {"char", "uchar", "short", "ushort", "int", "uin
 static const size_t VS[] = {1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
 static const int W[] = {2, 3, 4, 8, 16};
 
+/* The swizzle that reverses a vector of width w: s<w-1>...s0. */
+static void reversal(int w, char *rev) {
+  static const char *const HEX = "0123456789abcdef";
+  rev[0] = 's';
+  for (int i = 0; i < w; i++)
+    rev[1 + i] = HEX[w - 1 - i];
+  rev[1 + w] = 0;
+}
+
+/* Every type at every width: one program for the area. */
+static suite_batch *batch(void) {
+  static suite_batch *b;
+  if (b)
+    return b;
+  b = suite_batch_new(S.fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable" : "", "");
+  for (int t = 0; t < 10; t++)
+    for (int wi = 0; wi < 5; wi++) {
+      if (t == 9 && !S.fp64)
+        continue;
+      int w = W[wi];
+      char rev[24], name[32];
+      reversal(w, rev);
+      snprintf(name, sizeof name, "v_%s%d", VT[t], w);
+      suite_batch_add(b, name,
+                      "#define T %s\n#define V %s%d\n"
+                      "__kernel void %s(__global const T *a, __global const T *b, __global T *sum, __global T *rv, __global T *eo, __global int *info) {\n"
+                      "  size_t i = get_global_id(0);\n  V x = vload%d(i, a), y = vload%d(i, b + 1);\n"
+                      "  vstore%d(x + y, i, sum);\n  vstore%d(x.%s, i, rv);\n"
+                      "#if %d >= 4\n  vstore%d(x.even, 2 * i, eo); vstore%d(x.odd, 2 * i + 1, eo);\n#elif %d == 2\n  eo[2 * i] = x.lo; eo[2 * i + 1] = x.hi;\n"
+                      "#else\n  eo[2 * i] = x.s0; eo[2 * i + 1] = x.s2;\n#endif\n"
+                      "  if (i == 0) info[0] = vec_step(V);\n}\n#undef T\n#undef V\n",
+                      VT[t], VT[t], w, name, w, w, w, w, rev, w, w / 2, w / 2, w);
+    }
+  return b;
+}
+
 static void run_vec(const void *arg) {
   int t = (int)(intptr_t)arg / 5, w = W[(int)(intptr_t)arg % 5];
   if (t == 9 && !S.fp64) {
     suite_skip("no cl_khr_fp64");
     return;
   }
-  static const char *const HEX = "0123456789abcdef";
-  char rev[24] = "s";
-  for (int i = 0; i < w; i++)
-    rev[1 + i] = HEX[w - 1 - i];
-  rev[1 + w] = 0;
-  char src[2048];
-  snprintf(src, sizeof src,
-           "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define T %s\n#define V %s%d\n"
-           "__kernel void k(__global const T *a, __global const T *b, __global T *sum, __global T *rv, __global T *eo, __global int *info) {\n"
-           "  size_t i = get_global_id(0);\n  V x = vload%d(i, a), y = vload%d(i, b + 1);\n"
-           "  vstore%d(x + y, i, sum);\n  vstore%d(x.%s, i, rv);\n"
-           "#if %d >= 4\n  vstore%d(x.even, 2 * i, eo); vstore%d(x.odd, 2 * i + 1, eo);\n#elif %d == 2\n  eo[2 * i] = x.lo; eo[2 * i + 1] = x.hi;\n"
-           "#else\n  eo[2 * i] = x.s0; eo[2 * i + 1] = x.s2;\n#endif\n"
-           "  if (i == 0) info[0] = vec_step(V);\n}\n",
-           VT[t], VT[t], w, w, w, w, w, rev, w, w / 2, w / 2, w);
+  char rev[24];
+  reversal(w, rev);
   size_t n = 256, es = VS[t], cnt = n * (size_t)w;
-  cl_program p = suite_build(src, "");
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  char kname[32];
+  snprintf(kname, sizeof kname, "v_%s%d", VT[t], w);
+  cl_kernel k = suite_batch_kernel(batch(), kname);
   if (!k)
     return;
   unsigned char *a = malloc(cnt * es), *b = malloc((cnt + 1) * es), *sum = malloc(cnt * es), *rv = malloc(cnt * es), *eo = malloc((cnt + 2 * n) * es);
@@ -85,7 +109,6 @@ static void run_vec(const void *arg) {
     if (all[i]) clReleaseMemObject(all[i]);
   free(a), free(b), free(sum), free(rv), free(eo);
   clReleaseKernel(k);
-  clReleaseProgram(p);
 }
 
 __attribute__((constructor)) static void register_vectors(void) {

@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *WI_SRC =
-    "__kernel void k(__global uint *o) {\n"
+/* The area's kernels, one program (defined at the end, after their sources). */
+static suite_batch *batch(void);
+
+static const char WI_SRC[] =
+    "__kernel void wg_items(__global uint *o) {\n"
     "  uint d = get_work_dim();\n"
     "  size_t lin = 0, stride = 1;\n"
     "  for (uint j = 0; j < d; j++) { lin += (get_global_id(j) - get_global_offset(j)) * stride; stride *= get_global_size(j); }\n"
@@ -28,8 +31,7 @@ static void workitem_dims(cl_uint dims) {
     off[j] = suite_rand() % 1000;
     total *= gl[j];
   }
-  cl_program p = suite_build(WI_SRC, "");
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  cl_kernel k = suite_batch_kernel(batch(), "wg_items");
   if (!k)
     return;
   cl_mem o = suite_buffer(total * 22 * 4, NULL);
@@ -67,27 +69,30 @@ static void workitem_dims(cl_uint dims) {
   free(r);
   if (o) clReleaseMemObject(o);
   clReleaseKernel(k);
-  clReleaseProgram(p);
 }
 
 SUITE_TEST(workgroups, workitem_functions_1d) { workitem_dims(1); }
 SUITE_TEST(workgroups, workitem_functions_2d) { workitem_dims(2); }
 SUITE_TEST(workgroups, workitem_functions_3d) { workitem_dims(3); }
 
-/* A tree reduction in local memory: wrong without every barrier. */
+/* A tree reduction in local memory: wrong without every barrier. Once with a static __local
+ * array of 64, once with a __local argument (any size). */
+#define REDUCTION_BODY(decl)                                                                    \
+  "  " decl "\n  size_t l = get_local_id(0);\n  s[l] = a[get_global_id(0)];\n"                   \
+  "  barrier(CLK_LOCAL_MEM_FENCE);\n"                                                           \
+  "  for (size_t h = get_local_size(0) / 2; h > 0; h /= 2) {\n"                                 \
+  "    if (l < h) s[l] += s[l + h];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n"                  \
+  "  if (l == 0) o[get_group_id(0)] = s[0];\n}\n"
+static const char REDUCE_STATIC_SRC[] =
+    "__kernel void wg_reduce_static64(__global const uint *a, __global uint *o, __local uint *unused) {\n"
+    REDUCTION_BODY("__local uint s[64];");
+static const char REDUCE_ARG_SRC[] =
+    "__kernel void wg_reduce_arg(__global const uint *a, __global uint *o, __local uint *s) {\n"
+    REDUCTION_BODY("");
+
 static void reduction(size_t local, bool local_arg) {
-  const char *src =
-      "__kernel void k(__global const uint *a, __global uint *o, __local uint *arg_scratch) {\n"
-      "#ifdef STATIC\n  __local uint s[LS];\n#else\n  __local uint *s = arg_scratch;\n#endif\n"
-      "  size_t l = get_local_id(0);\n  s[l] = a[get_global_id(0)];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
-      "  for (size_t h = get_local_size(0) / 2; h > 0; h /= 2) {\n"
-      "    if (l < h) s[l] += s[l + h];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n"
-      "  if (l == 0) o[get_group_id(0)] = s[0];\n}\n";
-  char opts[64];
-  snprintf(opts, sizeof opts, "-DLS=%zu %s", local, local_arg ? "" : "-DSTATIC");
   size_t groups = 6, n = groups * local;
-  cl_program p = suite_build(src, opts);
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  cl_kernel k = suite_batch_kernel(batch(), local_arg ? "wg_reduce_arg" : "wg_reduce_static64");
   if (!k)
     return;
   uint32_t *a = malloc(n * 4), o[6];
@@ -108,31 +113,39 @@ static void reduction(size_t local, bool local_arg) {
   if (ma) clReleaseMemObject(ma);
   if (mo) clReleaseMemObject(mo);
   clReleaseKernel(k);
-  clReleaseProgram(p);
 }
 
 SUITE_TEST(workgroups, barrier_reduction_64) { reduction(64, false); }
 SUITE_TEST(workgroups, barrier_reduction_256_local_arg) { reduction(256, true); }
 SUITE_TEST(workgroups, barrier_reduction_max_size) {
+  /* the largest power of two the kernel accepts (CL_KERNEL_WORK_GROUP_SIZE, at most the device's) */
+  cl_kernel k = suite_batch_kernel(batch(), "wg_reduce_arg");
+  if (!k)
+    return;
+  size_t kmax = 0;
+  cl_int err = clGetKernelWorkGroupInfo(k, S.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL);
+  clReleaseKernel(k);
+  REQUIRE(err == CL_SUCCESS && kmax >= 1 && kmax <= S.max_wg, "CL_KERNEL_WORK_GROUP_SIZE: %d, %zu (device %zu)", err,
+          kmax, S.max_wg);
   size_t ls = 1;
-  while (ls * 2 <= S.max_wg && ls * 2 <= 1024)
+  while (ls * 2 <= kmax && ls * 2 <= 1024)
     ls *= 2;
   reduction(ls, true);
 }
 
 /* Several rounds of rotating values through local memory; each round needs both barriers. */
-SUITE_TEST(workgroups, barrier_rotation_rounds) {
-  const char *src =
-      "__kernel void k(__global const int *a, __global int *o, int rounds) {\n"
+static const char ROTATION_SRC[] =
+      "__kernel void wg_rotation(__global const int *a, __global int *o, int rounds) {\n"
       "  __local int s[128];\n  size_t l = get_local_id(0), n = get_local_size(0);\n"
       "  int v = a[get_global_id(0)];\n"
       "  for (int r = 0; r < rounds; r++) {\n    s[l] = v;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
       "    v = s[(l + 1) % n] + r;\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n"
       "  o[get_global_id(0)] = v;\n}\n";
+
+SUITE_TEST(workgroups, barrier_rotation_rounds) {
   size_t local = 128, n = 4 * local;
   int rounds = 17;
-  cl_program p = suite_build(src, "");
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  cl_kernel k = suite_batch_kernel(batch(), "wg_rotation");
   if (!k)
     return;
   int32_t *a = malloc(n * 4), *o = malloc(n * 4);
@@ -153,19 +166,18 @@ SUITE_TEST(workgroups, barrier_rotation_rounds) {
   if (ma) clReleaseMemObject(ma);
   if (mo) clReleaseMemObject(mo);
   clReleaseKernel(k);
-  clReleaseProgram(p);
 }
 
 /* Global memory made visible within the group by barrier(CLK_GLOBAL_MEM_FENCE). */
-SUITE_TEST(workgroups, barrier_global_fence) {
-  const char *src =
-      "__kernel void k(__global int *buf, __global int *o) {\n"
+static const char FENCE_SRC[] =
+      "__kernel void wg_global_fence(__global int *buf, __global int *o) {\n"
       "  size_t g = get_global_id(0), l = get_local_id(0), base = g - l, n = get_local_size(0);\n"
       "  buf[g] = (int)(g * 3 + 1);\n  barrier(CLK_GLOBAL_MEM_FENCE);\n"
       "  o[g] = buf[base + (l + 5) % n];\n}\n";
+
+SUITE_TEST(workgroups, barrier_global_fence) {
   size_t local = 64, n = 8 * local;
-  cl_program p = suite_build(src, "");
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  cl_kernel k = suite_batch_kernel(batch(), "wg_global_fence");
   if (!k)
     return;
   int32_t *o = malloc(n * 4);
@@ -182,21 +194,20 @@ SUITE_TEST(workgroups, barrier_global_fence) {
   if (mb) clReleaseMemObject(mb);
   if (mo) clReleaseMemObject(mo);
   clReleaseKernel(k);
-  clReleaseProgram(p);
 }
 
 /* async_work_group_copy in both directions with wait_group_events. */
-SUITE_TEST(workgroups, async_work_group_copy) {
-  const char *src =
-      "__kernel void k(__global const float4 *a, __global float4 *o) {\n"
+static const char ASYNC_SRC[] =
+      "__kernel void wg_async_copy(__global const float4 *a, __global float4 *o) {\n"
       "  __local float4 s[64];\n  size_t g = get_group_id(0);\n"
       "  event_t e = async_work_group_copy(s, a + g * 64, 64, 0);\n  wait_group_events(1, &e);\n"
       "  size_t l = get_local_id(0);\n  float4 v = s[63 - l];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
       "  s[l] = v * 2.0f;\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
       "  e = async_work_group_copy(o + g * 64, s, 64, 0);\n  wait_group_events(1, &e);\n}\n";
+
+SUITE_TEST(workgroups, async_work_group_copy) {
   size_t local = 64, n = 5 * local;
-  cl_program p = suite_build(src, "");
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  cl_kernel k = suite_batch_kernel(batch(), "wg_async_copy");
   if (!k)
     return;
   float *a = malloc(n * 16), *o = malloc(n * 16);
@@ -216,5 +227,18 @@ SUITE_TEST(workgroups, async_work_group_copy) {
   if (ma) clReleaseMemObject(ma);
   if (mo) clReleaseMemObject(mo);
   clReleaseKernel(k);
-  clReleaseProgram(p);
+}
+
+static suite_batch *batch(void) {
+  static suite_batch *b;
+  if (b)
+    return b;
+  b = suite_batch_new("", "");
+  suite_batch_add(b, "wg_items", "%s", WI_SRC);
+  suite_batch_add(b, "wg_reduce_static64", "%s", REDUCE_STATIC_SRC);
+  suite_batch_add(b, "wg_reduce_arg", "%s", REDUCE_ARG_SRC);
+  suite_batch_add(b, "wg_rotation", "%s", ROTATION_SRC);
+  suite_batch_add(b, "wg_global_fence", "%s", FENCE_SRC);
+  suite_batch_add(b, "wg_async_copy", "%s", ASYNC_SRC);
+  return b;
 }

@@ -168,7 +168,14 @@ static int run_area(const char *area, const char *filter, const char *platform) 
 /* ---- parent: one child per area, the table ---- */
 typedef struct {
   int passed, failed, skipped;
+  double seconds;
 } counts;
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static char **failures;
 static int num_failures;
@@ -197,7 +204,8 @@ static void parent_line(const char *line, counts *c, char *last_start, size_t la
 }
 
 static counts spawn_area(const char *area, char **child_argv, int timeout_s) {
-  counts c = {0, 0, 0};
+  counts c = {0, 0, 0, 0};
+  double t0 = now_s();
   int fds[2];
   if (pipe(fds) != 0) {
     perror("pipe");
@@ -264,6 +272,7 @@ static counts spawn_area(const char *area, char **child_argv, int timeout_s) {
                WEXITSTATUS(status), last_start);
     parent_line(line, &c, last_start, sizeof last_start);
   }
+  c.seconds = now_s() - t0;
   return c;
 }
 
@@ -283,7 +292,7 @@ int main(int argc, char **argv) {
     platform = "hetGPU";
   const char *areas = NULL, *filter = NULL, *seed_s = getenv("HETGPU_TEST_SEED");
   bool child = false, list = false;
-  int printf_child = -1, timeout_s = 300;
+  int printf_child = -2, timeout_s = 300; /* -1: every printf case */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--platform") && v)
@@ -317,7 +326,7 @@ int main(int argc, char **argv) {
   uint64_t seed = seed_s ? strtoull(seed_s, NULL, 0) : ((uint64_t)time(NULL) * 2654435761u) ^ (uint64_t)getpid();
   suite_seed(seed);
 
-  if (printf_child >= 0) {
+  if (printf_child >= -1) {
     const char *why = open_device(platform);
     if (why) {
       fprintf(stderr, "%s\n", why);
@@ -338,6 +347,7 @@ int main(int argc, char **argv) {
   printf("seed %llu (rerun with --seed %llu)\nplatform selected by: %s\n", (unsigned long long)seed,
          (unsigned long long)seed, platform);
   counts per[NUM_AREAS] = {{0}};
+  double start = now_s();
   char seed_arg[32];
   snprintf(seed_arg, sizeof seed_arg, "%llu", (unsigned long long)seed);
   for (size_t a = 0; a < NUM_AREAS; a++) {
@@ -360,13 +370,13 @@ int main(int argc, char **argv) {
     cargv[k] = NULL;
     per[a] = spawn_area(AREAS[a], cargv, timeout_s);
   }
-  counts total = {0, 0, 0};
-  printf("\n%-12s | %6s | %6s | %7s\n", "area", "passed", "failed", "skipped");
-  printf("-------------|--------|--------|--------\n");
+  counts total = {0, 0, 0, 0};
+  printf("\n%-12s | %6s | %6s | %7s | %7s\n", "area", "passed", "failed", "skipped", "seconds");
+  printf("-------------|--------|--------|---------|--------\n");
   for (size_t a = 0; a < NUM_AREAS; a++) {
     if (!area_selected(AREAS[a], areas))
       continue;
-    printf("%-12s | %6d | %6d | %7d\n", AREAS[a], per[a].passed, per[a].failed, per[a].skipped);
+    printf("%-12s | %6d | %6d | %7d | %7.1f\n", AREAS[a], per[a].passed, per[a].failed, per[a].skipped, per[a].seconds);
     total.passed += per[a].passed;
     total.failed += per[a].failed;
     total.skipped += per[a].skipped;
@@ -376,6 +386,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < num_failures; i++)
       printf("  %s\n", failures[i]);
   }
+  printf("wall time %.1f s\n", now_s() - start);
   printf("%d passed, %d failed, %d skipped\n", total.passed, total.failed, total.skipped);
   return total.failed ? 1 : 0;
 }

@@ -60,6 +60,27 @@ bool suite_read(cl_mem m, void *dst, size_t bytes);
  * float, double, int or long) for n items; the values travel as doubles on the host. */
 bool suite_eval(const char *type, const char *rtype, const char *expr, const double *a, const double *b,
                 const double *c, double *out, size_t n);
+/* Evaluation kernels of suite_eval as part of a batch (below): the kernel `name` computes
+ * o[i] = expr over inputs a, b, c of type `type` into `rtype`; suite_eval_kernel runs one. */
+struct suite_batch;
+void suite_eval_add(struct suite_batch *b, const char *name, const char *type, const char *rtype, const char *expr);
+bool suite_eval_kernel(struct suite_batch *b, const char *name, const char *type, const char *rtype, const double *a,
+                       const double *b_in, const double *c, double *out, size_t n);
+
+/* Many kernels, one program. Building is what costs through a driver (a compiler run, a
+ * lowering, the vendor's build), so an area adds each kernel's source (self-contained: its own
+ * #define/#undef) to a batch and asks for kernels by name. The first request builds the whole
+ * batch as one program; if that fails, the halves are built in turn until every kernel that does
+ * not build is alone, so a bad kernel fails only its own tests (and the log names it). */
+typedef struct suite_batch suite_batch;
+suite_batch *suite_batch_new(const char *prelude, const char *options);
+/* Adds kernel `name` with source text made by the printf-style format. */
+void suite_batch_add(suite_batch *b, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A new kernel object (the caller releases it); fails the test and returns NULL on error. */
+cl_kernel suite_batch_kernel(suite_batch *b, const char *name);
+/* How many clBuildProgram calls the batch made (for the log). */
+int suite_batch_builds(const suite_batch *b);
+
 /* Number of errors shown in full before the rest are only counted. */
 #define SUITE_SHOW 4
 

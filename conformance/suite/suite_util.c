@@ -122,22 +122,20 @@ bool suite_read(cl_mem m, void *dst, size_t bytes) {
   return true;
 }
 
-bool suite_eval(const char *type, const char *rtype, const char *expr, const double *a, const double *b,
-                const double *c, double *out, size_t n) {
+static const char EVAL_FMT[] =
+    "__kernel void %s(__global const %s *A, __global const %s *B, __global const %s *C, __global %s *o) {\n"
+    "  size_t i = get_global_id(0);\n  %s a = A[i], b = B[i], c = C[i];\n  o[i] = %s;\n}\n";
+
+void suite_eval_add(struct suite_batch *b, const char *name, const char *type, const char *rtype, const char *expr) {
+  suite_batch_add(b, name, EVAL_FMT, name, type, type, type, rtype, type, expr);
+}
+
+/* Runs an evaluation kernel over the n inputs (converted to `type`) and reads the results back
+ * as doubles. */
+static bool eval_run(cl_kernel k, const char *type, const char *rtype, const double *a, const double *b,
+                     const double *c, double *out, size_t n) {
   bool dbl = !strcmp(type, "double");
-  char src[1024];
-  snprintf(src, sizeof src,
-           "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define T %s\n#define R %s\n"
-           "__kernel void k(__global const T *A, __global const T *B, __global const T *C, __global R *o) {\n"
-           "  size_t i = get_global_id(0);\n  T a = A[i], b = B[i], c = C[i];\n  o[i] = %s;\n}\n",
-           type, rtype, expr);
   size_t es = dbl ? 8 : 4, rs = !strcmp(rtype, "double") || !strcmp(rtype, "long") ? 8 : 4;
-  cl_program p = suite_build(src, "");
-  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
-  if (!k) {
-    if (p) clReleaseProgram(p);
-    return false;
-  }
   void *in[3] = {malloc(n * es), malloc(n * es), malloc(n * es)}, *o = malloc(n * rs);
   const double *src3[3] = {a, b, c};
   for (int j = 0; j < 3; j++)
@@ -158,6 +156,31 @@ bool suite_eval(const char *type, const char *rtype, const char *expr, const dou
   for (int j = 0; j < 4; j++) if (ms[j]) clReleaseMemObject(ms[j]);
   for (int j = 0; j < 3; j++) free(in[j]);
   free(o);
+  return ok;
+}
+
+bool suite_eval_kernel(struct suite_batch *bt, const char *name, const char *type, const char *rtype, const double *a,
+                       const double *b, const double *c, double *out, size_t n) {
+  cl_kernel k = suite_batch_kernel(bt, name);
+  if (!k)
+    return false;
+  bool ok = eval_run(k, type, rtype, a, b, c, out, n);
+  clReleaseKernel(k);
+  return ok;
+}
+
+bool suite_eval(const char *type, const char *rtype, const char *expr, const double *a, const double *b,
+                const double *c, double *out, size_t n) {
+  char src[1024];
+  snprintf(src, sizeof src, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+  snprintf(src + strlen(src), sizeof src - strlen(src), EVAL_FMT, "k", type, type, type, rtype, type, expr);
+  cl_program p = suite_build(src, "");
+  cl_kernel k = p ? suite_kernel(p, "k") : NULL;
+  if (!k) {
+    if (p) clReleaseProgram(p);
+    return false;
+  }
+  bool ok = eval_run(k, type, rtype, a, b, c, out, n);
   clReleaseKernel(k);
   clReleaseProgram(p);
   return ok;
