@@ -81,7 +81,11 @@ static void emit_params(oc_ctx *c, oc_buf *out, bool as_kernel) {
         if (a->kind == HG_KARG_GLOBAL_PTR && t.addrspace != HG_AS_GLOBAL) oc_fail(c, "argument %u kind mismatch", i);
         if (a->kind == HG_KARG_CONSTANT_PTR && t.addrspace != HG_AS_CONSTANT) oc_fail(c, "argument %u kind mismatch", i);
         if (a->kind == HG_KARG_LOCAL_PTR && t.addrspace != HG_AS_LOCAL) oc_fail(c, "argument %u kind mismatch", i);
-        oc_printf(out, "%s%s", oc_type(c, t, tb, sizeof tb), t.scalar == HG_IR_PTR ? "" : " ");
+        /* a __local argument's buffer is placed by the vendor at the alignment of the declared
+         * pointee type (NVIDIA does so): declare the most aligned type (128 bytes) so that the
+         * typed accesses the IR's alignments allow are aligned there */
+        if (a->kind == HG_KARG_LOCAL_PTR) oc_puts(out, "__local ulong16 *");
+        else oc_printf(out, "%s%s", oc_type(c, t, tb, sizeof tb), t.scalar == HG_IR_PTR ? "" : " ");
       }
     } else {
       oc_printf(out, "%s%s", oc_type(c, t, tb, sizeof tb), t.scalar == HG_IR_PTR ? "" : " ");
@@ -297,6 +301,8 @@ static void emit_globals(oc_ctx *c, oc_buf *out, const bool *used) {
 /* ---- preamble ---- */
 static void emit_preamble(oc_ctx *c, oc_buf *out) {
   oc_puts(out, "/* Lowered from hetGPU IR by the OpenCL C back end. */\n");
+  /* the IR's fmul + fadd are two roundings: the vendor compiler must not fuse them */
+  oc_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n");
   if (c->need & OC_NEED_FP64) oc_puts(out, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
   if (c->need & OC_NEED_I64_ATOM) oc_puts(out, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
   if (c->need & OC_NEED_I64_ATOM_EXT) oc_puts(out, "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n");

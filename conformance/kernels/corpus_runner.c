@@ -597,11 +597,26 @@ static bool ir_round_trips(hg_ir_module *m) {
   return ok;
 }
 
+/* "<area>_<file>": the file name with its folder (names repeat across areas). */
+static const char *kept_name(const char *path, char *buf, size_t n) {
+  const char *base = strrchr(path, '/');
+  const char *area = path;
+  if (base) {
+    const char *p = base;
+    while (p > path && p[-1] != '/') p--;
+    area = p;
+  }
+  snprintf(buf, n, "%s", area);
+  for (char *q = buf; *q; q++)
+    if (*q == '/') *q = '_';
+  return buf;
+}
+
 static void keep_source(const char *path, const char *src, const char *opts) {
   const char *dir = getenv("HG_CORPUS_KEEP");
   if (!dir || !src) return;
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
+  char nb[1024];
+  const char *base = kept_name(path, nb, sizeof nb);
   char out[4096];
   snprintf(out, sizeof out, "%s/%s.lowered.cl", dir, base);
   FILE *f = fopen(out, "w");
@@ -615,8 +630,8 @@ static void keep_source(const char *path, const char *src, const char *opts) {
  * instead of compiling, for machines without the front end's LLVM. */
 static bool load_kept(const char *path, char **lowered, char **opts) {
   const char *dir = getenv("HG_CORPUS_LOWERED");
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
+  char nb[1024];
+  const char *base = kept_name(path, nb, sizeof nb);
   char p[4096];
   snprintf(p, sizeof p, "%s/%s.lowered.cl", dir, base);
   *lowered = read_file(p, NULL);
