@@ -237,6 +237,46 @@ static int out_ptr_arg(const char *name, const hg_ir_inst *in, oc_ctx *c, const 
   return -1;
 }
 
+/* atomic_* / atom_* kept as calls: (ptr, values...); the pointee is the result's type, its
+ * signedness flag bit 0 (the pointer argument). */
+static void emit_atomic_builtin(oc_ctx *c, const hg_ir_inst *in, const char *name) {
+  static const char *const ops[] = {"add", "sub", "xchg", "inc", "dec", "cmpxchg", "min", "max", "and", "or", "xor"};
+  const char *op = !strncmp(name, "atomic_", 7) ? name + 7 : !strncmp(name, "atom_", 5) ? name + 5 : "";
+  bool known = false;
+  for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++) known |= !strcmp(op, ops[i]);
+  if (!known) {
+    oc_fail(c, "atomic builtin '%s' has no OpenCL C 1.2 form", name);
+    return;
+  }
+  hg_ir_type rt = in->type;
+  if (!in->num_operands || lanes_of(rt) != 1 ||
+      !(rt.scalar == HG_IR_I32 || rt.scalar == HG_IR_I64 || rt.scalar == HG_IR_F32)) {
+    oc_fail(c, "atomic builtin '%s' on an unsupported type", name);
+    return;
+  }
+  bool is_unsigned = in->flags & 1;
+  if (rt.scalar == HG_IR_I64) {
+    c->need |= OC_NEED_I64_ATOM;
+    if (!strcmp(op, "min") || !strcmp(op, "max") || !strcmp(op, "and") || !strcmp(op, "or") || !strcmp(op, "xor"))
+      c->need |= OC_NEED_I64_ATOM_EXT; /* atom_min/max/and/or/xor */
+  }
+  const char *elem = rt.scalar == HG_IR_F32 ? "float" : is_unsigned ? oc_uname((hg_ir_scalar)rt.scalar) : oc_sname((hg_ir_scalar)rt.scalar);
+  char e[TB], tb[TB];
+  snprintf(e, sizeof e, "volatile %s", elem);
+  oc_puts(c->body, "  ");
+  if (in->id != HG_IR_NONE) {
+    oc_res(c, c->body, in);
+    oc_printf(c->body, " = (%s)", oc_type(c, rt, tb, sizeof tb));
+  }
+  oc_printf(c->body, "%s(", name);
+  oc_ptr_as(c, c->body, in->operands[0], e, false);
+  for (uint32_t i = 1; i < in->num_operands; i++) {
+    oc_printf(c->body, ", (%s)", elem);
+    oc_value(c, c->body, in->operands[i]);
+  }
+  oc_puts(c->body, ");\n");
+}
+
 void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
   if (!in->num_imm || in->imm[0] >= c->m->num_strings) {
     oc_fail(c, "call.builtin without a name");
@@ -258,9 +298,20 @@ void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
     if (!strcmp(name, "prefetch")) return; /* a hint: no effect on results */
     oc_fail(c, "builtin '%s' is not supported by the OpenCL C back end", name);
     return;
-  case HG_BF_UNKNOWN:
   case HG_BF_SYNC:
+    if ((!strcmp(name, "mem_fence") || !strcmp(name, "read_mem_fence") || !strcmp(name, "write_mem_fence")) &&
+        in->num_operands == 1) {
+      oc_printf(c->body, "  %s((cl_mem_fence_flags)", name); /* mem_fence and its read/write forms */
+      oc_value(c, c->body, in->operands[0]);
+      oc_puts(c->body, ");\n");
+      return;
+    }
+    oc_fail(c, "builtin '%s' is not expected in call.builtin", name);
+    return;
   case HG_BF_ATOMIC:
+    emit_atomic_builtin(c, in, name);
+    return;
+  case HG_BF_UNKNOWN:
   case HG_BF_REINTERPRET:
     oc_fail(c, "builtin '%s' is not expected in call.builtin", name);
     return;

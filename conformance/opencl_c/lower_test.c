@@ -447,11 +447,21 @@ HG_TEST(builtins_signedness) {
   r[4] = op1(&k, HG_OP_SEXT, i32, r[4]);
   for (unsigned j = 0; j < 5; j++)
     store(&k, elem(&k, 2, op2(&k, HG_OP_ADD, T(HG_IR_I64, 1), op2(&k, HG_OP_MUL, T(HG_IR_I64, 1), g, kconst(&k, T(HG_IR_I64, 1), 5)), kconst(&k, T(HG_IR_I64, 1), j)), 4), r[j], 4);
+  /* atomics and fences kept as builtin calls (the specification allows both forms) */
+  uint32_t fl = kconst(&k, i32, 2);
+  builtin(&k, "mem_fence", 1, T(HG_IR_VOID, 1), 1, &fl);
+  uint32_t cnt = op2(&k, HG_OP_PTRADD, hg_ir_ptr_ty(HG_AS_GLOBAL), 2, kconst(&k, T(HG_IR_I64, 1), N * 5 * 4));
+  uint32_t aa[2] = {cnt, kconst(&k, i32, 3)};
+  builtin(&k, "atomic_add", 1, i32, 2, aa);
+  uint32_t am[2] = {op2(&k, HG_OP_PTRADD, hg_ir_ptr_ty(HG_AS_GLOBAL), cnt, kconst(&k, T(HG_IR_I64, 1), 4)), a};
+  builtin(&k, "atomic_min", 0, i32, 2, am);
   ret(&k);
-  static int32_t ha[N], hb[N], out[N * 5];
+  static int32_t ha[N], hb[N], out[N * 5 + 2];
   hg_test_fill_random(ha, sizeof ha);
   hg_test_fill_random(hb, sizeof hb);
   memset(out, 0xcd, sizeof out);
+  out[N * 5] = 0;
+  out[N * 5 + 1] = INT32_MAX;
   runarg ra[] = {{0, ha, sizeof ha}, {0, hb, sizeof hb}, {0, out, sizeof out}};
   bool ok = lower_build_run(m, "bi", N, WG, 3, ra);
   hg_ir_module_free(m);
@@ -466,4 +476,8 @@ HG_TEST(builtins_signedness) {
                      x < 0 ? 0u - (uint32_t)x : (uint32_t)x, sb, (uint32_t)sat};
     for (int j = 0; j < 5; j++) CHECK_MSG((uint32_t)out[i * 5 + j] == e[j], "item %d result %d: 0x%x vs 0x%x", i, j, (uint32_t)out[i * 5 + j], e[j]);
   }
+  int32_t mn = INT32_MAX;
+  for (int i = 0; i < N; i++) mn = ha[i] < mn ? ha[i] : mn;
+  CHECK_MSG(out[N * 5] == 3 * N, "atomic_add builtin: %d", out[N * 5]);
+  CHECK_MSG(out[N * 5 + 1] == mn, "signed atomic_min builtin: %d expected %d", out[N * 5 + 1], mn);
 }
