@@ -8,6 +8,7 @@
 
 #include "devices/backend.h"
 #include "devices/profile.h"
+#include "devices/riscv/riscv.h"
 #include "devices/vendor/vendor.h"
 #include "platform/log.h"
 
@@ -43,6 +44,7 @@ static hg_backend *choose(const char *spec) {
 
 static void probe_all(void) {
   unsigned n = hg_vendor_probe(backends, HG_MAX_BACKENDS);
+  n += hg_riscv_probe(backends + n, HG_MAX_BACKENDS - n); /* after the vendors: never the default */
   for (unsigned i = 0; i < n; i++) {
     char why[256];
     if (!hg_profile_admits(&backends[i]->limits, why, sizeof why)) {

@@ -340,4 +340,15 @@ bool hg_ir_inline_calls(hg_ir_module *m, char *err, size_t err_size);
  * by name to definitions; two definitions of one name, or a call left unresolved, fail. */
 hg_ir_module *hg_ir_link(const hg_ir_module *const *mods, size_t n, char *err, size_t err_size);
 
+/* ---- resumable step functions (ir/resumable.c, docs/ir-spec.md section 11) --------------- */
+/* What a step function returns when the work-item has finished the kernel. */
+#define HG_IR_STEP_DONE 0xFFFFFFFFu
+/* Adds "<kernel>.step": i32 step(<kernel params>..., ptr.private frame, i32 resume), the kernel
+ * as a work-item step function: values live across barriers demoted to private slots, every
+ * barrier a `ret <its safe-point id>`, a dispatch on `resume` at entry (0: kernel start, a
+ * barrier's safe-point id: just after that barrier); `ret` gives HG_IR_STEP_DONE. All slots
+ * live in the caller's frame (private_size bytes). Returns the new function's index, or
+ * HG_IR_NONE with a message. Computes the state metadata first if the kernel has none. */
+uint32_t hg_ir_make_resumable(hg_ir_module *m, uint32_t kernel, char *err, size_t err_size);
+
 #endif

@@ -1,0 +1,338 @@
+/* Kernels on the RISC-V backend (run with HETGPU_BACKEND=riscv; also valid on any platform):
+ * barriers in loops, local memory, atomics, divergent control flow, several work-groups,
+ * ragged sizes, vectors and builtins, each against a host reference with random inputs; a
+ * kernel that faults fails its event and the next launch still works. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+typedef struct env {
+  cl_context ctx;
+  cl_command_queue q;
+} env;
+
+static bool env_open(env *e) {
+  e->ctx = hg_test_context();
+  e->q = e->ctx ? hg_test_queue(e->ctx, 0) : NULL;
+  return e->q != NULL;
+}
+static void env_close(env *e) {
+  if (e->q) clReleaseCommandQueue(e->q);
+  if (e->ctx) clReleaseContext(e->ctx);
+}
+
+static cl_mem buffer(env *e, size_t size, const void *init) {
+  cl_int err;
+  cl_mem m = clCreateBuffer(e->ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size, (void *)init, &err);
+  return err == CL_SUCCESS ? m : NULL;
+}
+
+HG_TEST(vector_add_many_groups) {
+  env e;
+  CHECK(env_open(&e));
+  const char *src = "__kernel void add(__global const int *a, __global const int *b, __global int *c, int k) {\n"
+                    "  size_t i = get_global_id(0); c[i] = a[i] + b[i] * k; }\n";
+  cl_program p = hg_test_build(e.ctx, src, "");
+  CHECK(p);
+  enum { N = 4096 };
+  int *a = malloc(N * 4), *b = malloc(N * 4), *c = malloc(N * 4);
+  hg_test_fill_random(a, N * 4);
+  hg_test_fill_random(b, N * 4);
+  memset(c, 0xAB, N * 4);
+  int k = (int)(hg_test_rand() % 100) - 50;
+  cl_mem ma = buffer(&e, N * 4, a), mb = buffer(&e, N * 4, b), mc = buffer(&e, N * 4, c);
+  cl_int err;
+  cl_kernel kr = clCreateKernel(p, "add", &err);
+  CHECK_CL(err);
+  clSetKernelArg(kr, 0, sizeof ma, &ma);
+  clSetKernelArg(kr, 1, sizeof mb, &mb);
+  clSetKernelArg(kr, 2, sizeof mc, &mc);
+  clSetKernelArg(kr, 3, sizeof k, &k);
+  size_t g = N, l = 64;
+  CHECK_CL(clEnqueueNDRangeKernel(e.q, kr, 1, NULL, &g, &l, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(e.q, mc, CL_TRUE, 0, N * 4, c, 0, NULL, NULL));
+  for (int i = 0; i < N; i++)
+    CHECK_MSG(c[i] == (int)((unsigned)a[i] + (unsigned)b[i] * (unsigned)k), "c[%d] = %d", i, c[i]);
+  clReleaseKernel(kr);
+  clReleaseProgram(p);
+  clReleaseMemObject(ma);
+  clReleaseMemObject(mb);
+  clReleaseMemObject(mc);
+  free(a);
+  free(b);
+  free(c);
+  env_close(&e);
+}
+
+/* A tree reduction in local memory: barriers inside a loop, divergent work between them. */
+HG_TEST(local_reduction_barrier_loop) {
+  env e;
+  CHECK(env_open(&e));
+  const char *src =
+      "__kernel void red(__global const uint *in, __global uint *out, __local uint *tmp) {\n"
+      "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+      "  tmp[l] = in[get_global_id(0)];\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  for (size_t s = n / 2; s > 0; s >>= 1) {\n"
+      "    if (l < s) tmp[l] += tmp[l + s];\n"
+      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  }\n"
+      "  if (l == 0) out[get_group_id(0)] = tmp[0];\n"
+      "}\n";
+  cl_program p = hg_test_build(e.ctx, src, "");
+  CHECK(p);
+  enum { L = 128, G = 37, N = L * G };
+  uint32_t *in = malloc(N * 4), out[G];
+  hg_test_fill_random(in, N * 4);
+  memset(out, 0xCD, sizeof out);
+  cl_mem mi = buffer(&e, N * 4, in), mo = buffer(&e, sizeof out, out);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "red", &err);
+  CHECK_CL(err);
+  clSetKernelArg(k, 0, sizeof mi, &mi);
+  clSetKernelArg(k, 1, sizeof mo, &mo);
+  clSetKernelArg(k, 2, L * 4, NULL);
+  size_t g = N, l = L;
+  CHECK_CL(clEnqueueNDRangeKernel(e.q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(e.q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+  for (int gi = 0; gi < G; gi++) {
+    uint32_t s = 0;
+    for (int i = 0; i < L; i++) s += in[gi * L + i];
+    CHECK_MSG(out[gi] == s, "group %d: %u, expected %u", gi, out[gi], s);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseMemObject(mi);
+  clReleaseMemObject(mo);
+  free(in);
+  env_close(&e);
+}
+
+/* Values live across barriers (private arrays, loop counters, phis), a static __local array,
+ * 2-D work-groups, neighbours read after a barrier. */
+HG_TEST(state_across_barriers_2d) {
+  env e;
+  CHECK(env_open(&e));
+  const char *src =
+      "__kernel void st(__global const int *in, __global int *out, int rounds) {\n"
+      "  __local int tile[8][16];\n"
+      "  int x = get_local_id(0), y = get_local_id(1);\n"
+      "  int gx = get_global_id(0), gy = get_global_id(1), w = get_global_size(0);\n"
+      "  int acc = in[gy * w + gx];\n"
+      "  int hist[4] = {0, 0, 0, 0};\n"
+      "  for (int r = 0; r < rounds; r++) {\n"
+      "    tile[y][x] = acc;\n"
+      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "    int nb = tile[(y + 1) % 8][(x + r) % 16];\n"
+      "    if ((acc ^ nb) & 1) acc = acc * 3 + nb; else acc = acc - nb / 2;\n"
+      "    hist[r & 3] += acc & 7;\n"
+      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  }\n"
+      "  out[gy * w + gx] = acc + hist[0] * 1000 + hist[1] * 100 + hist[2] * 10 + hist[3];\n"
+      "}\n";
+  cl_program p = hg_test_build(e.ctx, src, "");
+  CHECK(p);
+  enum { W = 48, H = 24, N = W * H };
+  int rounds = 5 + (int)(hg_test_rand() % 4);
+  int *in = malloc(N * 4), *out = malloc(N * 4), *ref = malloc(N * 4);
+  for (int i = 0; i < N; i++) in[i] = (int)(hg_test_rand() % 2000) - 1000;
+  memset(out, 0xEE, N * 4);
+  /* host reference: the same computation, group by group */
+  for (int by = 0; by < H / 8; by++)
+    for (int bx = 0; bx < W / 16; bx++) {
+      int acc[8][16], hist[8][16][4], tile[8][16];
+      memset(hist, 0, sizeof hist);
+      for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 16; x++) acc[y][x] = in[(by * 8 + y) * W + bx * 16 + x];
+      for (int r = 0; r < rounds; r++) {
+        for (int y = 0; y < 8; y++)
+          for (int x = 0; x < 16; x++) tile[y][x] = acc[y][x];
+        for (int y = 0; y < 8; y++)
+          for (int x = 0; x < 16; x++) {
+            int nb = tile[(y + 1) % 8][(x + r) % 16];
+            int a = acc[y][x];
+            a = ((a ^ nb) & 1) ? (int)((unsigned)a * 3u + (unsigned)nb) : a - nb / 2;
+            acc[y][x] = a;
+            hist[y][x][r & 3] += a & 7;
+          }
+      }
+      for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 16; x++) {
+          int *h = hist[y][x];
+          ref[(by * 8 + y) * W + bx * 16 + x] = acc[y][x] + h[0] * 1000 + h[1] * 100 + h[2] * 10 + h[3];
+        }
+    }
+  cl_mem mi = buffer(&e, N * 4, in), mo = buffer(&e, N * 4, out);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "st", &err);
+  CHECK_CL(err);
+  clSetKernelArg(k, 0, sizeof mi, &mi);
+  clSetKernelArg(k, 1, sizeof mo, &mo);
+  clSetKernelArg(k, 2, sizeof rounds, &rounds);
+  size_t g[2] = {W, H}, l[2] = {16, 8};
+  CHECK_CL(clEnqueueNDRangeKernel(e.q, k, 2, NULL, g, l, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(e.q, mo, CL_TRUE, 0, N * 4, out, 0, NULL, NULL));
+  for (int i = 0; i < N; i++) CHECK_MSG(out[i] == ref[i], "out[%d] = %d, expected %d", i, out[i], ref[i]);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseMemObject(mi);
+  clReleaseMemObject(mo);
+  free(in);
+  free(out);
+  free(ref);
+  env_close(&e);
+}
+
+/* Global and local atomics: a histogram, counted per group in local memory then merged. */
+HG_TEST(atomics_histogram) {
+  env e;
+  CHECK(env_open(&e));
+  const char *src =
+      "__kernel void hist(__global const uint *in, __global uint *bins, __global int *minv, __local uint *lb) {\n"
+      "  size_t l = get_local_id(0);\n"
+      "  if (l < 16) lb[l] = 0;\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  uint v = in[get_global_id(0)];\n"
+      "  atomic_inc(&lb[v & 15]);\n"
+      "  atomic_min(minv, (int)(v >> 4));\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  if (l < 16) atomic_add(&bins[l], lb[l]);\n"
+      "}\n";
+  cl_program p = hg_test_build(e.ctx, src, "");
+  CHECK(p);
+  enum { N = 64 * 50 };
+  uint32_t *in = malloc(N * 4), bins[16] = {0}, ref[16] = {0};
+  int minv = 0x7fffffff, refmin = 0x7fffffff;
+  hg_test_fill_random(in, N * 4);
+  for (int i = 0; i < N; i++) {
+    ref[in[i] & 15]++;
+    if ((int)(in[i] >> 4) < refmin) refmin = (int)(in[i] >> 4);
+  }
+  cl_mem mi = buffer(&e, N * 4, in), mb = buffer(&e, sizeof bins, bins), mm = buffer(&e, 4, &minv);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "hist", &err);
+  CHECK_CL(err);
+  clSetKernelArg(k, 0, sizeof mi, &mi);
+  clSetKernelArg(k, 1, sizeof mb, &mb);
+  clSetKernelArg(k, 2, sizeof mm, &mm);
+  clSetKernelArg(k, 3, 16 * 4, NULL);
+  size_t g = N, l = 64;
+  CHECK_CL(clEnqueueNDRangeKernel(e.q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(e.q, mb, CL_TRUE, 0, sizeof bins, bins, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(e.q, mm, CL_TRUE, 0, 4, &minv, 0, NULL, NULL));
+  for (int i = 0; i < 16; i++) CHECK_MSG(bins[i] == ref[i], "bin %d: %u, expected %u", i, bins[i], ref[i]);
+  CHECK_MSG(minv == refmin, "min %d, expected %d", minv, refmin);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseMemObject(mi);
+  clReleaseMemObject(mb);
+  clReleaseMemObject(mm);
+  free(in);
+  env_close(&e);
+}
+
+/* float4 vectors, vload/vstore, integer and common builtins, a global offset, a 3-D range. */
+HG_TEST(vectors_builtins_offset_3d) {
+  env e;
+  CHECK(env_open(&e));
+  const char *src =
+      "__kernel void v(__global const float *a, __global float *o, __global int *io, float s) {\n"
+      "  size_t i = get_global_id(0) - get_global_offset(0)\n"
+      "           + get_global_size(0) * ((get_global_id(1) - get_global_offset(1)) + get_global_size(1) * get_global_id(2));\n"
+      "  float4 x = vload4(i, a);\n"
+      "  float4 y = fma(x, (float4)(s), (float4)(1.0f, 2.0f, 3.0f, 4.0f));\n"
+      "  y = clamp(y, -10.0f, 10.0f);\n"
+      "  vstore4(y, i, o);\n"
+      "  int4 q = convert_int4(x * 100.0f);\n"
+      "  io[i] = clamp(q.x, -50, 50) + max(q.y, q.z) + abs(q.w) + (int)dot(x, x) + popcount((uint)q.x);\n"
+      "}\n";
+  cl_program p = hg_test_build(e.ctx, src, "");
+  CHECK(p);
+  enum { X = 8, Y = 6, Z = 3, N = X * Y * Z };
+  float *a = malloc(N * 16), *o = malloc(N * 16);
+  int *io = malloc(N * 4);
+  for (int i = 0; i < N * 4; i++) a[i] = hg_test_randf(-4, 4);
+  float s = hg_test_randf(-2, 2);
+  memset(o, 0xFF, N * 16);
+  cl_mem ma = buffer(&e, N * 16, a), mo = buffer(&e, N * 16, o), mi = buffer(&e, N * 4, NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "v", &err);
+  CHECK_CL(err);
+  clSetKernelArg(k, 0, sizeof ma, &ma);
+  clSetKernelArg(k, 1, sizeof mo, &mo);
+  clSetKernelArg(k, 2, sizeof mi, &mi);
+  clSetKernelArg(k, 3, sizeof s, &s);
+  size_t off[3] = {5, 7, 0}, g[3] = {X, Y, Z}, l[3] = {4, 2, 1};
+  CHECK_CL(clEnqueueNDRangeKernel(e.q, k, 3, off, g, l, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(e.q, mo, CL_TRUE, 0, N * 16, o, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(e.q, mi, CL_TRUE, 0, N * 4, io, 0, NULL, NULL));
+  for (int i = 0; i < N; i++) {
+    float *x = &a[4 * i];
+    for (int c = 0; c < 4; c++) {
+      float y = fmaf(x[c], s, (float)(c + 1));
+      y = y < -10 ? -10 : y > 10 ? 10 : y;
+      CHECK_MSG(o[4 * i + c] == y, "o[%d].%d = %g, expected %g", i, c, o[4 * i + c], y);
+    }
+    int q[4];
+    for (int c = 0; c < 4; c++) q[c] = (int)(x[c] * 100.0f);
+    float d = x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3];
+    int ref = (q[0] < -50 ? -50 : q[0] > 50 ? 50 : q[0]) + (q[1] > q[2] ? q[1] : q[2]) + abs(q[3]) + (int)d +
+              __builtin_popcount((unsigned)q[0]);
+    /* dot may round differently (fused or not): allow the truncation to differ by one */
+    CHECK_MSG(abs(io[i] - ref) <= 1, "io[%d] = %d, expected %d", i, io[i], ref);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseMemObject(ma);
+  clReleaseMemObject(mo);
+  clReleaseMemObject(mi);
+  free(a);
+  free(o);
+  free(io);
+  env_close(&e);
+}
+
+/* An out-of-bounds store fails its event with an error status; the next launch works. */
+HG_TEST(fault_then_recover) {
+  if (!hg_test_is_hetgpu()) {
+    hg_test_skip("out-of-bounds behaviour is hetGPU's");
+    return;
+  }
+  env e;
+  CHECK(env_open(&e));
+  const char *src = "__kernel void bad(__global int *p, long far) { p[get_global_id(0) + far] = 1; }\n"
+                    "__kernel void good(__global int *p) { p[get_global_id(0)] = (int)get_global_id(0) * 7; }\n";
+  cl_program p = hg_test_build(e.ctx, src, "");
+  CHECK(p);
+  cl_mem m = buffer(&e, 1024 * 4, NULL);
+  cl_int err;
+  cl_kernel kb = clCreateKernel(p, "bad", &err), kg = clCreateKernel(p, "good", &err);
+  CHECK_CL(err);
+  long far = 1L << 33;
+  clSetKernelArg(kb, 0, sizeof m, &m);
+  clSetKernelArg(kb, 1, sizeof far, &far);
+  clSetKernelArg(kg, 0, sizeof m, &m);
+  size_t g = 1024, l = 64;
+  cl_event ev;
+  CHECK_CL(clEnqueueNDRangeKernel(e.q, kb, 1, NULL, &g, &l, 0, NULL, &ev));
+  clWaitForEvents(1, &ev);
+  cl_int status = 0;
+  CHECK_CL(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+  CHECK_MSG(status < 0, "faulting kernel's event status %d", status);
+  clReleaseEvent(ev);
+  /* the queue may have stopped with the failed command: a fresh one runs the next kernel */
+  cl_command_queue q2 = hg_test_queue(e.ctx, 0);
+  CHECK_CL(clEnqueueNDRangeKernel(q2, kg, 1, NULL, &g, &l, 0, NULL, NULL));
+  int *out = malloc(1024 * 4);
+  CHECK_CL(clEnqueueReadBuffer(q2, m, CL_TRUE, 0, 1024 * 4, out, 0, NULL, NULL));
+  for (int i = 0; i < 1024; i++) CHECK_MSG(out[i] == i * 7, "out[%d] = %d", i, out[i]);
+  free(out);
+  clReleaseCommandQueue(q2);
+  clReleaseKernel(kb);
+  clReleaseKernel(kg);
+  clReleaseProgram(p);
+  clReleaseMemObject(m);
+  env_close(&e);
+}

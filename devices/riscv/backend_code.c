@@ -1,0 +1,125 @@
+/* Programs on the RISC-V backend: the IR module copied, every kernel made resumable and lowered
+ * to an ELF object (codegen.c), linked with the device runtime's object when the library embeds
+ * one (link.c): code and read-only data for the code window, writable data in DRAM. The code
+ * is loaded into the simulator when a launch needs it (backend_launch.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "devices/riscv/backend_internal.h"
+#include "platform/log.h"
+
+static int alloc_dram(void *ctx, size_t size, uint64_t *base) {
+  return hg_sim_dram_alloc((hg_sim_machine *)ctx, size, base) == HG_SIM_OK ? 0 : -1;
+}
+
+static char *dup_str(const char *s) {
+  char *d = malloc(strlen(s) + 1);
+  if (d)
+    strcpy(d, s);
+  return d;
+}
+
+cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
+                           hg_dev_program **out, char **log) {
+  hg_rv_backend *rb = hg_rv_of(be);
+  *out = NULL;
+  if (log)
+    *log = NULL;
+  char err[1024] = "";
+  hg_sim_machine *sim = hg_rv_machine(rb);
+  if (!sim) {
+    if (log)
+      *log = dup_str("riscv: the simulator could not be created");
+    return CL_OUT_OF_RESOURCES;
+  }
+  hg_dev_program *p = calloc(1, sizeof *p);
+  if (!p)
+    return CL_OUT_OF_HOST_MEMORY;
+  cl_int rc = CL_BUILD_PROGRAM_FAILURE;
+  p->module = hg_ir_module_clone(module);
+  if (!p->module) {
+    rc = CL_OUT_OF_HOST_MEMORY;
+    goto fail;
+  }
+  if (hg_rv_codegen(p->module, &p->obj, err, sizeof err))
+    goto fail;
+  const void *objs[2] = {p->obj.bytes, NULL};
+  size_t sizes[2] = {p->obj.size, 0};
+  size_t nobj = 1;
+  if (&hg_riscv_runtime_object_size && hg_riscv_runtime_object && hg_riscv_runtime_object_size) {
+    objs[1] = hg_riscv_runtime_object;
+    sizes[1] = hg_riscv_runtime_object_size;
+    nobj = 2;
+  }
+  if (hg_rv_link(objs, sizes, nobj, HG_SIM_CODE_BASE, alloc_dram, sim, &p->image, err, sizeof err))
+    goto fail;
+  if (p->image.data_size) {
+    void *d = hg_sim_dram_ptr(sim, p->image.data_base, p->image.data_size);
+    memcpy(d, p->image.data, p->image.data_size);
+  }
+  free(p->obj.bytes); /* linked: only the kernel table is kept */
+  p->obj.bytes = NULL;
+  p->obj.size = 0;
+  pthread_mutex_lock(&rb->lock);
+  p->id = ++rb->next_program_id;
+  pthread_mutex_unlock(&rb->lock);
+  HG_LOG(HG_LOG_COMPILE, "riscv: built %u kernels, %zu bytes of code, %zu bytes of data", p->obj.num_kernels,
+         p->image.code_size, p->image.data_size);
+  if (log)
+    *log = dup_str("");
+  *out = p;
+  return CL_SUCCESS;
+fail:
+  HG_LOG(HG_LOG_COMPILE, "riscv: build failed: %s", err);
+  if (log) {
+    size_t n = strlen(err) + 32;
+    *log = malloc(n);
+    if (*log)
+      snprintf(*log, n, "riscv backend: %s\n", err);
+  }
+  hg_rv_program_free(be, p);
+  return rc;
+}
+
+void hg_rv_program_free(hg_backend *be, hg_dev_program *p) {
+  if (!p)
+    return;
+  hg_rv_backend *rb = hg_rv_of(be);
+  if (p->image.data_size && rb->sim)
+    hg_sim_dram_free(rb->sim, p->image.data_base);
+  pthread_mutex_lock(&rb->lock);
+  if (rb->loaded_program == p->id)
+    rb->loaded_program = 0;
+  pthread_mutex_unlock(&rb->lock);
+  hg_rv_image_free(&p->image);
+  hg_rv_object_free(&p->obj);
+  if (p->module)
+    hg_ir_module_free(p->module);
+  free(p);
+}
+
+cl_int hg_rv_kernel_create(hg_backend *be, hg_dev_program *prog, const char *name, hg_dev_kernel **out) {
+  *out = NULL;
+  for (uint32_t i = 0; i < prog->obj.num_kernels; i++) {
+    const hg_rv_kernel_code *kc = &prog->obj.kernels[i];
+    const hg_ir_function *f = &prog->module->functions[kc->kernel];
+    if (strcmp(f->name, name))
+      continue;
+    uint64_t entry = hg_rv_image_symbol(&prog->image, kc->entry);
+    if (!entry)
+      return CL_INVALID_KERNEL_NAME;
+    hg_dev_kernel *k = calloc(1, sizeof *k);
+    if (!k)
+      return CL_OUT_OF_HOST_MEMORY;
+    k->prog = prog;
+    k->fn = f;
+    k->code = kc;
+    k->entry = entry;
+    *out = k;
+    return CL_SUCCESS;
+  }
+  return CL_INVALID_KERNEL_NAME;
+}
+
+void hg_rv_kernel_free(hg_backend *be, hg_dev_kernel *k) { free(k); }

@@ -1,0 +1,55 @@
+/* Private to the RISC-V backend's operations (backend*.c). */
+#ifndef HETGPU_DEVICES_RISCV_BACKEND_INTERNAL_H
+#define HETGPU_DEVICES_RISCV_BACKEND_INTERNAL_H
+
+#include <pthread.h>
+
+#include "devices/backend.h"
+#include "devices/riscv/riscv_internal.h"
+#include "devices/riscv/sim/sim.h"
+
+/* Simulator DRAM: 4 GiB of address space, host pages used only where written (the simulator
+ * maps it lazily), so the virtual device's global memory is not lowered below PoCL's. */
+#define HG_RV_DRAM_SIZE (4ull << 30)
+
+typedef struct hg_rv_backend {
+  hg_backend base; /* first: hg_backend* and hg_rv_backend* convert both ways */
+  pthread_mutex_t lock; /* creating the simulator; code window + launch (one program's code at a time) */
+  hg_sim_machine *sim;
+  uint64_t next_program_id;
+  uint64_t loaded_program; /* whose code is in the code window (0: none) */
+} hg_rv_backend;
+
+struct hg_dev_mem {
+  uint64_t addr; /* DRAM address */
+  size_t size;
+};
+
+struct hg_dev_program {
+  uint64_t id;
+  hg_ir_module *module; /* the lowered copy: kernels plus their step functions */
+  hg_rv_object obj;     /* kernel table (the ELF bytes are dropped after linking) */
+  hg_rv_image image;
+};
+
+struct hg_dev_kernel {
+  hg_dev_program *prog;
+  const hg_ir_function *fn; /* the kernel in prog->module */
+  const hg_rv_kernel_code *code;
+  uint64_t entry;
+};
+
+static inline hg_rv_backend *hg_rv_of(hg_backend *be) { return (hg_rv_backend *)be; }
+
+/* The simulator, created on first use (NULL if that failed). */
+hg_sim_machine *hg_rv_machine(hg_rv_backend *rb);
+
+unsigned hg_riscv_probe(hg_backend **out, unsigned max);
+cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
+                           hg_dev_program **out, char **log);
+void hg_rv_program_free(hg_backend *be, hg_dev_program *prog);
+cl_int hg_rv_kernel_create(hg_backend *be, hg_dev_program *prog, const char *name, hg_dev_kernel **out);
+void hg_rv_kernel_free(hg_backend *be, hg_dev_kernel *kernel);
+cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
+
+#endif

@@ -1,0 +1,178 @@
+/* The work-group driver, generated per kernel in LLVM IR: one simulator job runs one
+ * work-group. `void hg_wg_k<N>(ptr desc, i64 group)`:
+ *   fill the work-group record (ids, this group's local size, sizes, offsets) in L1;
+ *   every work-item: local id, state = 0;
+ *   repeat: every work-item not done: state = step(wg, wi, frame, state, params...)
+ *   until every work-item returned HG_IR_STEP_DONE.
+ * Kernel parameters are loaded once from the argument block (riscv_internal.h layout). */
+#include <stdlib.h>
+
+#include "devices/riscv/codegen_internal.h"
+
+uint32_t hg_rv_arg_layout_of(const hg_ir_function *k, hg_rv_arg_layout *lay) {
+  uint32_t off = 0;
+  for (uint32_t i = 0; i < k->num_params; i++) {
+    uint32_t size = 8, align = 8;
+    if (k->args && k->args[i].kind == HG_KARG_VALUE) {
+      size = k->args[i].size;
+      align = k->args[i].align > 8 ? k->args[i].align : 8;
+      if (align > 128)
+        align = 128;
+    }
+    off = (off + align - 1) / align * align;
+    lay[i].offset = off;
+    lay[i].size = size;
+    off += size;
+  }
+  return (off + 15) & ~15u;
+}
+
+static LLVMValueRef word_ptr(hg_rv_cg *g, LLVMValueRef base, LLVMValueRef index) {
+  return LLVMBuildGEP2(g->B, g->i64, base, &index, 1, "");
+}
+
+static LLVMValueRef load_word(hg_rv_cg *g, LLVMValueRef base, unsigned w) {
+  return LLVMBuildLoad2(g->B, g->i64, word_ptr(g, base, LLVMConstInt(g->i64, w, 0)), "");
+}
+
+static void store_word(hg_rv_cg *g, LLVMValueRef base, unsigned w, LLVMValueRef v) {
+  LLVMBuildStore(g->B, v, word_ptr(g, base, LLVMConstInt(g->i64, w, 0)));
+}
+
+static LLVMValueRef c64(hg_rv_cg *g, uint64_t v) { return LLVMConstInt(g->i64, v, 0); }
+
+bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, const hg_rv_kernel_code *kc) {
+  LLVMBuilderRef B = g->B;
+  LLVMTypeRef ft = LLVMFunctionType(g->voidt, (LLVMTypeRef[]){g->ptr, g->i64}, 2, 0);
+  LLVMValueRef fn = LLVMAddFunction(g->M, kc->entry, ft);
+  hg_rv_function_attrs(g, fn);
+  LLVMValueRef desc = LLVMGetParam(fn, 0), group = LLVMGetParam(fn, 1);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->C, fn, "entry");
+  LLVMBasicBlockRef init = LLVMAppendBasicBlockInContext(g->C, fn, "init");
+  LLVMBasicBlockRef round = LLVMAppendBasicBlockInContext(g->C, fn, "round");
+  LLVMBasicBlockRef item = LLVMAppendBasicBlockInContext(g->C, fn, "item");
+  LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(g->C, fn, "call");
+  LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(g->C, fn, "next");
+  LLVMBasicBlockRef end_round = LLVMAppendBasicBlockInContext(g->C, fn, "end_round");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->C, fn, "done");
+
+  LLVMPositionBuilderAtEnd(B, entry);
+  LLVMValueRef wg = LLVMBuildIntToPtr(B, load_word(g, desc, HG_RV_D_WG), g->ptr, "wg");
+  LLVMValueRef wib = LLVMBuildIntToPtr(B, load_word(g, desc, HG_RV_D_WI), g->ptr, "wi");
+  LLVMValueRef fb = LLVMBuildIntToPtr(B, load_word(g, desc, HG_RV_D_FRAMES), g->ptr, "frames");
+  LLVMValueRef fs = load_word(g, desc, HG_RV_D_FRAME_STRIDE);
+  LLVMValueRef args = LLVMBuildIntToPtr(B, load_word(g, desc, HG_RV_D_ARGS), g->ptr, "args");
+  LLVMValueRef ng0 = load_word(g, desc, HG_RV_D_GROUPS), ng1 = load_word(g, desc, HG_RV_D_GROUPS + 1);
+  LLVMValueRef gid[3], ls[3];
+  gid[0] = LLVMBuildURem(B, group, ng0, "");
+  LLVMValueRef t = LLVMBuildUDiv(B, group, ng0, "");
+  gid[1] = LLVMBuildURem(B, t, ng1, "");
+  gid[2] = LLVMBuildUDiv(B, t, ng1, "");
+  for (unsigned d = 0; d < 3; d++) {
+    LLVMValueRef enq = load_word(g, desc, HG_RV_D_LOCAL + d), glob = load_word(g, desc, HG_RV_D_GLOBAL + d);
+    LLVMValueRef rem = LLVMBuildSub(B, glob, LLVMBuildMul(B, gid[d], enq, ""), "");
+    ls[d] = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, rem, enq, ""), rem, enq, "");
+    store_word(g, wg, HG_RV_WG_GROUP_ID + d, gid[d]);
+    store_word(g, wg, HG_RV_WG_LOCAL + d, ls[d]);
+    store_word(g, wg, HG_RV_WG_ENQ_LOCAL + d, enq);
+    store_word(g, wg, HG_RV_WG_GLOBAL + d, glob);
+    store_word(g, wg, HG_RV_WG_OFFSET + d, load_word(g, desc, HG_RV_D_OFFSET + d));
+    store_word(g, wg, HG_RV_WG_GROUPS + d, load_word(g, desc, HG_RV_D_GROUPS + d));
+  }
+  store_word(g, wg, HG_RV_WG_WORK_DIM, load_word(g, desc, HG_RV_D_WORK_DIM));
+  store_word(g, wg, HG_RV_WG_PRINTF, load_word(g, desc, HG_RV_D_PRINTF));
+  store_word(g, wg, HG_RV_WG_PRINTF_SIZE, load_word(g, desc, HG_RV_D_PRINTF_SIZE));
+  LLVMValueRef ls01 = LLVMBuildMul(B, ls[0], ls[1], "");
+  LLVMValueRef n = LLVMBuildMul(B, ls01, ls[2], "n");
+  /* kernel parameters from the argument block */
+  unsigned np = k->num_params;
+  hg_rv_arg_layout *lay = malloc((np ? np : 1) * sizeof *lay);
+  LLVMValueRef *cargs = malloc((np + 4) * sizeof *cargs);
+  if (!lay || !cargs) {
+    free(lay);
+    free(cargs);
+    return !hg_rv_fail(g, "out of memory");
+  }
+  hg_rv_arg_layout_of(k, lay);
+  for (unsigned i = 0; i < np; i++) {
+    LLVMValueRef off = c64(g, lay[i].offset);
+    LLVMValueRef p = LLVMBuildGEP2(B, g->i8, args, &off, 1, "");
+    hg_ir_type pt = k->param_types[i];
+    if (k->args[i].kind == HG_KARG_VALUE && pt.scalar == HG_IR_PTR) {
+      cargs[4 + i] = p; /* a struct by value: a pointer to its bytes */
+    } else {
+      LLVMValueRef l = LLVMBuildLoad2(B, hg_rv_type(g, pt), p, "");
+      LLVMSetAlignment(l, 8);
+      cargs[4 + i] = l;
+    }
+  }
+  LLVMBuildBr(B, init);
+
+  /* init: for i < n: wi[i] = {lid0, lid1, lid2, 0} */
+  LLVMPositionBuilderAtEnd(B, init);
+  LLVMValueRef i = LLVMBuildPhi(B, g->i64, "i");
+  LLVMValueRef wrec = LLVMBuildGEP2(B, g->i8, wib, (LLVMValueRef[]){LLVMBuildMul(B, i, c64(g, HG_RV_WI_BYTES), "")},
+                                    1, "");
+  store_word(g, wrec, 0, LLVMBuildURem(B, i, ls[0], ""));
+  store_word(g, wrec, 1, LLVMBuildURem(B, LLVMBuildUDiv(B, i, ls[0], ""), ls[1], ""));
+  store_word(g, wrec, 2, LLVMBuildUDiv(B, i, ls01, ""));
+  store_word(g, wrec, 3, c64(g, 0));
+  LLVMValueRef i1 = LLVMBuildAdd(B, i, c64(g, 1), "");
+  LLVMValueRef zero = c64(g, 0);
+  LLVMAddIncoming(i, &zero, &entry, 1);
+  LLVMAddIncoming(i, &i1, &init, 1);
+  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, i1, n, ""), init, round);
+
+  /* round: one pass over the work-items */
+  LLVMPositionBuilderAtEnd(B, round);
+  LLVMBuildBr(B, item);
+  LLVMPositionBuilderAtEnd(B, item);
+  LLVMValueRef j = LLVMBuildPhi(B, g->i64, "j");
+  LLVMValueRef busy = LLVMBuildPhi(B, g->i1, "busy");
+  LLVMValueRef jrec = LLVMBuildGEP2(B, g->i8, wib, (LLVMValueRef[]){LLVMBuildMul(B, j, c64(g, HG_RV_WI_BYTES), "")},
+                                    1, "");
+  LLVMValueRef stp = word_ptr(g, jrec, c64(g, 3));
+  LLVMValueRef st = LLVMBuildLoad2(B, g->i32, stp, "state");
+  LLVMValueRef fin = LLVMBuildICmp(B, LLVMIntEQ, st, LLVMConstInt(g->i32, HG_IR_STEP_DONE, 0), "");
+  LLVMBuildCondBr(B, fin, next, call);
+
+  LLVMPositionBuilderAtEnd(B, call);
+  cargs[0] = wg;
+  cargs[1] = jrec;
+  /* the step function's own parameters: kernel params..., frame, resume */
+  LLVMValueRef *sargs = malloc((np + 4) * sizeof *sargs);
+  if (!sargs) {
+    free(lay);
+    free(cargs);
+    return !hg_rv_fail(g, "out of memory");
+  }
+  sargs[0] = wg;
+  sargs[1] = jrec;
+  for (unsigned q = 0; q < np; q++)
+    sargs[2 + q] = cargs[4 + q];
+  sargs[2 + np] = LLVMBuildGEP2(B, g->i8, fb, (LLVMValueRef[]){LLVMBuildMul(B, j, fs, "")}, 1, "");
+  sargs[3 + np] = st;
+  LLVMValueRef r = LLVMBuildCall2(B, LLVMGlobalGetValueType(step), step, sargs, np + 4, "");
+  LLVMBuildStore(B, LLVMBuildZExt(B, r, g->i64, ""), stp);
+  LLVMValueRef more = LLVMBuildOr(B, busy, LLVMBuildICmp(B, LLVMIntNE, r, LLVMConstInt(g->i32, HG_IR_STEP_DONE, 0), ""),
+                                  "");
+  LLVMBuildBr(B, next);
+
+  LLVMPositionBuilderAtEnd(B, next);
+  LLVMValueRef busy2 = LLVMBuildPhi(B, g->i1, "");
+  LLVMAddIncoming(busy2, (LLVMValueRef[]){busy, more}, (LLVMBasicBlockRef[]){item, call}, 2);
+  LLVMValueRef j1 = LLVMBuildAdd(B, j, c64(g, 1), "");
+  LLVMValueRef f0 = LLVMConstInt(g->i1, 0, 0);
+  LLVMAddIncoming(j, (LLVMValueRef[]){zero, j1}, (LLVMBasicBlockRef[]){round, next}, 2);
+  LLVMAddIncoming(busy, (LLVMValueRef[]){f0, busy2}, (LLVMBasicBlockRef[]){round, next}, 2);
+  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, j1, n, ""), item, end_round);
+
+  LLVMPositionBuilderAtEnd(B, end_round);
+  LLVMBuildCondBr(B, busy2, round, done);
+  LLVMPositionBuilderAtEnd(B, done);
+  LLVMBuildRetVoid(B);
+  free(lay);
+  free(cargs);
+  free(sargs);
+  return !g->failed;
+}

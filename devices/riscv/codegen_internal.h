@@ -1,0 +1,48 @@
+/* Shared by codegen*.c: the state of lowering one step function to LLVM IR. */
+#ifndef HETGPU_DEVICES_RISCV_CODEGEN_INTERNAL_H
+#define HETGPU_DEVICES_RISCV_CODEGEN_INTERNAL_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+#include "devices/riscv/riscv_internal.h"
+
+typedef struct hg_rv_cg {
+  LLVMContextRef C;
+  LLVMModuleRef M;
+  LLVMBuilderRef B;
+  hg_ir_module *m;
+  const hg_ir_function *f; /* the step function being lowered */
+  const hg_ir_function *k; /* its kernel (local layout) */
+  LLVMValueRef fn;
+  LLVMValueRef wg, wi, frame; /* work-group record, work-item record, private frame */
+  LLVMValueRef *vals;         /* per IR value: the lowered instruction results */
+  LLVMBasicBlockRef *bbs;
+  LLVMValueRef *globals;      /* per module global (NULL for __local ones) */
+  hg_rv_object *obj;          /* printf formats are collected here */
+  char *err;
+  size_t err_size;
+  bool failed;
+  LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr, voidt;
+} hg_rv_cg;
+
+/* IR type -> LLVM type */
+LLVMTypeRef hg_rv_type(hg_rv_cg *g, hg_ir_type t);
+LLVMTypeRef hg_rv_scalar_type(hg_rv_cg *g, hg_ir_scalar s);
+/* The LLVM value of an IR operand (parameters, instruction results, constants, globals). */
+LLVMValueRef hg_rv_value(hg_rv_cg *g, uint32_t v);
+/* Records an error (first one wins); returns NULL for convenience. */
+LLVMValueRef hg_rv_fail(hg_rv_cg *g, const char *fmt, ...);
+/* Calls an LLVM intrinsic overloaded on the given types. */
+LLVMValueRef hg_rv_intrinsic(hg_rv_cg *g, const char *name, LLVMTypeRef *over, unsigned nover, LLVMValueRef *args,
+                             unsigned nargs);
+/* Calls (declaring on first use) an external function of the device runtime. */
+LLVMValueRef hg_rv_call_external(hg_rv_cg *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n);
+/* Lowers one call_builtin; NULL (with g->failed) when the builtin is not supported. */
+LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in);
+/* Adds the work-group driver of kernel kc to the module. */
+bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *kernel, LLVMValueRef step, const hg_rv_kernel_code *kc);
+/* Sets the target attributes every function must carry (NOTES: a mismatch gave soft-float). */
+void hg_rv_function_attrs(hg_rv_cg *g, LLVMValueRef fn);
+
+#endif
