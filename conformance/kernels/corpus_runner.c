@@ -349,6 +349,20 @@ static cl_context g_ctx;
 static cl_device_id g_dev;
 static cl_command_queue g_queue;
 
+static bool cl_setup(void) {
+  cl_int e;
+  g_ctx = clCreateContext(NULL, 1, &g_dev, NULL, NULL, &e);
+  g_queue = g_ctx ? clCreateCommandQueueWithProperties(g_ctx, g_dev, NULL, &e) : NULL;
+  return g_ctx && g_queue;
+}
+
+static void cl_teardown(void) {
+  if (g_queue) clReleaseCommandQueue(g_queue);
+  if (g_ctx) clReleaseContext(g_ctx);
+  g_queue = NULL;
+  g_ctx = NULL;
+}
+
 static char *read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
@@ -753,7 +767,7 @@ static bool run_file(const char *path, uint64_t seed) {
   char *ref_src = malloc(srclen + 64);
   if (!ref_src) { seterr("out of memory"); goto done; }
   snprintf(ref_src, srclen + 64, "#pragma OPENCL FP_CONTRACT OFF\n%s", src);
-  bool ref_ok = run_build("original on PoCL", ref_src, s->options, s, seed, &ref, false);
+  bool ref_ok = run_build("original on the reference platform", ref_src, s->options, s, seed, &ref, false);
   free(ref_src);
   if (!ref_ok) {
     char tmp[sizeof g_err];
@@ -762,7 +776,7 @@ static bool run_file(const char *path, uint64_t seed) {
     snprintf(g_err, sizeof g_err, "reference run failed (corpus file problem?): %.3000s", tmp);
     goto done;
   }
-  if (!run_build("lowered source on PoCL", lowered, lower_opts, s, seed, &got, true)) goto done;
+  if (!run_build("lowered source", lowered, lower_opts, s, seed, &got, true)) goto done;
   ok = compare(s, &ref, &got);
   if (ok && rt_err[0]) {
     seterr("%s (lowered source ran and matched)", rt_err);
@@ -839,11 +853,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "no platform named like '%s' (set OCL_ICD_VENDORS=/etc/OpenCL/vendors)\n", want);
     return 2;
   }
-  cl_int e;
   if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &g_dev, NULL) != CL_SUCCESS) return 2;
-  g_ctx = clCreateContext(NULL, 1, &g_dev, NULL, NULL, &e);
-  g_queue = clCreateCommandQueueWithProperties(g_ctx, g_dev, NULL, &e);
-  if (!g_ctx || !g_queue) return 2;
+  if (!cl_setup()) return 2;
 
   char **files = NULL;
   size_t nfiles = 0, cap = 0;
@@ -857,12 +868,14 @@ int main(int argc, char **argv) {
     } else {
       failed++;
       printf("FAIL %s: %s\n", files[i], g_err);
+      /* a failed run can leave the context unusable (a kernel fault on a GPU): start afresh */
+      cl_teardown();
+      if (!cl_setup()) { fprintf(stderr, "cannot recreate the context\n"); return 2; }
     }
     free(files[i]);
   }
   free(files);
-  clReleaseCommandQueue(g_queue);
-  clReleaseContext(g_ctx);
+  cl_teardown();
   printf("%u passed, %u failed\n", passed, failed);
   return failed ? 1 : 0;
 }
