@@ -251,8 +251,9 @@ int hg_ir_encode(const hg_ir_module *m, uint8_t **out, size_t *out_size) {
   w_u8(&sec[SEC_MODULE], m->uses_fp64);
   w_u8(&sec[SEC_MODULE], m->uses_fp16);
   w_u8(&sec[SEC_MODULE], 0);
-  w_u32(&sec[SEC_MODULE], st_id(&st, m->source_language));
-  w_u32(&sec[SEC_MODULE], st_id(&st, m->build_options));
+  /* optional texts: empty and absent are one value, encoded as absent (as the text form does) */
+  w_u32(&sec[SEC_MODULE], st_id(&st, m->source_language && *m->source_language ? m->source_language : NULL));
+  w_u32(&sec[SEC_MODULE], st_id(&st, m->build_options && *m->build_options ? m->build_options : NULL));
   enc_globals(&sec[SEC_GLOBALS], &st, m);
   w_u32(&sec[SEC_FUNCTIONS], m->num_functions);
   for (uint32_t i = 0; i < m->num_functions; i++)
