@@ -322,7 +322,8 @@ SUITE_TEST(buffers, host_pointer_flags) {
       if ((unsigned char *)p != (unsigned char *)host + off)
         suite_fail("map of a CL_MEM_USE_HOST_PTR buffer at %zu returned %p, not host_ptr + offset %p", off, (void *)p,
                    (void *)((unsigned char *)host + off));
-      else if (same((unsigned char *)host, (unsigned char *)model, n, "host memory of CL_MEM_USE_HOST_PTR after a kernel, mapped")) {
+      else if (same((unsigned char *)host + off, (unsigned char *)model + off, n - off,
+                    "mapped region of a CL_MEM_USE_HOST_PTR buffer's host memory after a kernel")) {
         for (size_t i = 0; i < (n - off) / 4; i++) /* write through the mapping */
           p[i] = model[off / 4 + i] = suite_rand();
       }

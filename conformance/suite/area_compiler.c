@@ -209,7 +209,7 @@ static const char PP_SRC[] =
     "#define STR2(x) #x\n#define STR(x) STR2(x)\n#define CAT(a, b) a##b\n"
     "__kernel void k(__global int *o) {\n"
     "  if (get_global_id(0) != 0) return;\n"
-    "  o[0] = __OPENCL_VERSION__;\n"
+    "#ifdef __OPENCL_VERSION__\n  o[0] = __OPENCL_VERSION__;\n#else\n  o[0] = -2;\n#endif\n"
     "#ifdef __OPENCL_C_VERSION__\n  o[1] = __OPENCL_C_VERSION__;\n#else\n  o[1] = -1;\n#endif\n"
     "  o[2] = CL_VERSION_1_0; o[3] = CL_VERSION_1_1; o[4] = CL_VERSION_1_2;\n"
     "#ifdef __ENDIAN_LITTLE__\n  o[5] = __ENDIAN_LITTLE__;\n#else\n  o[5] = 0;\n#endif\n"
@@ -269,16 +269,24 @@ static void preprocessor_std(int major, int minor) {
   static const char *const WHAT[] = {"__OPENCL_VERSION__", "__OPENCL_C_VERSION__", "CL_VERSION_1_0", "CL_VERSION_1_1",
                                      "CL_VERSION_1_2", "__ENDIAN_LITTLE__", "__IMAGE_SUPPORT__", "__LINE__",
                                      "token pasting", "stringification", "cl_khr_fp64 macro", "__FAST_RELAXED_MATH__"};
+  char bad[512] = "";
+  size_t used = 0;
   for (int i = 0; i < 12; i++) {
     if (i == 1 && major == 1 && minor == 0 && o[1] == -1)
       continue; /* __OPENCL_C_VERSION__ came with OpenCL C 1.1 */
     if (i == 10 && major == 3 && o[10] != want[10])
       continue; /* 3.0: the extension macro follows the feature, checked in api */
-    if (o[i] != want[i]) {
-      suite_fail("-cl-std=CL%d.%d: %s is %d, expected %d", major, minor, WHAT[i], o[i], want[i]);
-      break;
-    }
+    if (o[i] == want[i] || used > sizeof bad - 80)
+      continue;
+    if (i == 0 && o[i] == -2)
+      used += (size_t)snprintf(bad + used, sizeof bad - used, "%s%s not defined (expected %d)", used ? ", " : "", WHAT[i],
+                               want[i]);
+    else
+      used += (size_t)snprintf(bad + used, sizeof bad - used, "%s%s = %d (expected %d)", used ? ", " : "", WHAT[i], o[i],
+                               want[i]);
   }
+  if (used)
+    suite_fail("-cl-std=CL%d.%d: %s", major, minor, bad);
   free(o);
 }
 
