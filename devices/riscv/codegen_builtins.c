@@ -38,6 +38,15 @@ static LLVMValueRef splat(hg_rv_cg *g, LLVMValueRef v, unsigned lanes) {
   return LLVMBuildShuffleVector(g->B, u, LLVMGetUndef(LLVMTypeOf(u)), LLVMConstVector(zeros, lanes), "");
 }
 
+static LLVMValueRef splat_const(LLVMValueRef c, unsigned lanes) {
+  if (lanes <= 1)
+    return c;
+  LLVMValueRef l[16];
+  for (unsigned i = 0; i < lanes; i++)
+    l[i] = c;
+  return LLVMConstVector(l, lanes);
+}
+
 static LLVMValueRef lane(hg_rv_cg *g, LLVMValueRef v, unsigned l) {
   if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind)
     return v;
@@ -139,11 +148,15 @@ static LLVMValueRef runtime_math(bctx *x) {
       et = x->at[i];
   if (!is_float(et))
     return NULL;
-  /* pointer outputs (frexp, modf, remquo, sincos, fract, lgamma_r): not lowered yet */
-  for (unsigned i = 0; i < x->n; i++)
-    if (x->at[i].scalar == HG_IR_PTR)
-      return hg_rv_fail(g, "math builtin %s with a pointer argument is not supported on riscv yet", x->name);
+  /* pointer outputs (frexp, modf, remquo, sincos, fract, lgamma_r): lane l's output is
+   * element l of the vector the pointer points to (ints for frexp, lgamma_r, remquo) */
   const char *n = x->name;
+  unsigned out_size = !strcmp(n, "frexp") || !strcmp(n, "lgamma_r") || !strcmp(n, "remquo")
+                          ? 4
+                          : hg_ir_scalar_bytes((hg_ir_scalar)et.scalar);
+  for (unsigned i = 0; i < x->n; i++)
+    if (x->at[i].scalar == HG_IR_PTR && et.scalar == HG_IR_F16)
+      return hg_rv_fail(g, "half %s with a pointer argument is not supported on riscv yet", x->name);
   if (!strncmp(n, "native_", 7))
     n += 7;
   else if (!strncmp(n, "half_", 5))
@@ -161,6 +174,10 @@ static LLVMValueRef runtime_math(bctx *x) {
     LLVMValueRef args[8];
     for (unsigned i = 0; i < x->n; i++) {
       args[i] = lane(g, x->a[i], l);
+      if (x->at[i].scalar == HG_IR_PTR && l) {
+        LLVMValueRef off = ci64(g, (uint64_t)l * out_size);
+        args[i] = LLVMBuildGEP2(g->B, g->i8, x->a[i], &off, 1, "");
+      }
       if (x->at[i].scalar == HG_IR_F16)
         args[i] = LLVMBuildFPExt(g->B, args[i], st, "");
     }
@@ -261,22 +278,20 @@ static LLVMValueRef integer_fn(bctx *x) {
     return LLVMBuildAdd(B, LLVMBuildAdd(B, ha, hb, ""), LLVMBuildAnd(B, lo, one, ""), "");
   }
   if (!strcmp(n, "mad_sat")) {
-    /* through the double width, then clamped */
+    /* exact in the double width (a*b + c fits there), then clamped */
     unsigned w = hg_ir_scalar_bytes((hg_ir_scalar)x->rt.scalar) * 8;
-    if (w == 64)
-      return NULL;
-    LLVMTypeRef wide = LLVMIntTypeInContext(g->C, 2 * w);
-    if (L > 1) wide = LLVMVectorType(wide, L);
+    LLVMTypeRef ws = LLVMIntTypeInContext(g->C, 2 * w), wide = L > 1 ? LLVMVectorType(ws, L) : ws;
     LLVMValueRef A = u ? LLVMBuildZExt(B, a, wide, "") : LLVMBuildSExt(B, a, wide, "");
     LLVMValueRef Bv = u ? LLVMBuildZExt(B, b, wide, "") : LLVMBuildSExt(B, b, wide, "");
     LLVMValueRef Cv = u ? LLVMBuildZExt(B, c, wide, "") : LLVMBuildSExt(B, c, wide, "");
     LLVMValueRef s = LLVMBuildAdd(B, LLVMBuildMul(B, A, Bv, ""), Cv, "");
-    hg_ir_type wt = {(uint8_t)(x->rt.scalar + 1), x->rt.lanes, 0, 0};
-    uint64_t maxv = u ? (w == 8 ? 0xFF : w == 16 ? 0xFFFF : 0xFFFFFFFFull)
-                      : (w == 8 ? 0x7F : w == 16 ? 0x7FFF : 0x7FFFFFFFull);
-    int64_t minv = u ? 0 : (w == 8 ? -128 : w == 16 ? -32768 : -2147483648ll);
-    s = imin(g, s, consti(g, wt, maxv), u);
-    s = imax(g, s, consti(g, wt, (uint64_t)minv), u);
+    LLVMValueRef one = LLVMConstInt(ws, 1, 0);
+    LLVMValueRef maxv = u ? LLVMConstSub(LLVMConstShl(one, LLVMConstInt(ws, w, 0)), one)
+                          : LLVMConstSub(LLVMConstShl(one, LLVMConstInt(ws, w - 1, 0)), one);
+    LLVMValueRef minv = u ? LLVMConstInt(ws, 0, 0) : LLVMConstNeg(LLVMConstShl(one, LLVMConstInt(ws, w - 1, 0)));
+    s = imin(g, s, splat_const(maxv, L), u);
+    if (!u)
+      s = imax(g, s, splat_const(minv, L), false);
     return LLVMBuildTrunc(B, s, x->T, "");
   }
   if (!strcmp(n, "upsample")) {
@@ -489,6 +504,106 @@ static LLVMValueRef vector_data(bctx *x) {
   return NULL;
 }
 
+/* ---- rounding to integral values, inline (no Zfa on the cores, no libm) ------------------------ */
+
+typedef enum { RND_TRUNC, RND_FLOOR, RND_CEIL, RND_RINT, RND_ROUND } rnd_mode;
+
+static LLVMTypeRef int_like(hg_rv_cg *g, LLVMTypeRef ft) {
+  bool vec = LLVMGetTypeKind(ft) == LLVMVectorTypeKind;
+  LLVMTypeRef st = vec ? LLVMGetElementType(ft) : ft;
+  LLVMTypeRef it = LLVMIntTypeInContext(g->C, LLVMGetTypeKind(st) == LLVMDoubleTypeKind ? 64 : LLVMGetTypeKind(st) == LLVMHalfTypeKind ? 16 : 32);
+  return vec ? LLVMVectorType(it, LLVMGetVectorSize(ft)) : it;
+}
+
+static LLVMValueRef fconst_like(hg_rv_cg *g, LLVMTypeRef ft, double v) {
+  bool vec = LLVMGetTypeKind(ft) == LLVMVectorTypeKind;
+  LLVMValueRef c = LLVMConstReal(vec ? LLVMGetElementType(ft) : ft, v);
+  return vec ? splat_const(c, LLVMGetVectorSize(ft)) : c;
+}
+
+/* f32/f64 (scalar or vector): values of magnitude >= 2^23 / 2^52, infinities and NaNs are
+ * already integral and pass through; the others go through an integer of the same width. */
+static LLVMValueRef round_integral(bctx *x, LLVMValueRef v, rnd_mode mode) {
+  hg_rv_cg *g = x->g;
+  LLVMBuilderRef B = g->B;
+  LLVMTypeRef ft = LLVMTypeOf(v), it = int_like(g, ft);
+  bool dbl = LLVMGetIntTypeWidth(LLVMGetTypeKind(it) == LLVMVectorTypeKind ? LLVMGetElementType(it) : it) == 64;
+  LLVMValueRef big = fconst_like(g, ft, dbl ? 4503599627370496.0 : 8388608.0);
+  LLVMValueRef av = intrin1(x, "llvm.fabs", v);
+  LLVMValueRef small = LLVMBuildFCmp(B, LLVMRealOLT, av, big, "");
+  LLVMValueRef t;
+  if (mode == RND_RINT) {
+    t = LLVMBuildFSub(B, LLVMBuildFAdd(B, av, big, ""), big, ""); /* rounds to nearest even */
+  } else {
+    t = LLVMBuildSIToFP(B, LLVMBuildFPToSI(B, v, it, ""), ft, ""); /* truncated */
+    LLVMValueRef one = fconst_like(g, ft, 1.0);
+    if (mode == RND_FLOOR)
+      t = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOGT, t, v, ""), LLVMBuildFSub(B, t, one, ""), t, "");
+    else if (mode == RND_CEIL)
+      t = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOLT, t, v, ""), LLVMBuildFAdd(B, t, one, ""), t, "");
+    else if (mode == RND_ROUND) {
+      LLVMValueRef frac = intrin1(x, "llvm.fabs", LLVMBuildFSub(B, v, t, ""));
+      LLVMValueRef away = LLVMBuildFAdd(B, t, intrin2(x, "llvm.copysign", one, v), "");
+      t = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOGE, frac, fconst_like(g, ft, 0.5), ""), away, t, "");
+    }
+  }
+  t = intrin2(x, "llvm.copysign", t, v); /* keeps -0 and the sign of results that round to 0 */
+  return LLVMBuildSelect(B, small, t, v, "");
+}
+
+static LLVMValueRef rounding_fn(bctx *x) {
+  static const struct {
+    const char *name;
+    rnd_mode mode;
+  } t[] = {{"trunc", RND_TRUNC}, {"floor", RND_FLOOR}, {"ceil", RND_CEIL}, {"rint", RND_RINT}, {"round", RND_ROUND}};
+  if (x->n != 1 || !is_float(x->at[0]) || x->at[0].scalar == HG_IR_F16)
+    return NULL;
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (!strcmp(x->name, t[i].name))
+      return round_integral(x, x->a[0], t[i].mode);
+  return NULL;
+}
+
+/* Bits of r minus or plus one, as a float: the neighbour of smaller or larger magnitude. */
+static LLVMValueRef step_bits(hg_rv_cg *g, LLVMValueRef r, bool grow) {
+  LLVMTypeRef ft = LLVMTypeOf(r), it = int_like(g, ft);
+  bool vec = LLVMGetTypeKind(it) == LLVMVectorTypeKind;
+  LLVMValueRef one = splat_const(LLVMConstInt(vec ? LLVMGetElementType(it) : it, 1, 0), vec ? LLVMGetVectorSize(it) : 1);
+  LLVMValueRef bits = LLVMBuildBitCast(g->B, r, it, "");
+  bits = grow ? LLVMBuildAdd(g->B, bits, one, "") : LLVMBuildSub(g->B, bits, one, "");
+  return LLVMBuildBitCast(g->B, bits, ft, "");
+}
+
+/* The next float above (up) or below r, lane-wise; zero steps to the smallest subnormal. */
+static LLVMValueRef nudge(hg_rv_cg *g, LLVMValueRef r, bool up) {
+  LLVMBuilderRef B = g->B;
+  LLVMTypeRef ft = LLVMTypeOf(r);
+  LLVMValueRef zero = fconst_like(g, ft, 0.0);
+  LLVMValueRef pos = LLVMBuildFCmp(B, LLVMRealOGT, r, zero, "");
+  LLVMValueRef neg = LLVMBuildFCmp(B, LLVMRealOLT, r, zero, "");
+  LLVMValueRef grow = up ? pos : neg;
+  LLVMValueRef n = LLVMBuildSelect(B, grow, step_bits(g, r, true), step_bits(g, r, false), "");
+  bool dbl = LLVMGetTypeKind(LLVMGetTypeKind(ft) == LLVMVectorTypeKind ? LLVMGetElementType(ft) : ft) == LLVMDoubleTypeKind;
+  double tiny = dbl ? 4.9406564584124654e-324 : 1.4012984643248171e-45;
+  LLVMValueRef t = fconst_like(g, ft, up ? tiny : -tiny);
+  return LLVMBuildSelect(B, LLVMBuildOr(B, pos, neg, ""), n, t, "");
+}
+
+/* r (rounded to nearest) corrected to rounding mode m ('z', 'p', 'n') given whether it lies
+ * above (gt) or below (lt) the exact value. NaNs compare false both ways and stay. */
+static LLVMValueRef directed(hg_rv_cg *g, LLVMValueRef r, LLVMValueRef gt, LLVMValueRef lt, char m) {
+  LLVMBuilderRef B = g->B;
+  if (m == 'p')
+    return LLVMBuildSelect(B, lt, nudge(g, r, true), r, "");
+  if (m == 'n')
+    return LLVMBuildSelect(B, gt, nudge(g, r, false), r, "");
+  LLVMValueRef pos = LLVMBuildFCmp(B, LLVMRealOGT, r, fconst_like(g, LLVMTypeOf(r), 0.0), "");
+  LLVMValueRef neg = LLVMBuildFCmp(B, LLVMRealOLT, r, fconst_like(g, LLVMTypeOf(r), 0.0), "");
+  /* the magnitude overshoots (never for zero) */
+  LLVMValueRef over = LLVMBuildOr(B, LLVMBuildAnd(B, pos, gt, ""), LLVMBuildAnd(B, neg, lt, ""), "");
+  return LLVMBuildSelect(B, over, step_bits(g, r, false), r, "");
+}
+
 /* ---- conversions ----------------------------------------------------------------------------------------- */
 
 static LLVMValueRef convert(bctx *x) {
@@ -510,18 +625,26 @@ static LLVMValueRef convert(bctx *x) {
   /* the destination's signedness is in the name: convert_u... */
   bool tu = n[8] == 'u';
   if (is_float(from) && is_float(to)) {
-    if (rm && strcmp(rm, "rte") && hg_ir_scalar_bytes((hg_ir_scalar)to.scalar) < hg_ir_scalar_bytes((hg_ir_scalar)from.scalar))
-      return hg_rv_fail(g, "%s: directed rounding of floating-point narrowing is not supported on riscv yet", n);
     if (to.scalar == from.scalar) return a;
-    return hg_ir_scalar_bytes((hg_ir_scalar)to.scalar) > hg_ir_scalar_bytes((hg_ir_scalar)from.scalar)
-               ? LLVMBuildFPExt(B, a, x->T, "")
-               : LLVMBuildFPTrunc(B, a, x->T, "");
+    if (hg_ir_scalar_bytes((hg_ir_scalar)to.scalar) > hg_ir_scalar_bytes((hg_ir_scalar)from.scalar))
+      return LLVMBuildFPExt(B, a, x->T, "");
+    LLVMValueRef r = LLVMBuildFPTrunc(B, a, x->T, "");
+    if (!rm || !strcmp(rm, "rte"))
+      return r;
+    if (to.scalar == HG_IR_F16)
+      return hg_rv_fail(g, "%s: directed rounding to half is not supported on riscv yet", n);
+    LLVMValueRef back = LLVMBuildFPExt(B, r, LLVMTypeOf(a), "");
+    return directed(g, r, LLVMBuildFCmp(B, LLVMRealOGT, back, a, ""), LLVMBuildFCmp(B, LLVMRealOLT, back, a, ""), rm[2]);
   }
   if (is_float(from)) {
     /* float -> integer: rounding first (default rtz), then saturating or plain conversion */
-    if (rm && !strcmp(rm, "rte")) a = intrin1(x, "llvm.rint", a);
-    else if (rm && !strcmp(rm, "rtp")) a = intrin1(x, "llvm.ceil", a);
-    else if (rm && !strcmp(rm, "rtn")) a = intrin1(x, "llvm.floor", a);
+    if (from.scalar == HG_IR_F16) {
+      LLVMTypeRef ft = from.lanes > 1 ? LLVMVectorType(g->f32, from.lanes) : g->f32;
+      a = LLVMBuildFPExt(B, a, ft, "");
+    }
+    if (rm && !strcmp(rm, "rte")) a = round_integral(x, a, RND_RINT);
+    else if (rm && !strcmp(rm, "rtp")) a = round_integral(x, a, RND_CEIL);
+    else if (rm && !strcmp(rm, "rtn")) a = round_integral(x, a, RND_FLOOR);
     if (sat) {
       LLVMTypeRef ov[2] = {x->T, LLVMTypeOf(a)};
       return hg_rv_intrinsic(g, tu ? "llvm.fptoui.sat" : "llvm.fptosi.sat", ov, 2, &a, 1);
@@ -529,9 +652,30 @@ static LLVMValueRef convert(bctx *x) {
     return tu ? LLVMBuildFPToUI(B, a, x->T, "") : LLVMBuildFPToSI(B, a, x->T, "");
   }
   if (is_float(to)) {
-    if (rm && strcmp(rm, "rte"))
-      return hg_rv_fail(g, "%s: directed rounding of integer to float is not supported on riscv yet", n);
-    return fu ? LLVMBuildUIToFP(B, a, x->T, "") : LLVMBuildSIToFP(B, a, x->T, "");
+    LLVMValueRef r = fu ? LLVMBuildUIToFP(B, a, x->T, "") : LLVMBuildSIToFP(B, a, x->T, "");
+    unsigned fw = hg_ir_scalar_bytes((hg_ir_scalar)from.scalar) * 8;
+    if (!rm || !strcmp(rm, "rte") || (to.scalar == HG_IR_F64 && fw <= 32) || (to.scalar == HG_IR_F32 && fw <= 16))
+      return r; /* exact, or round to nearest */
+    if (to.scalar == HG_IR_F16)
+      return hg_rv_fail(g, "%s: directed rounding to half is not supported on riscv yet", n);
+    LLVMValueRef gt, lt;
+    if (fw <= 32) {
+      /* exact in double: compare there */
+      LLVMTypeRef dt = to.lanes > 1 ? LLVMVectorType(g->f64, to.lanes) : g->f64;
+      LLVMValueRef d = fu ? LLVMBuildUIToFP(B, a, dt, "") : LLVMBuildSIToFP(B, a, dt, "");
+      LLVMValueRef back = LLVMBuildFPExt(B, r, dt, "");
+      gt = LLVMBuildFCmp(B, LLVMRealOGT, back, d, "");
+      lt = LLVMBuildFCmp(B, LLVMRealOLT, back, d, "");
+    } else {
+      /* 64-bit: r back to an integer (exact: integral and, below 2^63 / 2^64, in range) */
+      LLVMValueRef lim = fconst_like(g, x->T, fu ? 18446744073709551616.0 : 9223372036854775808.0);
+      LLVMValueRef huge = LLVMBuildFCmp(B, LLVMRealOGE, r, lim, "");
+      LLVMValueRef safe = LLVMBuildSelect(B, huge, fconst_like(g, x->T, 0.0), r, "");
+      LLVMValueRef y = fu ? LLVMBuildFPToUI(B, safe, LLVMTypeOf(a), "") : LLVMBuildFPToSI(B, safe, LLVMTypeOf(a), "");
+      gt = LLVMBuildOr(B, huge, LLVMBuildICmp(B, fu ? LLVMIntUGT : LLVMIntSGT, y, a, ""), "");
+      lt = LLVMBuildAnd(B, LLVMBuildNot(B, huge, ""), LLVMBuildICmp(B, fu ? LLVMIntULT : LLVMIntSLT, y, a, ""), "");
+    }
+    return directed(g, r, gt, lt, rm[2]);
   }
   /* integer -> integer */
   unsigned fw = hg_ir_scalar_bytes((hg_ir_scalar)from.scalar) * 8, tw = hg_ir_scalar_bytes((hg_ir_scalar)to.scalar) * 8;
@@ -626,6 +770,7 @@ LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in) {
   if (g->failed) return NULL;
   if (!r) r = relational(&x);
   if (!r) r = integer_fn(&x);
+  if (!r) r = rounding_fn(&x);
   if (!r) r = float_fn(&x);
   if (g->failed) return NULL;
   if (!r) r = runtime_math(&x);
