@@ -44,6 +44,11 @@ static inline hg_rv_backend *hg_rv_of(hg_backend *be) { return (hg_rv_backend *)
 /* The simulator, created on first use (NULL if that failed). */
 hg_sim_machine *hg_rv_machine(hg_rv_backend *rb);
 
+/* Formats the records of a launch's printf buffer (buf: its first byte, cap: bytes of the record
+ * area) in work-group order into *out (malloc'd). */
+int hg_rv_printf_collect(const hg_dev_program *p, hg_sim_machine *sim, const uint8_t *buf, uint64_t cap, char **out,
+                         size_t *out_len);
+
 unsigned hg_riscv_probe(hg_backend **out, unsigned max);
 cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
                            hg_dev_program **out, char **log);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devices/profile.h"
 #include "devices/riscv/backend_internal.h"
 #include "platform/log.h"
 
@@ -44,10 +45,10 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
   uint64_t local_end = f->local_static_size;
   uint64_t *local_at = calloc(f->num_params ? f->num_params : 1, sizeof *local_at);
   hg_rv_arg_layout *lay = malloc((f->num_params ? f->num_params : 1) * sizeof *lay);
-  hg_sim_range *ranges = calloc(f->num_params + 2, sizeof *ranges);
+  hg_sim_range *ranges = calloc(f->num_params + 3, sizeof *ranges);
   hg_sim_job *jobs = NULL;
   cl_int rc = CL_OUT_OF_HOST_MEMORY;
-  uint64_t block = 0;
+  uint64_t block = 0, pf_block = 0;
   if (!local_at || !lay || !ranges)
     goto done;
   local_end = align16(local_end);
@@ -72,6 +73,13 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
   /* descriptor + argument block in one DRAM allocation */
   uint32_t args_size = hg_rv_arg_layout_of(f, lay);
   uint64_t desc_bytes = HG_RV_D_WORDS * 8, block_size = desc_bytes + args_size;
+  /* a printf buffer (writable) when the program prints: count word + records */
+  uint64_t pf_cap = k->prog->obj.num_formats ? HG_PROFILE_PRINTF_BUFFER_SIZE : 0;
+  if (pf_cap && hg_sim_dram_alloc(sim, pf_cap + 8, &pf_block) != HG_SIM_OK) {
+    pf_block = 0;
+    rc = CL_OUT_OF_RESOURCES;
+    goto done;
+  }
   if (hg_sim_dram_alloc(sim, block_size, &block) != HG_SIM_OK) {
     block = 0;
     rc = CL_OUT_OF_RESOURCES;
@@ -94,6 +102,12 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
   desc[HG_RV_D_FRAME_STRIDE] = frame;
   size_t nranges = 0;
   ranges[nranges++] = (hg_sim_range){block, block_size, false};
+  if (pf_block) {
+    memset(hg_sim_dram_ptr(sim, pf_block, 8), 0, 8);
+    desc[HG_RV_D_PRINTF] = pf_block;
+    desc[HG_RV_D_PRINTF_SIZE] = pf_cap;
+    ranges[nranges++] = (hg_sim_range){pf_block, pf_cap + 8, true};
+  }
   if (k->prog->image.data_size)
     ranges[nranges++] = (hg_sim_range){k->prog->image.data_base, k->prog->image.data_size, true};
   for (uint32_t i = 0; i < f->num_params; i++) {
@@ -140,6 +154,24 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
     fflush(stdout);
   }
   free(sl.out);
+  if (pf_block && (src == HG_SIM_OK || src == HG_SIM_EFAULT)) {
+    char *text = NULL;
+    size_t len = 0;
+    hg_rv_printf_collect(k->prog, sim, hg_sim_dram_ptr(sim, pf_block, pf_cap + 8), pf_cap, &text, &len);
+    if (len && launch->printf_out && launch->printf_len) {
+      char *n = realloc(*launch->printf_out, *launch->printf_len + len + 1);
+      if (n) {
+        memcpy(n + *launch->printf_len, text, len);
+        *launch->printf_len += len;
+        n[*launch->printf_len] = 0;
+        *launch->printf_out = n;
+      }
+    } else if (len) {
+      fwrite(text, 1, len, stdout);
+      fflush(stdout);
+    }
+    free(text);
+  }
   if (src == HG_SIM_EFAULT) {
     const hg_sim_fault *ft = &sl.fault;
     HG_LOG(HG_LOG_SIM, "riscv: %s faulted: %s at pc 0x%llx (address 0x%llx, insn 0x%08x) in work-group %zu on core %u",
@@ -157,6 +189,8 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
 done:
   if (block)
     hg_sim_dram_free(sim, block);
+  if (pf_block)
+    hg_sim_dram_free(sim, pf_block);
   free(jobs);
   free(local_at);
   free(lay);

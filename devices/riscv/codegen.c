@@ -334,7 +334,8 @@ static bool lower_function(hg_rv_cg *g) {
     return !hg_rv_fail(g, "%s: no CFG", f->name);
   g->vals = calloc(f->num_values ? f->num_values : 1, sizeof *g->vals);
   g->bbs = calloc(f->num_blocks ? f->num_blocks : 1, sizeof *g->bbs);
-  if (!g->vals || !g->bbs) {
+  g->last_bbs = calloc(f->num_blocks ? f->num_blocks : 1, sizeof *g->last_bbs);
+  if (!g->vals || !g->bbs || !g->last_bbs) {
     hg_ir_cfg_free(&cfg);
     return !hg_rv_fail(g, "out of memory");
   }
@@ -352,6 +353,7 @@ static bool lower_function(hg_rv_cg *g) {
       if (bl->insts[i].id != HG_IR_NONE && bl->insts[i].id < f->num_values)
         g->vals[bl->insts[i].id] = v;
     }
+    g->last_bbs[b] = LLVMGetInsertBlock(g->B); /* builtins may have split the block */
   }
   for (uint32_t b = 0; b < f->num_blocks && !g->failed; b++) {
     if (!hg_ir_cfg_reachable(&cfg, b)) {
@@ -366,7 +368,7 @@ static bool lower_function(hg_rv_cg *g) {
         if (!hg_ir_cfg_reachable(&cfg, in->imm[q]))
           continue;
         /* incoming values are built where the edge leaves: before that block's terminator */
-        LLVMBasicBlockRef from = g->bbs[in->imm[q]];
+        LLVMBasicBlockRef from = g->last_bbs[in->imm[q]];
         LLVMPositionBuilderBefore(g->B, LLVMGetBasicBlockTerminator(from));
         LLVMValueRef v = hg_rv_value(g, in->operands[q]);
         if (v)
@@ -377,8 +379,10 @@ static bool lower_function(hg_rv_cg *g) {
   hg_ir_cfg_free(&cfg);
   free(g->vals);
   free(g->bbs);
+  free(g->last_bbs);
   g->vals = NULL;
   g->bbs = NULL;
+  g->last_bbs = NULL;
   return !g->failed;
 }
 
@@ -627,6 +631,7 @@ done:
   free(g.globals);
   free(g.vals);
   free(g.bbs);
+  free(g.last_bbs);
   LLVMDisposeBuilder(g.B);
   LLVMDisposeModule(g.M);
   LLVMContextDispose(g.C);

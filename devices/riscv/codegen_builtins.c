@@ -15,8 +15,8 @@ typedef struct bctx {
   const hg_ir_inst *in;
   const char *name;
   unsigned n;            /* operands */
-  LLVMValueRef a[8];     /* operand values */
-  hg_ir_type at[8];      /* operand types */
+  LLVMValueRef a[64];    /* operand values */
+  hg_ir_type at[64];     /* operand types */
   hg_ir_type rt;         /* result type */
   LLVMTypeRef T;         /* result LLVM type */
 } bctx;
@@ -146,7 +146,7 @@ static LLVMValueRef runtime_math(bctx *x) {
   for (unsigned i = 0; i < x->n; i++)
     if (is_float(x->at[i]))
       et = x->at[i];
-  if (!is_float(et))
+  if (!is_float(et) || x->n > 8)
     return NULL;
   /* pointer outputs (frexp, modf, remquo, sincos, fract, lgamma_r): lane l's output is
    * element l of the vector the pointer points to (ints for frexp, lgamma_r, remquo) */
@@ -703,6 +703,119 @@ static LLVMValueRef convert(bctx *x) {
   return fu ? LLVMBuildZExt(B, a, x->T, "") : LLVMBuildSExt(B, a, x->T, "");
 }
 
+/* ---- printf: a record in the launch's printf buffer, formatted by the host after the launch --- */
+
+/* The constant string a printf format operand points to: global index and byte offset. */
+static bool format_of(hg_rv_cg *g, uint32_t v, uint32_t *global, uint64_t *offset) {
+  *offset = 0;
+  for (int depth = 0; depth < 8 && v < g->f->num_values; depth++) {
+    const hg_ir_value *val = &g->f->values[v];
+    if (val->kind == HG_VAL_GLOBAL) {
+      *global = val->index;
+      return val->index < g->m->num_globals && g->m->globals[val->index].has_init;
+    }
+    if (val->kind != HG_VAL_INST)
+      return false;
+    /* find the defining instruction: a ptradd by a constant or an address-space cast */
+    const hg_ir_inst *def = NULL;
+    for (uint32_t b = 0; b < g->f->num_blocks && !def; b++)
+      for (uint32_t i = 0; i < g->f->blocks[b].num_insts; i++)
+        if (g->f->blocks[b].insts[i].id == v) {
+          def = &g->f->blocks[b].insts[i];
+          break;
+        }
+    if (!def)
+      return false;
+    if (def->op == HG_OP_PTRADD) {
+      const hg_ir_value *o = &g->f->values[def->operands[1]];
+      if (o->kind != HG_VAL_CONST)
+        return false;
+      *offset += g->f->const_words[o->index];
+      v = def->operands[0];
+    } else if (def->op == HG_OP_ADDRSPACECAST || def->op == HG_OP_BITCAST) {
+      v = def->operands[0];
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+static uint32_t format_id(hg_rv_cg *g, const char *text) {
+  hg_rv_object *o = g->obj;
+  for (uint32_t i = 0; i < o->num_formats; i++)
+    if (!strcmp(o->formats[i], text))
+      return i;
+  char **nf = realloc(o->formats, (o->num_formats + 1) * sizeof *nf);
+  if (!nf)
+    return UINT32_MAX;
+  o->formats = nf;
+  nf[o->num_formats] = strdup(text);
+  return nf[o->num_formats] ? o->num_formats++ : UINT32_MAX;
+}
+
+static LLVMValueRef printf_fn(bctx *x) {
+  hg_rv_cg *g = x->g;
+  LLVMBuilderRef B = g->B;
+  uint32_t gi;
+  uint64_t off;
+  if (!x->n || !format_of(g, x->in->operands[0], &gi, &off))
+    return hg_rv_fail(g, "printf: the format must be a constant string");
+  const hg_ir_global *gl = &g->m->globals[gi];
+  if (off >= gl->size || !memchr(gl->init + off, 0, gl->size - off))
+    return hg_rv_fail(g, "printf: the format is not a terminated string");
+  uint32_t id = format_id(g, (const char *)gl->init + off);
+  if (id == UINT32_MAX)
+    return hg_rv_fail(g, "out of memory");
+  /* record: u32 size, u32 format id, u64 work-group linear index, one 64-bit slot a lane */
+  uint32_t size = 16;
+  for (unsigned i = 1; i < x->n; i++)
+    size += 8u * (x->at[i].lanes ? x->at[i].lanes : 1);
+  LLVMValueRef buf = LLVMBuildIntToPtr(B, word_at(g, g->wg, HG_RV_WG_PRINTF), g->ptr, "");
+  LLVMValueRef cap = word_at(g, g->wg, HG_RV_WG_PRINTF_SIZE);
+  LLVMValueRef old = LLVMBuildAtomicRMW(B, LLVMAtomicRMWBinOpAdd, buf, ci64(g, size), LLVMAtomicOrderingMonotonic, 0);
+  LLVMValueRef fits = LLVMBuildICmp(B, LLVMIntULE, LLVMBuildAdd(B, old, ci64(g, size), ""), cap, "");
+  LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(g->C, g->fn, "printf.write");
+  LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(g->C, g->fn, "printf.done");
+  LLVMBasicBlockRef head = LLVMGetInsertBlock(B);
+  LLVMBuildCondBr(B, fits, wr, cont);
+  LLVMPositionBuilderAtEnd(B, wr);
+  LLVMValueRef at = LLVMBuildAdd(B, old, ci64(g, 8), "");
+  LLVMValueRef rec = LLVMBuildGEP2(B, g->i8, buf, &at, 1, "");
+  LLVMBuildStore(B, ci32(g, size), rec);
+  LLVMValueRef four = ci64(g, 4);
+  LLVMBuildStore(B, ci32(g, id), LLVMBuildGEP2(B, g->i8, rec, &four, 1, ""));
+  LLVMValueRef grp = ci64(g, 0);
+  for (int d = 2; d >= 0; d--)
+    grp = LLVMBuildAdd(B, LLVMBuildMul(B, grp, word_at(g, g->wg, HG_RV_WG_GROUPS + d), ""),
+                       word_at(g, g->wg, HG_RV_WG_GROUP_ID + d), "");
+  LLVMValueRef eight = ci64(g, 8);
+  LLVMBuildStore(B, grp, LLVMBuildGEP2(B, g->i8, rec, &eight, 1, ""));
+  uint64_t slot = 16;
+  for (unsigned i = 1; i < x->n; i++) {
+    hg_ir_type t = x->at[i];
+    for (unsigned l = 0; l < (t.lanes ? t.lanes : 1); l++, slot += 8) {
+      LLVMValueRef v = lane(g, x->a[i], l);
+      if (is_float(t))
+        v = t.scalar == HG_IR_F64 ? v : LLVMBuildFPExt(B, v, g->f64, "");
+      else if (t.scalar == HG_IR_PTR)
+        v = LLVMBuildPtrToInt(B, v, g->i64, "");
+      else if (t.scalar != HG_IR_I64)
+        v = arg_unsigned(x, i) || t.scalar == HG_IR_BOOL ? LLVMBuildZExt(B, v, g->i64, "") : LLVMBuildSExt(B, v, g->i64, "");
+      LLVMValueRef so = ci64(g, slot);
+      LLVMValueRef st = LLVMBuildStore(B, v, LLVMBuildGEP2(B, g->i8, rec, &so, 1, ""));
+      LLVMSetAlignment(st, 8);
+    }
+  }
+  LLVMBuildBr(B, cont);
+  LLVMPositionBuilderAtEnd(B, cont);
+  LLVMValueRef r = LLVMBuildPhi(B, g->i32, "");
+  LLVMValueRef vals[2] = {ci32(g, 0), ci32(g, (uint64_t)-1)}; /* -1: the buffer is full */
+  LLVMBasicBlockRef from[2] = {wr, head};
+  LLVMAddIncoming(r, vals, from, 2);
+  return r;
+}
+
 /* ---- atomics and fences --------------------------------------------------------------------------------------- */
 
 static LLVMValueRef legacy_atomic(bctx *x) {
@@ -743,7 +856,7 @@ LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in) {
   if (!in->num_imm || in->imm[0] >= g->m->num_strings)
     return hg_rv_fail(g, "call_builtin without a name");
   x.name = g->m->strings[in->imm[0]];
-  if (in->num_operands > 8)
+  if (in->num_operands > 64)
     return hg_rv_fail(g, "builtin %s: too many operands", x.name);
   x.n = in->num_operands;
   for (unsigned i = 0; i < x.n; i++) {
@@ -761,6 +874,8 @@ LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in) {
   if (!r && (!strcmp(n, "mem_fence") || !strcmp(n, "read_mem_fence") || !strcmp(n, "write_mem_fence") ||
              !strcmp(n, "atomic_work_item_fence")))
     return LLVMBuildFence(g->B, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+  if (!r && !strcmp(n, "printf"))
+    return printf_fn(&x);
   if (!r && !strcmp(n, "prefetch"))
     return LLVMGetUndef(g->i32);
   if (!r) r = legacy_atomic(&x);

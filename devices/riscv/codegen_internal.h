@@ -18,6 +18,7 @@ typedef struct hg_rv_cg {
   LLVMValueRef wg, wi, frame; /* work-group record, work-item record, private frame */
   LLVMValueRef *vals;         /* per IR value: the lowered instruction results */
   LLVMBasicBlockRef *bbs;
+  LLVMBasicBlockRef *last_bbs; /* per IR block: the LLVM block its terminator ends up in */
   LLVMValueRef *globals;      /* per module global (NULL for __local ones) */
   hg_rv_object *obj;          /* printf formats are collected here */
   char *err;
