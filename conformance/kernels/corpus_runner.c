@@ -349,14 +349,33 @@ static cl_context g_ctx;
 static cl_device_id g_dev;
 static cl_command_queue g_queue;
 
+/* Finds the reference platform's device and makes a context and queue. Only ever called in
+ * the per-file child: the parent must not start the OpenCL implementation (its threads would
+ * not survive the fork). */
 static bool cl_setup(void) {
   cl_int e;
+  cl_platform_id plats[16];
+  cl_uint np = 0;
+  clGetPlatformIDs(16, plats, &np);
+  cl_platform_id plat = NULL;
+  /* HG_CORPUS_PLATFORM picks another reference platform by name (e.g. NVIDIA), never hetGPU */
+  const char *want = getenv("HG_CORPUS_PLATFORM") ? getenv("HG_CORPUS_PLATFORM") : "Portable";
+  for (cl_uint i = 0; i < np; i++) {
+    char name[256] = "";
+    clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+    if (strstr(name, want) && !strstr(name, "hetGPU")) plat = plats[i];
+  }
+  if (!plat) {
+    fprintf(stderr, "no platform named like '%s' (set OCL_ICD_VENDORS=/etc/OpenCL/vendors)\n", want);
+    return false;
+  }
+  if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &g_dev, NULL) != CL_SUCCESS) return false;
   g_ctx = clCreateContext(NULL, 1, &g_dev, NULL, NULL, &e);
   g_queue = g_ctx ? clCreateCommandQueueWithProperties(g_ctx, g_dev, NULL, &e) : NULL;
   return g_ctx && g_queue;
 }
 
-static void cl_teardown(void) {
+static __attribute__((unused)) void cl_teardown(void) {
   if (g_queue) clReleaseCommandQueue(g_queue);
   if (g_ctx) clReleaseContext(g_ctx);
   g_queue = NULL;
@@ -838,23 +857,6 @@ int main(int argc, char **argv) {
   uint64_t seed = seed_env ? strtoull(seed_env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
   printf("seed %llu (HETGPU_TEST_SEED)\n", (unsigned long long)seed);
 
-  cl_platform_id plats[16];
-  cl_uint np = 0;
-  clGetPlatformIDs(16, plats, &np);
-  cl_platform_id plat = NULL;
-  /* HG_CORPUS_PLATFORM picks another reference platform by name (e.g. NVIDIA), never hetGPU */
-  const char *want = getenv("HG_CORPUS_PLATFORM") ? getenv("HG_CORPUS_PLATFORM") : "Portable";
-  for (cl_uint i = 0; i < np; i++) {
-    char name[256] = "";
-    clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-    if (strstr(name, want) && !strstr(name, "hetGPU")) plat = plats[i];
-  }
-  if (!plat) {
-    fprintf(stderr, "no platform named like '%s' (set OCL_ICD_VENDORS=/etc/OpenCL/vendors)\n", want);
-    return 2;
-  }
-  if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &g_dev, NULL) != CL_SUCCESS) return 2;
-  if (!cl_setup()) return 2;
 
   char **files = NULL;
   size_t nfiles = 0, cap = 0;
@@ -862,20 +864,29 @@ int main(int argc, char **argv) {
   unsigned passed = 0, failed = 0;
   for (size_t i = 0; i < nfiles; i++) {
     uint64_t fseed = seed + i * 0x9e3779b97f4a7c15ull;
-    if (run_file(files[i], fseed)) {
+    /* Each file runs in its own process with its own context: a kernel fault on a GPU
+     * poisons the whole process (NVIDIA), and a crash must fail one file, not the run. The
+     * parent itself never creates a context, so forking it is safe. */
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+      bool ok = cl_setup() && run_file(files[i], fseed);
+      if (ok) printf("PASS %s\n", files[i]);
+      else printf("FAIL %s: %s\n", files[i], g_err[0] ? g_err : "cannot create a context");
+      fflush(stdout);
+      _exit(ok ? 0 : 1);
+    }
+    int ws = 0;
+    if (pid < 0 || waitpid(pid, &ws, 0) < 0) ws = -1;
+    if (pid > 0 && WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
       passed++;
-      printf("PASS %s\n", files[i]);
     } else {
       failed++;
-      printf("FAIL %s: %s\n", files[i], g_err);
-      /* a failed run can leave the context unusable (a kernel fault on a GPU): start afresh */
-      cl_teardown();
-      if (!cl_setup()) { fprintf(stderr, "cannot recreate the context\n"); return 2; }
+      if (pid < 0 || !WIFEXITED(ws)) printf("FAIL %s: the run crashed (%s %d)\n", files[i], pid < 0 ? "fork" : "signal", pid < 0 ? errno : WTERMSIG(ws));
     }
     free(files[i]);
   }
   free(files);
-  cl_teardown();
   printf("%u passed, %u failed\n", passed, failed);
   return failed ? 1 : 0;
 }
