@@ -23,6 +23,11 @@ static void env_close(env *e) {
   if (e->ctx) clReleaseContext(e->ctx);
 }
 
+static bool on_riscv(void) {
+  const char *be = getenv("HETGPU_BACKEND");
+  return hg_test_is_hetgpu() && be && !strcmp(be, "riscv");
+}
+
 static cl_mem buffer(env *e, size_t size, const void *init) {
   cl_int err;
   cl_mem m = clCreateBuffer(e->ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size, (void *)init, &err);
@@ -295,11 +300,6 @@ HG_TEST(vectors_builtins_offset_3d) {
 }
 
 /* An out-of-bounds store fails its event with an error status; the next launch works. */
-static bool on_riscv(void) {
-  const char *be = getenv("HETGPU_BACKEND");
-  return hg_test_is_hetgpu() && be && !strcmp(be, "riscv");
-}
-
 HG_TEST(fault_then_recover) {
   if (!on_riscv()) {
     hg_test_skip("an out-of-bounds store crashes a CPU device's process; only the riscv backend contains it");
@@ -461,5 +461,68 @@ HG_TEST(frames_too_large_for_l1) {
   clReleaseMemObject(m);
   clReleaseKernel(k);
   clReleaseProgram(p);
+  env_close(&e);
+}
+
+/* A struct passed by value that the kernel modifies (each work-item its own copy), a __constant
+ * table, and (OpenCL 2.0, riscv only here) a program-scope __global variable that keeps its
+ * value between launches. */
+HG_TEST(struct_by_value_and_program_scope) {
+  env e;
+  CHECK(env_open(&e));
+  typedef struct {
+    int a;
+    float b;
+    int c[3];
+  } S;
+  const char *src = "typedef struct { int a; float b; int c[3]; } S;\n"
+                    "__constant int tab[4] = {10, 20, 30, 40};\n"
+                    "__kernel void k(__global int *o, S s) {\n"
+                    "  size_t i = get_global_id(0);\n"
+                    "  s.a += (int)i;\n"
+                    "  s.c[1] = s.c[1] * 2;\n"
+                    "  o[i] = s.a + (int)s.b + s.c[1] + tab[i & 3];\n"
+                    "}\n";
+  cl_program p = hg_test_build(e.ctx, src, "");
+  CHECK(p);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  CHECK_CL(err);
+  enum { N = 256 };
+  cl_mem m = buffer(&e, N * 4, NULL);
+  S s = {(int)(hg_test_rand() % 1000), 2.5f, {3, (int)(hg_test_rand() % 100), 5}};
+  clSetKernelArg(k, 0, sizeof m, &m);
+  clSetKernelArg(k, 1, sizeof s, &s);
+  size_t g = N, l = 32;
+  CHECK_CL(clEnqueueNDRangeKernel(e.q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+  int out[N];
+  CHECK_CL(clEnqueueReadBuffer(e.q, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+  for (int i = 0; i < N; i++) {
+    int ref = s.a + i + 2 + s.c[1] * 2 + 10 * ((i & 3) + 1);
+    CHECK_MSG(out[i] == ref, "out[%d] = %d, expected %d", i, out[i], ref);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  if (on_riscv()) {
+    const char *src2 = "__global int counter = 5;\n"
+                       "__kernel void inc(void) { if (get_global_id(0) == 0) atomic_inc(&counter); }\n"
+                       "__kernel void rd(__global int *o) { o[0] = counter; }\n";
+    cl_program p2 = hg_test_build(e.ctx, src2, "-cl-std=CL2.0");
+    CHECK(p2);
+    cl_kernel ki = clCreateKernel(p2, "inc", &err), kr = clCreateKernel(p2, "rd", &err);
+    CHECK_CL(err);
+    clSetKernelArg(kr, 0, sizeof m, &m);
+    size_t one = 1;
+    for (int r = 0; r < 3; r++)
+      CHECK_CL(clEnqueueNDRangeKernel(e.q, ki, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_CL(clEnqueueNDRangeKernel(e.q, kr, 1, NULL, &one, &one, 0, NULL, NULL));
+    int c = 0;
+    CHECK_CL(clEnqueueReadBuffer(e.q, m, CL_TRUE, 0, 4, &c, 0, NULL, NULL));
+    CHECK_MSG(c == 8, "counter %d, expected 8", c);
+    clReleaseKernel(ki);
+    clReleaseKernel(kr);
+    clReleaseProgram(p2);
+  }
+  clReleaseMemObject(m);
   env_close(&e);
 }

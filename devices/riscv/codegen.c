@@ -488,7 +488,12 @@ static bool lower_kernel(hg_rv_cg *g, hg_rv_kernel_code *kc) {
   hg_rv_function_attrs(g, g->fn);
   if (!lower_function(g))
     return false;
+  /* the frame: the step function's slots, then each work-item's own copy of every struct
+   * passed by value (the kernel may write to its copy) */
   kc->frame_size = (f->private_size + 15) & ~15u;
+  for (uint32_t i = 0; i < g->k->num_params; i++)
+    if (g->k->args[i].kind == HG_KARG_VALUE && g->k->param_types[i].scalar == HG_IR_PTR)
+      kc->frame_size += (g->k->args[i].size + 15) & ~15u;
   snprintf(kc->entry, sizeof kc->entry, "hg_wg_k%u", kc->kernel);
   return hg_rv_emit_driver(g, g->k, g->fn, kc);
 }

@@ -94,12 +94,20 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
     return !hg_rv_fail(g, "out of memory");
   }
   hg_rv_arg_layout_of(k, lay);
+  uint64_t *byval_at = malloc((np ? np : 1) * sizeof *byval_at); /* frame offset of a struct copy */
+  uint64_t copy_at = (g->f->private_size + 15) & ~15u;
+  for (unsigned i = 0; byval_at && i < np; i++)
+    byval_at[i] = UINT64_MAX; /* none */
   for (unsigned i = 0; i < np; i++) {
     LLVMValueRef off = c64(g, lay[i].offset);
     LLVMValueRef p = LLVMBuildGEP2(B, g->i8, args, &off, 1, "");
     hg_ir_type pt = k->param_types[i];
     if (k->args[i].kind == HG_KARG_VALUE && pt.scalar == HG_IR_PTR) {
-      cargs[4 + i] = p; /* a struct by value: a pointer to its bytes */
+      cargs[4 + i] = p; /* a struct by value: its bytes, copied into each work-item's frame */
+      if (byval_at) {
+        byval_at[i] = copy_at;
+        copy_at += (k->args[i].size + 15) & ~15u;
+      }
     } else {
       LLVMValueRef l = LLVMBuildLoad2(B, hg_rv_type(g, pt), p, "");
       LLVMSetAlignment(l, 8);
@@ -117,6 +125,11 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   store_word(g, wrec, 1, LLVMBuildURem(B, LLVMBuildUDiv(B, i, ls[0], ""), ls[1], ""));
   store_word(g, wrec, 2, LLVMBuildUDiv(B, i, ls01, ""));
   store_word(g, wrec, 3, c64(g, 0));
+  for (unsigned q = 0; q < np && byval_at; q++)
+    if (byval_at[q] != UINT64_MAX) {
+      LLVMValueRef fo = LLVMBuildAdd(B, LLVMBuildMul(B, i, fs, ""), c64(g, byval_at[q]), "");
+      LLVMBuildMemCpy(B, LLVMBuildGEP2(B, g->i8, fb, &fo, 1, ""), 8, cargs[4 + q], 8, c64(g, k->args[q].size));
+    }
   LLVMValueRef i1 = LLVMBuildAdd(B, i, c64(g, 1), "");
   LLVMValueRef zero = c64(g, 0);
   LLVMAddIncoming(i, &zero, &entry, 1);
@@ -151,6 +164,11 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   for (unsigned q = 0; q < np; q++)
     sargs[2 + q] = cargs[4 + q];
   sargs[2 + np] = LLVMBuildGEP2(B, g->i8, fb, (LLVMValueRef[]){LLVMBuildMul(B, j, fs, "")}, 1, "");
+  for (unsigned q = 0; q < np && byval_at; q++)
+    if (byval_at[q] != UINT64_MAX) {
+      LLVMValueRef fo = c64(g, byval_at[q]);
+      sargs[2 + q] = LLVMBuildGEP2(B, g->i8, sargs[2 + np], &fo, 1, "");
+    }
   sargs[3 + np] = st;
   LLVMValueRef r = LLVMBuildCall2(B, LLVMGlobalGetValueType(step), step, sargs, np + 4, "");
   LLVMBuildStore(B, LLVMBuildZExt(B, r, g->i64, ""), stp);
@@ -174,5 +192,6 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   free(lay);
   free(cargs);
   free(sargs);
+  free(byval_at);
   return !g->failed;
 }
