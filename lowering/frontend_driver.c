@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "lowering/frontend.h"
+#include "lowering/frontend_prelude.h"
 #include "lowering/llvm_translate.h"
 
 extern char **environ;
@@ -45,7 +46,8 @@ static const char k_prelude[] =
     "#undef __opencl_c_ext_fp64_global_atomic_add\n#undef __opencl_c_ext_fp64_local_atomic_add\n"
     "#undef __opencl_c_ext_fp64_global_atomic_min_max\n#undef __opencl_c_ext_fp64_local_atomic_min_max\n"
     "#undef __opencl_c_ext_fp32_global_atomic_add\n#undef __opencl_c_ext_fp32_local_atomic_add\n"
-    "#undef __opencl_c_ext_fp32_global_atomic_min_max\n#undef __opencl_c_ext_fp32_local_atomic_min_max\n";
+    "#undef __opencl_c_ext_fp32_global_atomic_min_max\n#undef __opencl_c_ext_fp32_local_atomic_min_max\n"
+    HG_PRELUDE_ASYNC_COPY;
 static const char k_prelude_30[] =
     "#undef __opencl_c_work_group_collective_functions\n#undef __opencl_c_atomic_order_seq_cst\n"
     "#undef __opencl_c_atomic_scope_device\n#undef __opencl_c_atomic_scope_all_devices\n"
