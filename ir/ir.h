@@ -116,6 +116,13 @@ typedef enum hg_ir_cmp {
   HG_CMP_ORD, HG_CMP_UNO, HG_CMP_TRUE, HG_CMP_FALSE,
 } hg_ir_cmp;
 
+/* flags of FADD, FSUB, FMUL (docs/ir-spec.md, "Floating-point contraction") */
+typedef enum hg_ir_fp_flags {
+  /* the operation may be fused with a multiply operand (FADD/FSUB) or its add/sub user (FMUL)
+   * that also carries the flag, rounding once (OpenCL C FP_CONTRACT ON, LLVM llvm.fmuladd) */
+  HG_FP_CONTRACT = 1u << 0,
+} hg_ir_fp_flags;
+
 typedef enum hg_ir_mem_flags {
   HG_MEM_VOLATILE = 1u << 0,
 } hg_ir_mem_flags;
@@ -339,6 +346,20 @@ bool hg_ir_inline_calls(hg_ir_module *m, char *err, size_t err_size);
 /* Merges modules into a new one (clLinkProgram): function declarations (no blocks) resolve
  * by name to definitions; two definitions of one name, or a call left unresolved, fail. */
 hg_ir_module *hg_ir_link(const hg_ir_module *const *mods, size_t n, char *err, size_t err_size);
+
+/* ---- floating-point contraction (ir/contract.c, docs/ir-spec.md) ----------------------- */
+/* Which multiplies the lowerings compute fused into their user, one rule for every backend:
+ * an FADD/FSUB with HG_FP_CONTRACT whose operand (the first one that qualifies) is an F32/F64
+ * FMUL with HG_FP_CONTRACT of the same block whose only use it is. Per value index:
+ * fused_mul[v] is that FMUL for such an FADD/FSUB v (else NULL); absorbed[v] is true for the
+ * FMUL v computed inside its user (it needs no code of its own). */
+typedef struct hg_ir_contraction {
+  const hg_ir_inst **fused_mul;
+  bool *absorbed;
+} hg_ir_contraction;
+/* Fills c for function f (arrays of f->num_values); false when memory runs out. */
+bool hg_ir_find_contractions(const hg_ir_function *f, hg_ir_contraction *c);
+void hg_ir_contraction_free(hg_ir_contraction *c);
 
 /* ---- resumable step functions (ir/resumable.c, docs/ir-spec.md section 11) --------------- */
 /* What a step function returns when the work-item has finished the kernel. */

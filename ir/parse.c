@@ -491,6 +491,10 @@ static bool parse_suffix(parser *p, hg_ir_inst *in, const char *s, size_t len, u
     in->flags |= (uint16_t)k;
     return true;
   }
+  if ((op == HG_OP_FADD || op == HG_OP_FSUB || op == HG_OP_FMUL) && len == 8 && memcmp(s, "contract", 8) == 0) {
+    in->flags |= HG_FP_CONTRACT;
+    return true;
+  }
   if (hg_ir_is_mem_op(op)) {
     if (len == 8 && memcmp(s, "volatile", 8) == 0) {
       in->flags |= HG_MEM_VOLATILE;

@@ -140,6 +140,10 @@ static void put_suffixes(sb *s, const hg_ir_inst *in) {
     if ((fl >> 8) && (fl >> 8) < 31)
       put(s, ".align%u", 1u << (fl >> 8));
     fl &= (fl >> 8) < 31 ? 0xFE : 0xFFFE;
+  } else if (op == HG_OP_FADD || op == HG_OP_FSUB || op == HG_OP_FMUL) {
+    if (fl & HG_FP_CONTRACT)
+      put(s, ".contract");
+    fl &= ~(unsigned)HG_FP_CONTRACT;
   } else if (hg_ir_is_atomic_op(op)) {
     unsigned aop = fl & 0xFF, ord = (fl >> 8) & 0xF, sc = fl >> 12;
     if (aop <= HG_ATOMIC_STORE && ord <= HG_ORDER_SEQ_CST && sc <= HG_SCOPE_ALL_DEVICES &&

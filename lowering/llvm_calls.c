@@ -12,7 +12,8 @@
  *   atomic_compare_exchange_* -> load expected, CMPXCHG, compare, write back, atomic_flag_* ->
  *   XCHG/STORE of an int. The OpenCL 1.2 functions are relaxed; the C11-style ones take their
  *   order and scope from the (constant) arguments, seq_cst and device by default.
- * - llvm.fmuladd becomes fmul + fadd (unfused is one of the results it allows). */
+ * - llvm.fmuladd becomes fmul.contract + fadd.contract: the back ends may fuse the pair again
+ *   (docs/ir-spec.md, "Floating-point contraction"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,9 +338,11 @@ static bool xlate_intrinsic(hg_xlate *x, LLVMValueRef call, const char *name, un
     hg_ir_type t;
     if (hg_xlate_type_ok(LLVMTypeOf(op), &t)) a[i] = hg_xlate_operand(x, op);
   }
-  if (starts(n, "fmuladd.")) {
-    uint32_t p = bin(x, HG_OP_FMUL, a[0], a[1]);
-    set_result(x, call, bin(x, HG_OP_FADD, p, a[2]));
+  if (starts(n, "fmuladd.")) { /* "fused or not": both halves carry HG_FP_CONTRACT */
+    uint32_t mo[2] = {a[0], a[1]};
+    uint32_t p = hg_emit(x, HG_OP_FMUL, HG_FP_CONTRACT, hg_value_type(x, a[0]), 2, mo, 0, NULL);
+    uint32_t ao[2] = {p, a[2]};
+    set_result(x, call, hg_emit(x, HG_OP_FADD, HG_FP_CONTRACT, hg_value_type(x, a[0]), 2, ao, 0, NULL));
     return true;
   }
   static const struct { const char *llvm, *cl; unsigned nargs; uint32_t flags; } direct[] = {

@@ -269,6 +269,40 @@ static uint32_t xlate_odd(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
   }
 }
 
+/* LLVM 15's C API has no getter for fast-math flags, so they are read from the printed
+ * instruction ("%m = fmul contract float %a, %b"), and only in functions whose printed text
+ * holds such a flag at all (hg_xlate_function_body): printing an instruction numbers its whole
+ * function. 'fast' implies 'contract'. */
+static bool has_contract_flag(LLVMValueRef v) {
+  static const char *const fmf[] = {"fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc"};
+  char *text = LLVMPrintValueToString(v);
+  const char *p = text ? strstr(text, " = f") : NULL;
+  bool found = false;
+  if (p) {
+    p += 3;
+    p += strcspn(p, " "); /* the opcode */
+    for (;;) {
+      while (*p == ' ') p++;
+      size_t n = strcspn(p, " ,");
+      bool known = false;
+      for (size_t i = 0; i < sizeof fmf / sizeof *fmf; i++)
+        if (strlen(fmf[i]) == n && !strncmp(p, fmf[i], n)) known = true;
+      if (!known || !n) break;
+      if ((n == 4 && !strncmp(p, "fast", 4)) || (n == 8 && !strncmp(p, "contract", 8))) found = true;
+      p += n;
+    }
+  }
+  LLVMDisposeMessage(text);
+  return found;
+}
+
+static bool function_may_contract(LLVMValueRef fn) {
+  char *text = LLVMPrintValueToString(fn);
+  bool r = text && (strstr(text, " contract ") || strstr(text, " fast "));
+  LLVMDisposeMessage(text);
+  return r;
+}
+
 /* Instructions and constant expressions that compute a value from operands. */
 static uint32_t xlate_op(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
   uint32_t odd = xlate_odd(x, v, opc);
@@ -297,8 +331,12 @@ static uint32_t xlate_op(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
   if (opc == LLVMICmp) return hg_emit(x, HG_OP_ICMP, (uint16_t)int_pred(LLVMGetICmpPredicate(v)), t, 2, ops, 0, NULL);
   if (opc == LLVMFCmp) return hg_emit(x, HG_OP_FCMP, (uint16_t)real_pred(LLVMGetFCmpPredicate(v)), t, 2, ops, 0, NULL);
   if (opc == LLVMBitCast && hg_ir_type_eq(t, hg_value_type(x, ops[0]))) return ops[0];
+  uint16_t flags = 0;
+  if ((opc == LLVMFMul || opc == LLVMFAdd || opc == LLVMFSub) && x->fn_contract && LLVMIsAInstruction(v) &&
+      has_contract_flag(v))
+    flags = HG_FP_CONTRACT;
   for (size_t i = 0; i < sizeof simple / sizeof *simple; i++)
-    if (simple[i].llvm == opc) return hg_emit(x, simple[i].op, 0, t, n, ops, 0, NULL);
+    if (simple[i].llvm == opc) return hg_emit(x, simple[i].op, flags, t, n, ops, 0, NULL);
   hg_xlate_fail(x, "unsupported instruction or constant expression (LLVM opcode %d)", (int)opc);
 }
 
@@ -566,6 +604,7 @@ void hg_xlate_function_body(hg_xlate *x, LLVMValueRef fn, uint32_t fidx) {
   x->fn = fn;
   x->fidx = fidx;
   x->f = &x->m->functions[fidx];
+  x->fn_contract = function_may_contract(fn);
   hg_ptr_map_free(&x->values);
   hg_ptr_map_free(&x->blocks);
   hg_ptr_map_free(&x->aggs);

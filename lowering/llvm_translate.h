@@ -79,6 +79,7 @@ typedef struct hg_xlate {
   hg_aggregate *agg_list;
   uint32_t num_aggs, cap_aggs;
   uint32_t cur_block;
+  bool fn_contract; /* the function's text has a 'contract' or 'fast' fast-math flag somewhere */
   void *scratch[4]; /* per-function arrays, freed by the module's cleanup if translation fails */
 } hg_xlate;
 

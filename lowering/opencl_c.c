@@ -138,6 +138,11 @@ static void emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel)
     oc_fail(c, "function has no body (unresolved external)");
     return;
   }
+  hg_ir_contraction_free(&c->contr);
+  if (!hg_ir_find_contractions(f, &c->contr)) {
+    oc_fail(c, "out of memory");
+    return;
+  }
   if (as_kernel && f->args) /* by-value structs: a uchar array of the argument's size and alignment */
     for (uint32_t i = 0; i < f->num_params; i++)
       if (f->args[i].kind == HG_KARG_VALUE && f->param_types[i].scalar == HG_IR_PTR)
@@ -171,6 +176,7 @@ static void emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel)
           if (in->imm[k] < f->num_blocks) targeted[in->imm[k]] = true;
       if (in->id == HG_IR_NONE || in->type.scalar == HG_IR_VOID) continue;
       if (in->type.scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
+      if (in->id < f->num_values && c->contr.absorbed[in->id]) continue; /* computed inside its user */
       oc_printf(out, "  %s%shg_r%u = ", oc_type(c, in->type, tb, sizeof tb), in->type.scalar == HG_IR_PTR ? "" : " ", in->id);
       oc_zero(c, out, in->type);
       oc_puts(out, ";\n");
@@ -301,7 +307,8 @@ static void emit_globals(oc_ctx *c, oc_buf *out, const bool *used) {
 /* ---- preamble ---- */
 static void emit_preamble(oc_ctx *c, oc_buf *out) {
   oc_puts(out, "/* Lowered from hetGPU IR by the OpenCL C back end. */\n");
-  /* the IR's fmul + fadd are two roundings: the vendor compiler must not fuse them */
+  /* the IR's fmul + fadd are two roundings: the vendor compiler must not fuse them, except the
+   * contractable pairs, each emitted as one expression under a block-scoped FP_CONTRACT ON */
   oc_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n");
   if (c->need & OC_NEED_FP64) oc_puts(out, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
   if (c->need & OC_NEED_I64_ATOM) oc_puts(out, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
@@ -384,6 +391,7 @@ done:
   free(used_globals);
   free(c.local_uses);
   free(c.called);
+  hg_ir_contraction_free(&c.contr);
   oc_buf_free(&code);
   oc_buf_free(&protos);
   oc_buf_free(&globals);

@@ -136,10 +136,44 @@ static void emit_int_binop(oc_ctx *c, const hg_ir_inst *in) {
 }
 
 /* ---- float arithmetic ---- */
+/* A contractable FADD/FSUB with its FMUL operand (ir/contract.c) as one expression, alone in
+ * a block where FP_CONTRACT is ON: the vendor compiler may fuse exactly this, as it may the
+ * original source's a * b + c. Operands are plain variables or literals, so nothing else in the
+ * expression can be contracted. Never F16 (the rule excludes it). */
+static void emit_contracted(oc_ctx *c, const hg_ir_inst *in, const hg_ir_inst *mul) {
+  bool mul_first = in->operands[0] == mul->id;
+  uint32_t other = in->operands[mul_first ? 1 : 0];
+  const char *op = in->op == HG_OP_FSUB ? "-" : "+";
+  oc_puts(c->body, "  {\n#pragma OPENCL FP_CONTRACT ON\n  ");
+  begin(c, in);
+  oc_puts(c->body, "(");
+  if (!mul_first) {
+    oc_puts(c->body, "(");
+    val(c, other);
+    oc_printf(c->body, ") %s ", op);
+  }
+  oc_puts(c->body, "(");
+  val(c, mul->operands[0]);
+  oc_puts(c->body, ") * (");
+  val(c, mul->operands[1]);
+  oc_puts(c->body, ")");
+  if (mul_first) {
+    oc_printf(c->body, " %s (", op);
+    val(c, other);
+    oc_puts(c->body, ")");
+  }
+  oc_puts(c->body, ");\n  }\n");
+}
+
 static void emit_float_binop(oc_ctx *c, const hg_ir_inst *in) {
   hg_ir_type t = in->type;
   bool half = t.scalar == HG_IR_F16;
   if (t.scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
+  if (in->id < c->f->num_values && c->contr.absorbed[in->id]) return; /* computed by its user */
+  if (in->id < c->f->num_values && c->contr.fused_mul[in->id]) {
+    emit_contracted(c, in, c->contr.fused_mul[in->id]);
+    return;
+  }
   begin(c, in);
   if (half) f2h_open(c, lanes_of(t), false);
   if (in->op == HG_OP_FNEG) {

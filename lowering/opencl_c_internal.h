@@ -59,6 +59,7 @@ typedef struct oc_ctx {
   bool as_kernel; /* emitting the kernel form (static locals declared in the body) */
   oc_buf *body;
   uint32_t tmp_counter;
+  hg_ir_contraction contr; /* multiplies emitted fused into their add/sub (ir/contract.c) */
 } oc_ctx;
 
 void oc_fail(oc_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

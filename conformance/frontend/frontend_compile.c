@@ -380,6 +380,54 @@ static void test_intrinsics(void) {
   hg_ir_module_free(m);
 }
 
+/* Counts op instructions with (contract) or without HG_FP_CONTRACT. */
+static unsigned count_fp(const hg_ir_module *m, hg_ir_opcode op, bool contract) {
+  unsigned n = 0;
+  for (uint32_t f = 0; f < m->num_functions; f++)
+    for (uint32_t b = 0; b < m->functions[f].num_blocks; b++)
+      for (uint32_t i = 0; i < m->functions[f].blocks[b].num_insts; i++) {
+        const hg_ir_inst *in = &m->functions[f].blocks[b].insts[i];
+        n += in->op == op && ((in->flags & HG_FP_CONTRACT) != 0) == contract;
+      }
+  return n;
+}
+
+/* a*b+c within one expression is contractable (FP_CONTRACT ON, the OpenCL default): both halves
+ * carry HG_FP_CONTRACT; across statements, or under FP_CONTRACT OFF, it is not. A 'contract'
+ * fast-math flag (clang fp contract(fast)) gives the flag to plain operations too. */
+static void test_contraction(void) {
+  const char *src =
+      "__kernel void k(__global float *f, __global float4 *v) {\n"
+      "  size_t g = get_global_id(0);\n"
+      "  f[g] = f[g] * f[g+1] + f[g+2];\n"
+      "  v[g] = v[g] * v[g+1] + v[g+2];\n"
+      "  float p = f[g+3] * f[g+4];\n"
+      "  f[g+5] = p + f[g+6];\n"
+      "}\n";
+  hg_ir_module *m = compile("contraction", src, NULL);
+  if (!m) return;
+  check(count_fp(m, HG_OP_FMUL, true) == 2 && count_fp(m, HG_OP_FADD, true) == 2, "contraction",
+        "one expression: fmul.contract + fadd.contract, scalar and vector");
+  check(count_fp(m, HG_OP_FMUL, false) == 1 && count_fp(m, HG_OP_FADD, false) == 1, "contraction",
+        "across statements: plain fmul + fadd");
+  hg_ir_module_free(m);
+  m = compile("contraction_off", "#pragma OPENCL FP_CONTRACT OFF\n"
+              "__kernel void k(__global float *f) { size_t g = get_global_id(0); f[g] = f[g] * f[g+1] + f[g+2]; }\n", NULL);
+  if (m) {
+    check(count_fp(m, HG_OP_FMUL, true) + count_fp(m, HG_OP_FADD, true) == 0 && count_op(m, HG_OP_FMUL) == 1,
+          "contraction_off", "FP_CONTRACT OFF: no contract flags");
+    hg_ir_module_free(m);
+  }
+  m = compile("contraction_fast", "#pragma clang fp contract(fast)\n"
+              "__kernel void k(__global float *f) { size_t g = get_global_id(0); float p = f[g] * f[g+1];\n"
+              "  f[g] = p - f[g+2]; }\n", NULL);
+  if (m) {
+    check(count_fp(m, HG_OP_FMUL, true) == 1 && count_fp(m, HG_OP_FSUB, true) == 1, "contraction_fast",
+          "the 'contract' fast-math flag gives HG_FP_CONTRACT");
+    hg_ir_module_free(m);
+  }
+}
+
 static void test_metadata(void) {
   const char *src =
       "__kernel __attribute__((reqd_work_group_size(8, 4, 1))) __attribute__((vec_type_hint(float4)))\n"
@@ -525,6 +573,7 @@ int main(void) {
   test_c11_atomics_cl30();
   test_builtin_families();
   test_intrinsics();
+  test_contraction();
   test_metadata();
   test_options();
   test_errors();

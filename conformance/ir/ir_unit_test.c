@@ -877,6 +877,77 @@ static void test_determinism(void) {
   hg_ir_module_free(m2);
 }
 
+/* ---- floating-point contraction (HG_FP_CONTRACT, ir/contract.c) ------------------------ */
+static const char k_contract_text[] =
+    "program executable\n"
+    "func @f(f32 %0, f32 %1, f32 %2, f16 %3, f64x4 %4) -> void\n{\nbb0:\n"
+    "  %5 = fmul.contract f32 %0, %1\n"    /* fused into %6 */
+    "  %6 = fadd.contract f32 %5, %2\n"
+    "  %7 = fmul.contract f32 %0, %2\n"    /* fused into %8, as its second operand */
+    "  %8 = fsub.contract f32 %6, %7\n"
+    "  %9 = fmul.contract f32 %1, %2\n"    /* used twice: not fused */
+    "  %10 = fadd.contract f32 %9, %9\n"
+    "  %11 = fmul f32 %0, %0\n"            /* no flag on the multiply */
+    "  %12 = fadd.contract f32 %11, %10\n"
+    "  %13 = fmul.contract f32 %1, %1\n"
+    "  %14 = fadd f32 %13, %12\n"          /* no flag on the add */
+    "  %15 = fmul.contract f16 %3, %3\n"   /* half: never fused */
+    "  %16 = fadd.contract f16 %15, %3\n"
+    "  %17 = fmul.contract f64x4 %4, %4\n" /* vectors are */
+    "  %18 = fadd.contract f64x4 %4, %17\n"
+    "  %19 = fmul.contract f32 %14, %14\n" /* its user is in another block */
+    "  br [bb1]\n"
+    "bb1:\n"
+    "  %20 = fadd.contract f32 %19, %8\n"
+    "  %21 = fsub.contract f32 %20, %2\n"
+    "  ret\n}\n";
+
+static void test_contract(void) {
+  char err[256] = "";
+  hg_ir_module *m = hg_ir_parse(k_contract_text, err, sizeof err);
+  CHECK(m != NULL, "contract: parses: %s", err);
+  if (!m) return;
+  check_round_trips("contract", m);
+  char *t = hg_ir_print(m);
+  CHECK(t && strstr(t, "fmul.contract f32 %0, %1") && strstr(t, "fsub.contract f32") &&
+            strstr(t, "%11 = fmul f32 %0, %0") && strstr(t, "%14 = fadd f32 %13, %12"),
+        "contract: the suffix is printed exactly where the flag is");
+  free(t);
+  hg_ir_function *f = &m->functions[0];
+  CHECK(f->blocks[0].insts[0].flags == HG_FP_CONTRACT && f->blocks[0].insts[6].flags == 0,
+        "contract: .contract parses to HG_FP_CONTRACT, no suffix to 0");
+  hg_ir_contraction c = {0};
+  CHECK(hg_ir_find_contractions(f, &c), "contract: find");
+  if (c.fused_mul) {
+    const hg_ir_inst *b0 = f->blocks[0].insts;
+    CHECK(c.fused_mul[6] == &b0[0] && c.absorbed[5], "contract: fadd(fmul, c) fused");
+    CHECK(c.fused_mul[8] == &b0[2] && c.absorbed[7], "contract: fsub(c, fmul) fused (second operand)");
+    CHECK(!c.fused_mul[10] && !c.absorbed[9], "contract: a multiply used twice is not fused");
+    CHECK(!c.fused_mul[12] && !c.absorbed[11], "contract: a multiply without the flag is not fused");
+    CHECK(!c.fused_mul[14] && !c.absorbed[13], "contract: an add without the flag fuses nothing");
+    CHECK(!c.fused_mul[16] && !c.absorbed[15], "contract: half is not fused");
+    CHECK(c.fused_mul[18] == &b0[12] && c.absorbed[17], "contract: f64x4 fused");
+    CHECK(!c.fused_mul[20] && !c.absorbed[19], "contract: a multiply of another block is not fused");
+    CHECK(!c.fused_mul[21] && !c.fused_mul[5], "contract: no others");
+  }
+  hg_ir_contraction_free(&c);
+  /* the flag on other opcodes, or other bits on these, is rejected */
+  hg_ir_module *bad = hg_ir_module_clone(m);
+  bad->functions[0].blocks[0].insts[1].flags = 2;
+  CHECK(!hg_ir_verify(bad, err, sizeof err), "contract: unknown floating-point flag rejected");
+  hg_ir_module_free(bad);
+  bad = hg_ir_module_clone(m);
+  bad->functions[0].blocks[0].insts[0].op = HG_OP_FDIV;
+  CHECK(!hg_ir_verify(bad, err, sizeof err), "contract: flag on fdiv rejected");
+  hg_ir_module_free(bad);
+  hg_ir_module_free(m);
+  expect_parse_error("func @f(i32 %0) -> void\n{\nbb0:\n  %1 = add.contract i32 %0, %0\n  ret\n}\n", 4);
+  expect_parse_error("func @f(f32 %0) -> void\n{\nbb0:\n  %1 = fdiv.contract f32 %0, %0\n  ret\n}\n", 4);
+  m = hg_ir_parse("func @f(f32 %0) -> void\n{\nbb0:\n  %1 = fdiv.f1 f32 %0, %0\n  ret\n}\n", err, sizeof err);
+  CHECK(!m, "contract: bit 0 on fdiv rejected by the verifier");
+  hg_ir_module_free(m);
+}
+
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IONBF, 0);
   if (argc > 1)
@@ -903,6 +974,7 @@ int main(int argc, char **argv) {
   test_inline_all();
   test_link();
   test_determinism();
+  test_contract();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -193,10 +193,32 @@ static LLVMValueRef lower_atomic(hg_rv_cg *g, const hg_ir_inst *in) {
   return LLVMBuildAtomicRMW(g->B, ops[op], p, v, ordering(ord), 0);
 }
 
+/* A contractable FADD/FSUB with its FMUL operand: llvm.fmuladd, which LLVM turns into fmadd
+ * (the FMUL's own value is left unused and optimised away). a*b - c is fmuladd(a, b, -c) and
+ * c - a*b is fmuladd(-a, b, c): negation is exact, so these are the same fused or not. */
+static LLVMValueRef lower_contracted(hg_rv_cg *g, const hg_ir_inst *in, const hg_ir_inst *mul, LLVMTypeRef T) {
+  bool mul_first = in->operands[0] == mul->id;
+  LLVMValueRef x = hg_rv_value(g, mul->operands[0]), y = hg_rv_value(g, mul->operands[1]);
+  LLVMValueRef z = hg_rv_value(g, in->operands[mul_first ? 1 : 0]);
+  if (g->failed)
+    return NULL;
+  if (in->op == HG_OP_FSUB) {
+    if (mul_first)
+      z = LLVMBuildFNeg(g->B, z, "");
+    else
+      x = LLVMBuildFNeg(g->B, x, "");
+  }
+  LLVMValueRef args[3] = {x, y, z};
+  return hg_rv_intrinsic(g, "llvm.fmuladd", &T, 1, args, 3);
+}
+
 static LLVMValueRef lower_inst(hg_rv_cg *g, const hg_ir_inst *in) {
   LLVMBuilderRef B = g->B;
   LLVMTypeRef T = in->type.scalar == HG_IR_VOID ? g->voidt : hg_rv_type(g, in->type);
   LLVMValueRef a = NULL, b = NULL, c = NULL;
+  if ((in->op == HG_OP_FADD || in->op == HG_OP_FSUB) && in->id < g->f->num_values && g->contr.fused_mul &&
+      g->contr.fused_mul[in->id])
+    return lower_contracted(g, in, g->contr.fused_mul[in->id], T);
   if (in->op != HG_OP_PHI && in->op != HG_OP_CALL_BUILTIN) {
     if (in->num_operands > 0)
       a = hg_rv_value(g, in->operands[0]);
@@ -335,7 +357,7 @@ static bool lower_function(hg_rv_cg *g) {
   g->vals = calloc(f->num_values ? f->num_values : 1, sizeof *g->vals);
   g->bbs = calloc(f->num_blocks ? f->num_blocks : 1, sizeof *g->bbs);
   g->last_bbs = calloc(f->num_blocks ? f->num_blocks : 1, sizeof *g->last_bbs);
-  if (!g->vals || !g->bbs || !g->last_bbs) {
+  if (!g->vals || !g->bbs || !g->last_bbs || !hg_ir_find_contractions(f, &g->contr)) {
     hg_ir_cfg_free(&cfg);
     return !hg_rv_fail(g, "out of memory");
   }
@@ -377,6 +399,7 @@ static bool lower_function(hg_rv_cg *g) {
     }
   }
   hg_ir_cfg_free(&cfg);
+  hg_ir_contraction_free(&g->contr);
   free(g->vals);
   free(g->bbs);
   free(g->last_bbs);

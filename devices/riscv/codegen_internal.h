@@ -19,6 +19,7 @@ typedef struct hg_rv_cg {
   LLVMValueRef *vals;         /* per IR value: the lowered instruction results */
   LLVMBasicBlockRef *bbs;
   LLVMBasicBlockRef *last_bbs; /* per IR block: the LLVM block its terminator ends up in */
+  hg_ir_contraction contr;     /* multiply-adds lowered to llvm.fmuladd (ir/contract.c) */
   LLVMValueRef *globals;      /* per module global (NULL for __local ones) */
   hg_rv_object *obj;          /* printf formats are collected here */
   char *err;
