@@ -2,6 +2,7 @@
 #include "devices/cache.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -83,6 +84,28 @@ static void mkdir_p(const char *path) {
   mkdir(tmp, 0755);
 }
 
+/* The identity of this build of the driver (size, modification time and inode of the library
+ * file): every key includes it, so entries written by another build (whose front end or
+ * lowering may differ) are never reused. */
+static char build_id[96];
+
+static void find_build_id(void) {
+  Dl_info info;
+  struct stat st;
+  if (dladdr((void *)find_build_id, &info) && info.dli_fname && stat(info.dli_fname, &st) == 0)
+    snprintf(build_id, sizeof build_id, "%lld:%lld.%09ld:%llu", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+             st.st_mtim.tv_nsec, (unsigned long long)st.st_ino);
+  else
+    snprintf(build_id, sizeof build_id, "unknown");
+}
+
+/* The key as stored: the build identity, then the caller's parts. */
+static void full_key(const hg_cache_key *key, hg_cache_key *out) {
+  memset(out, 0, sizeof *out);
+  hg_cache_key_add_str(out, build_id);
+  hg_cache_key_add(out, key->bytes, key->size);
+}
+
 static void config(void) {
   const char *off = getenv("HETGPU_CACHE");
   cache_enabled = !(off && !strcmp(off, "0"));
@@ -99,6 +122,7 @@ static void config(void) {
   cache_limit = limit ? strtoull(limit, NULL, 0) : 256ull << 20;
   if (cache_dir[0] && cache_enabled)
     mkdir_p(cache_dir);
+  find_build_id();
   HG_LOG(HG_LOG_CACHE, "cache %s at %s, limit %llu bytes", cache_enabled ? "on" : "off", cache_dir, cache_limit);
 }
 
@@ -244,7 +268,7 @@ static void disk_evict(void) {
         break;
       files = nf;
     }
-    snprintf(files[n].name, sizeof files[n].name, "%s", e->d_name);
+    memcpy(files[n].name, e->d_name, len + 1); /* len < 64, checked above */
     files[n].size = st.st_size;
     files[n].mtime = st.st_mtime;
     total += (unsigned long long)st.st_size;
@@ -283,25 +307,30 @@ static void disk_put(const hg_cache_key *key, const uint8_t *value, size_t size)
   disk_evict();
 }
 
-bool hg_cache_get(const hg_cache_key *key, uint8_t **value, size_t *size) {
+bool hg_cache_get(const hg_cache_key *caller_key, uint8_t **value, size_t *size) {
   pthread_once(&config_once, config);
   if (!cache_enabled)
     return false;
-  if (memory_get(key, value, size))
-    return true;
-  if (cache_dir[0] && disk_get(key, value, size)) {
-    memory_put(key, *value, *size);
+  hg_cache_key key;
+  full_key(caller_key, &key);
+  bool hit = memory_get(&key, value, size);
+  if (!hit && cache_dir[0] && disk_get(&key, value, size)) {
+    memory_put(&key, *value, *size);
     HG_LOG(HG_LOG_CACHE, "disk hit (%zu bytes)", *size);
-    return true;
+    hit = true;
   }
-  return false;
+  hg_cache_key_free(&key);
+  return hit;
 }
 
-void hg_cache_put(const hg_cache_key *key, const uint8_t *value, size_t size) {
+void hg_cache_put(const hg_cache_key *caller_key, const uint8_t *value, size_t size) {
   pthread_once(&config_once, config);
   if (!cache_enabled)
     return;
-  memory_put(key, value, size);
+  hg_cache_key key;
+  full_key(caller_key, &key);
+  memory_put(&key, value, size);
   if (cache_dir[0])
-    disk_put(key, value, size);
+    disk_put(&key, value, size);
+  hg_cache_key_free(&key);
 }

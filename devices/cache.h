@@ -1,6 +1,7 @@
 /* The program cache: bytes stored under a key, in memory and on disk, shared by processes.
  * Location HETGPU_CACHE_DIR (default $XDG_CACHE_HOME/hetgpu or ~/.cache/hetgpu), size limit
- * HETGPU_CACHE_SIZE bytes (default 256 MiB), HETGPU_CACHE=0 turns it off. Entries are written to
+ * HETGPU_CACHE_SIZE bytes (default 256 MiB), HETGPU_CACHE=0 turns it off. Keys include the
+ * identity of the driver build, so a rebuilt driver never reuses stale entries. Entries are written to
  * a temporary file and renamed into place, so readers never see a partial entry; each entry
  * holds its full key, so a hash collision is a miss, never a wrong answer. */
 #ifndef HETGPU_DEVICES_CACHE_H
