@@ -2,11 +2,21 @@
  * through this table: it never knows whether a vendor OpenCL platform or our RISC-V many-core
  * runs the work.
  *
- * Every operation is synchronous: when it returns, the work is done (or failed) and its
- * result is visible to the next operation on any backend. The platform's queues run commands
- * on worker threads, so a blocking backend call never blocks the application. Operations on
- * one backend may be called from several threads at once; a backend serialises internally
- * where it must. */
+ * The required operations are synchronous: when one returns, the work is done (or failed) and
+ * its result is visible to the next operation on any backend. Operations on one backend may be
+ * called from several threads at once; a backend serialises internally where it must.
+ *
+ * A backend may also provide asynchronous forms of the transfers and of kernel launches (the
+ * `*_async` members, with token_wait and token_release; NULL when it has none, and then the
+ * queue engine runs every command through the synchronous forms). An asynchronous form checks
+ * its arguments, puts the work on the backend's one in-order stream and returns without
+ * waiting, with a completion token (or NULL when there was nothing to do). A backend that has
+ * them keeps one order for all its operations: an operation, synchronous or not, starts only
+ * after every asynchronous one called before it (in an order the callers established, e.g. one
+ * thread, or under a lock) has finished, so the platform may submit a command before the
+ * previous one of an in-order queue completed. Until the token completes, an asynchronous read
+ * may write its host destination and a write may read its host source at any time; the fill
+ * pattern and a launch's arguments are captured by the call. */
 #ifndef HETGPU_DEVICES_BACKEND_H
 #define HETGPU_DEVICES_BACKEND_H
 
@@ -21,6 +31,7 @@ typedef struct hg_backend hg_backend;
 typedef struct hg_dev_mem hg_dev_mem;         /* one allocation in the backend's memory */
 typedef struct hg_dev_program hg_dev_program; /* an IR module lowered and built for the backend */
 typedef struct hg_dev_kernel hg_dev_kernel;   /* one kernel of a built program */
+typedef struct hg_token hg_token;             /* completion of one asynchronous operation */
 
 /* A rectangular transfer: 3-D region in bytes (region[0]) x rows x slices, each side with its
  * own origin (bytes, rows, slices) and pitches. For reads the source is the buffer and the
@@ -97,7 +108,33 @@ typedef struct hg_backend_ops {
   /* Runs the kernel to completion. device_ns, when not NULL, receives the device-measured
    * execution time (0 if the backend cannot measure it). */
   cl_int (*kernel_launch)(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
+
+  /* Optional asynchronous forms (see the top of this file). Each returns CL_SUCCESS with *token
+   * set (NULL: nothing was submitted, the work is done), or an error with nothing submitted. */
+  cl_int (*mem_read_async)(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst, hg_token **token);
+  cl_int (*mem_write_async)(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src,
+                            hg_token **token);
+  cl_int (*mem_copy_async)(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst, size_t dst_offset,
+                           size_t size, hg_token **token);
+  cl_int (*mem_fill_async)(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
+                           size_t pattern_size, hg_token **token);
+  cl_int (*mem_read_rect_async)(hg_backend *be, hg_dev_mem *src, const hg_rect *rect, void *dst, hg_token **token);
+  cl_int (*mem_write_rect_async)(hg_backend *be, hg_dev_mem *dst, const hg_rect *rect, const void *src,
+                                 hg_token **token);
+  cl_int (*mem_copy_rect_async)(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect,
+                                hg_token **token);
+  cl_int (*kernel_launch_async)(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, hg_token **token);
+  /* Blocks until the token's operation has finished; CL_SUCCESS or its (negative) error. May be
+   * called any number of times, from several threads at once, until token_release. device_start
+   * and device_end (not NULL) receive the backend's own timestamps of the work in nanoseconds
+   * (its clock, not the host's), both 0 when it cannot measure them. */
+  cl_int (*token_wait)(hg_backend *be, hg_token *token, uint64_t *device_start, uint64_t *device_end);
+  void (*token_release)(hg_backend *be, hg_token *token);
 } hg_backend_ops;
+
+/* True when the backend has the asynchronous forms (token_wait and token_release at least;
+ * an operation without its *_async member runs through its synchronous form). */
+static inline bool hg_backend_async(const hg_backend_ops *ops) { return ops->token_wait && ops->token_release; }
 
 struct hg_backend {
   const hg_backend_ops *ops;

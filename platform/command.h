@@ -3,27 +3,50 @@
  *
  * An entry point validates its arguments, creates a command of its own payload type with
  * hg_command_create (which checks the event wait list and creates the command's event), fills
- * the payload, and calls hg_command_submit. The queue's worker thread runs `run` once every
- * dependency is complete (the wait list, and the previous command on an in-order queue, or the
- * last barrier on an out-of-order one), records profiling times around it, and sets the event
- * to CL_COMPLETE or to the negative error `run` returned. A command whose wait list holds a
- * failed event is not run: its event fails with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
- * Only the explicit wait list propagates failure: the implicit order of an in-order queue and
- * barriers do not (a failed command does not fail the commands after it).
+ * the payload, and calls hg_command_submit. Once every dependency is complete (the wait list,
+ * and the previous command on an in-order queue, or the last barrier on an out-of-order one)
+ * the command runs in one of two ways:
+ *  - `run` (synchronous) on the queue's worker thread, which records profiling times around
+ *    it and sets the event to CL_COMPLETE or to the negative error `run` returned;
+ *  - `submit` (asynchronous, when the command has one and the backend has asynchronous
+ *    operations, devices/backend.h): called in queue order on whichever thread made the
+ *    command ready (often the application's, inside its enqueue call), it hands the work to
+ *    the backend's in-order stream and returns a completion token; the command completes when
+ *    the token does, observed in stream order. On an in-order queue such a command is submitted
+ *    as soon as the previous command was submitted to the stream, without waiting for it to
+ *    finish: the stream keeps the order. `submit` must therefore do everything through the
+ *    backend (which orders it after the earlier work) and never read earlier results on the
+ *    host. Commands with neither (markers, barriers) complete in stream order too.
+ * A command whose wait list holds a failed event is not run: its event fails with
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. Only the explicit wait list propagates
+ * failure: the implicit order of an in-order queue and barriers do not (a failed command does
+ * not fail the commands after it).
  *
- * `cleanup` is called exactly once: after `run` (before the event is set complete, so payload
- * references are dropped by the time the application sees completion), when the command is
- * skipped because a dependency failed, or by hg_command_discard. */
+ * `cleanup` is called exactly once: after the work is done (before the event is set complete,
+ * so payload references are dropped by the time the application sees completion), when the
+ * command is skipped because a dependency failed, or by hg_command_discard. */
 #ifndef HETGPU_PLATFORM_COMMAND_H
 #define HETGPU_PLATFORM_COMMAND_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "devices/backend.h"
 #include "platform/object.h"
 
 typedef struct hg_command hg_command;
 typedef struct hg_dep_link hg_dep_link;
+
+/* A command waiting for an event to finish (platform/event.c keeps the event's list). */
+struct hg_dep_link {
+  hg_command *cmd;
+  bool explicit_dep; /* from the wait list: a failure propagates */
+  cl_event event;    /* held by the command until it is freed */
+  hg_dep_link *next;
+};
+
+/* Commands with up to this many explicit or implicit dependencies need no extra allocation. */
+#define HG_COMMAND_INLINE_DEPS 4
 
 struct hg_command {
   cl_command_queue queue;
@@ -31,19 +54,40 @@ struct hg_command {
   cl_event event; /* always created; the application gets a reference only if it asked */
   cl_uint num_deps;
   cl_event *deps; /* the explicit wait list, held internally */
-  /* Runs on the queue's worker thread: does the work synchronously; CL_SUCCESS or an error.
-   * NULL: nothing to do (markers, barriers). */
+  /* Does the work synchronously; CL_SUCCESS or an error. NULL: nothing to do (markers,
+   * barriers). */
   cl_int (*run)(hg_command *cmd);
+  /* The asynchronous form of run (may be NULL): CL_SUCCESS with *token set (NULL when the work
+   * is already done), or an error with nothing pending. */
+  cl_int (*submit)(hg_command *cmd, hg_token **token);
   /* Releases what the payload holds (retained buffers, copies of arguments); may be NULL. */
   void (*cleanup)(hg_command *cmd);
 
   /* queue engine bookkeeping: entry points leave these alone */
-  hg_command *next;                 /* the queue's ready list */
+  hg_command *next;                 /* the queue's ready, submit or stream list */
   hg_command *inflight_prev, *inflight_next; /* submitted and not finished */
   atomic_uint pending_deps;         /* unresolved dependencies, +1 while being submitted */
   atomic_bool dep_failed;           /* an explicit dependency ended in an error */
-  hg_dep_link *links;               /* one per dependency (explicit, then implicit) */
+  hg_dep_link *links;               /* one per dependency on an event (explicit, then implicit) */
   cl_uint num_links;
+  bool streamed_kind;               /* goes through the stream (submit, or nothing to run) */
+  hg_backend *backend;              /* where submit runs it (streamed_kind with submit) */
+  /* under the queue's lock */
+  bool streamed;                    /* handed to the stream (or completed without it) */
+  bool completed;                   /* its event is final; only the memory remains */
+  bool device_done;                 /* the token completed (or there is none) */
+  hg_command *successor;            /* in-order: the next command, waiting for this one to be
+                                       streamed or finished */
+  unsigned stream_holds;            /* stream list membership + threads waiting on the token */
+  uint64_t seq;                     /* position in the queue's stream */
+  uint64_t wait_seq;                /* the latest stream entry with a token up to this one */
+  hg_command *wait_on;              /* that entry (valid while its seq is not completed) */
+  hg_token *token;
+  cl_int stream_status;             /* how it ended: CL_COMPLETE or a negative error */
+  cl_ulong t_run, t_done;           /* host times: handed to the stream, seen complete */
+  uint64_t dev_start, dev_end;      /* backend timestamps (0: unknown) */
+  hg_dep_link inline_links[HG_COMMAND_INLINE_DEPS];
+  cl_event inline_deps[HG_COMMAND_INLINE_DEPS];
   /* the payload follows: entry points embed hg_command as the first member of their struct */
 };
 

@@ -1,5 +1,7 @@
 /* clEnqueueReadBuffer, clEnqueueWriteBuffer, clEnqueueCopyBuffer, clEnqueueFillBuffer: checked
- * here, run on the queue's worker thread against the buffer's copy in backend memory. */
+ * here, run against the buffer's copy in backend memory: submitted to the backend's stream when
+ * it has asynchronous operations (token not NULL), else run synchronously on the queue's
+ * worker thread. */
 #include <string.h>
 
 #include "platform/log.h"
@@ -17,7 +19,7 @@ typedef struct buffer_io_cmd {
 
 static void buffer_io_cleanup(hg_command *c) { hg_mem_release(((buffer_io_cmd *)c)->mem); }
 
-static cl_int read_run(hg_command *c) {
+static cl_int read_go(hg_command *c, hg_token **token) {
   buffer_io_cmd *cmd = (buffer_io_cmd *)c;
   if (!cmd->size)
     return CL_SUCCESS;
@@ -27,10 +29,12 @@ static cl_int read_run(hg_command *c) {
   if (err != CL_SUCCESS)
     return err;
   hg_backend *be = hg_command_backend(c);
+  if (token && be->ops->mem_read_async)
+    return be->ops->mem_read_async(be, dm, base + cmd->offset, cmd->size, cmd->ptr, token);
   return be->ops->mem_read(be, dm, base + cmd->offset, cmd->size, cmd->ptr);
 }
 
-static cl_int write_run(hg_command *c) {
+static cl_int write_go(hg_command *c, hg_token **token) {
   buffer_io_cmd *cmd = (buffer_io_cmd *)c;
   if (!cmd->size)
     return CL_SUCCESS;
@@ -42,8 +46,15 @@ static cl_int write_run(hg_command *c) {
   if (err != CL_SUCCESS)
     return err;
   hg_backend *be = hg_command_backend(c);
+  if (token && be->ops->mem_write_async)
+    return be->ops->mem_write_async(be, dm, base + cmd->offset, cmd->size, cmd->ptr, token);
   return be->ops->mem_write(be, dm, base + cmd->offset, cmd->size, cmd->ptr);
 }
+
+static cl_int read_run(hg_command *c) { return read_go(c, NULL); }
+static cl_int read_submit(hg_command *c, hg_token **token) { return read_go(c, token); }
+static cl_int write_run(hg_command *c) { return write_go(c, NULL); }
+static cl_int write_submit(hg_command *c, hg_token **token) { return write_go(c, token); }
 
 static cl_int buffer_io_enqueue(cl_command_queue queue, cl_command_type type, cl_mem buffer, bool blocking,
                                 size_t offset, size_t size, void *ptr, cl_uint num_events_in_wait_list,
@@ -72,6 +83,7 @@ static cl_int buffer_io_enqueue(cl_command_queue queue, cl_command_type type, cl
   cmd->ptr = ptr;
   hg_mem_retain(buffer);
   c->run = reading ? read_run : write_run;
+  c->submit = reading ? read_submit : write_submit;
   c->cleanup = buffer_io_cleanup;
   return hg_command_submit(c, event, blocking);
 }
@@ -106,7 +118,7 @@ static void buffer_copy_cleanup(hg_command *c) {
   hg_mem_release(cmd->dst);
 }
 
-static cl_int copy_run(hg_command *c) {
+static cl_int copy_go(hg_command *c, hg_token **token) {
   buffer_copy_cmd *cmd = (buffer_copy_cmd *)c;
   if (!cmd->size)
     return CL_SUCCESS;
@@ -118,8 +130,14 @@ static cl_int copy_run(hg_command *c) {
   if (err != CL_SUCCESS)
     return err;
   hg_backend *be = hg_command_backend(c);
+  if (token && be->ops->mem_copy_async)
+    return be->ops->mem_copy_async(be, src, src_base + cmd->src_offset, dst, dst_base + cmd->dst_offset, cmd->size,
+                                   token);
   return be->ops->mem_copy(be, src, src_base + cmd->src_offset, dst, dst_base + cmd->dst_offset, cmd->size);
 }
+
+static cl_int copy_run(hg_command *c) { return copy_go(c, NULL); }
+static cl_int copy_submit(hg_command *c, hg_token **token) { return copy_go(c, token); }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
                                                     cl_mem dst_buffer, size_t src_offset, size_t dst_offset,
@@ -153,6 +171,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_que
   hg_mem_retain(src_buffer);
   hg_mem_retain(dst_buffer);
   c->run = copy_run;
+  c->submit = copy_submit;
   c->cleanup = buffer_copy_cleanup;
   return hg_command_submit(c, event, false);
 }
@@ -170,7 +189,7 @@ typedef struct buffer_fill_cmd {
 
 static void buffer_fill_cleanup(hg_command *c) { hg_mem_release(((buffer_fill_cmd *)c)->mem); }
 
-static cl_int fill_run(hg_command *c) {
+static cl_int fill_go(hg_command *c, hg_token **token) {
   buffer_fill_cmd *cmd = (buffer_fill_cmd *)c;
   if (!cmd->size)
     return CL_SUCCESS;
@@ -181,8 +200,13 @@ static cl_int fill_run(hg_command *c) {
   if (err != CL_SUCCESS)
     return err;
   hg_backend *be = hg_command_backend(c);
+  if (token && be->ops->mem_fill_async)
+    return be->ops->mem_fill_async(be, dm, base + cmd->offset, cmd->size, cmd->pattern, cmd->pattern_size, token);
   return be->ops->mem_fill(be, dm, base + cmd->offset, cmd->size, cmd->pattern, cmd->pattern_size);
 }
+
+static cl_int fill_run(hg_command *c) { return fill_go(c, NULL); }
+static cl_int fill_submit(hg_command *c, hg_token **token) { return fill_go(c, token); }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,
                                                     const void *pattern, size_t pattern_size, size_t offset,
@@ -213,6 +237,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_que
   memcpy(cmd->pattern, pattern, pattern_size);
   hg_mem_retain(buffer);
   c->run = fill_run;
+  c->submit = fill_submit;
   c->cleanup = buffer_fill_cleanup;
   return hg_command_submit(c, event, false);
 }

@@ -107,7 +107,7 @@ typedef struct rect_io_cmd {
 
 static void rect_io_cleanup(hg_command *c) { hg_mem_release(((rect_io_cmd *)c)->mem); }
 
-static cl_int read_rect_run(hg_command *c) {
+static cl_int read_rect_go(hg_command *c, hg_token **token) {
   rect_io_cmd *cmd = (rect_io_cmd *)c;
   hg_dev_mem *dm;
   size_t base;
@@ -116,10 +116,12 @@ static cl_int read_rect_run(hg_command *c) {
     return err;
   hg_rect r = rect_of(&cmd->buf, &cmd->host, cmd->region, base, 0);
   hg_backend *be = hg_command_backend(c);
+  if (token && be->ops->mem_read_rect_async)
+    return be->ops->mem_read_rect_async(be, dm, &r, cmd->ptr, token);
   return be->ops->mem_read_rect(be, dm, &r, cmd->ptr);
 }
 
-static cl_int write_rect_run(hg_command *c) {
+static cl_int write_rect_go(hg_command *c, hg_token **token) {
   rect_io_cmd *cmd = (rect_io_cmd *)c;
   hg_dev_mem *dm;
   size_t base;
@@ -128,8 +130,15 @@ static cl_int write_rect_run(hg_command *c) {
     return err;
   hg_rect r = rect_of(&cmd->host, &cmd->buf, cmd->region, 0, base);
   hg_backend *be = hg_command_backend(c);
+  if (token && be->ops->mem_write_rect_async)
+    return be->ops->mem_write_rect_async(be, dm, &r, cmd->ptr, token);
   return be->ops->mem_write_rect(be, dm, &r, cmd->ptr);
 }
+
+static cl_int read_rect_run(hg_command *c) { return read_rect_go(c, NULL); }
+static cl_int read_rect_submit(hg_command *c, hg_token **token) { return read_rect_go(c, token); }
+static cl_int write_rect_run(hg_command *c) { return write_rect_go(c, NULL); }
+static cl_int write_rect_submit(hg_command *c, hg_token **token) { return write_rect_go(c, token); }
 
 static cl_int rect_io_enqueue(cl_command_queue queue, cl_command_type type, cl_mem buffer, bool blocking,
                               const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
@@ -168,6 +177,7 @@ static cl_int rect_io_enqueue(cl_command_queue queue, cl_command_type type, cl_m
   cmd->ptr = ptr;
   hg_mem_retain(buffer);
   c->run = reading ? read_rect_run : write_rect_run;
+  c->submit = reading ? read_rect_submit : write_rect_submit;
   c->cleanup = rect_io_cleanup;
   return hg_command_submit(c, event, blocking);
 }
@@ -229,7 +239,7 @@ static cl_int copy_rect_staged(hg_backend *be, hg_dev_mem *dm, const hg_rect *r)
   return err;
 }
 
-static cl_int copy_rect_run(hg_command *c) {
+static cl_int copy_rect_go(hg_command *c, hg_token **token) {
   rect_copy_cmd *cmd = (rect_copy_cmd *)c;
   hg_dev_mem *src, *dst;
   size_t src_base, dst_base;
@@ -241,9 +251,14 @@ static cl_int copy_rect_run(hg_command *c) {
   hg_rect r = rect_of(&cmd->s, &cmd->d, cmd->region, src_base, dst_base);
   hg_backend *be = hg_command_backend(c);
   if (src == dst)
-    return copy_rect_staged(be, src, &r);
+    return copy_rect_staged(be, src, &r); /* synchronous: the backend orders it after the stream */
+  if (token && be->ops->mem_copy_rect_async)
+    return be->ops->mem_copy_rect_async(be, src, dst, &r, token);
   return be->ops->mem_copy_rect(be, src, dst, &r);
 }
+
+static cl_int copy_rect_run(hg_command *c) { return copy_rect_go(c, NULL); }
+static cl_int copy_rect_submit(hg_command *c, hg_token **token) { return copy_rect_go(c, token); }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer,
                                                         cl_mem dst_buffer, const size_t *src_origin,
@@ -288,6 +303,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command
   hg_mem_retain(src_buffer);
   hg_mem_retain(dst_buffer);
   c->run = copy_rect_run;
+  c->submit = copy_rect_submit;
   c->cleanup = rect_copy_cleanup;
   return hg_command_submit(c, event, false);
 }

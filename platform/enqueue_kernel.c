@@ -25,16 +25,19 @@ typedef struct kernel_command {
 
 static void kernel_command_cleanup(hg_command *c) {
   kernel_command *kc = (kernel_command *)c;
-  for (cl_uint i = 0; i < kc->num_args; i++) {
+  for (cl_uint i = 0; i < kc->num_args; i++)
     if (kc->args[i].mem)
       hg_mem_release(kc->args[i].mem);
-    free(kc->args[i].value);
-  }
-  free(kc->args);
+  free(kc->args); /* the values live in the same block */
   clReleaseKernel(kc->kernel);
 }
 
-static cl_int kernel_command_run(hg_command *c) {
+/* Launch arguments of kernels with up to this many parameters live on the stack. */
+#define STACK_ARGS 16
+
+/* Builds the launch (buffer bookkeeping included) and hands it to the backend: to its stream
+ * when token is not NULL and it can, else synchronously. */
+static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
   kernel_command *kc = (kernel_command *)c;
   hg_backend *be = hg_platform_backend();
   if (!be)
@@ -46,32 +49,36 @@ static cl_int kernel_command_run(hg_command *c) {
   if (err != CL_SUCCESS)
     return err;
   const hg_ir_function *f = hg_kernel_function(kc->kernel);
-  hg_launch_arg *largs = calloc(kc->num_args ? kc->num_args : 1, sizeof *largs);
+  hg_launch_arg stack_args[STACK_ARGS];
+  hg_launch_arg *largs = kc->num_args <= STACK_ARGS ? stack_args : malloc(kc->num_args * sizeof *largs);
   if (!largs)
     return CL_OUT_OF_HOST_MEMORY;
   for (cl_uint i = 0; i < kc->num_args; i++) {
     const hg_kernel_arg *a = &kc->args[i];
+    hg_launch_arg *l = &largs[i];
+    *l = (hg_launch_arg){0};
     switch (f->args[i].kind) {
     case HG_KARG_GLOBAL_PTR:
     case HG_KARG_CONSTANT_PTR:
-      largs[i].kind = HG_ARG_BUFFER;
+      l->kind = HG_ARG_BUFFER;
       if (a->mem) {
         bool writes = f->args[i].kind == HG_KARG_GLOBAL_PTR && !(f->args[i].type_qual & 1);
-        largs[i].mem = hg_mem_device(a->mem, be, writes, &largs[i].offset);
-        if (!largs[i].mem) {
-          free(largs);
+        l->mem = hg_mem_device(a->mem, be, writes, &l->offset);
+        if (!l->mem) {
+          if (largs != stack_args)
+            free(largs);
           return CL_MEM_OBJECT_ALLOCATION_FAILURE;
         }
       }
       break;
     case HG_KARG_LOCAL_PTR:
-      largs[i].kind = HG_ARG_LOCAL;
-      largs[i].size = a->size;
+      l->kind = HG_ARG_LOCAL;
+      l->size = a->size;
       break;
     default:
-      largs[i].kind = HG_ARG_VALUE;
-      largs[i].size = a->size;
-      largs[i].value = a->value;
+      l->kind = HG_ARG_VALUE;
+      l->size = a->size;
+      l->value = a->value;
     }
   }
   hg_launch launch = {.work_dim = kc->work_dim, .num_args = kc->num_args, .args = largs};
@@ -79,12 +86,19 @@ static cl_int kernel_command_run(hg_command *c) {
   memcpy(launch.global_size, kc->global, sizeof kc->global);
   memcpy(launch.local_size, kc->local, sizeof kc->local);
   uint64_t device_ns = 0;
-  err = be->ops->kernel_launch(be, dk, &launch, &device_ns);
-  free(largs);
-  HG_LOG(HG_LOG_SCHED, "kernel %s on %s: %d (%llu ns on the device)", f->name, be->name, err,
-         (unsigned long long)device_ns);
+  if (token && be->ops->kernel_launch_async)
+    err = be->ops->kernel_launch_async(be, dk, &launch, token);
+  else
+    err = be->ops->kernel_launch(be, dk, &launch, &device_ns);
+  if (largs != stack_args)
+    free(largs);
+  HG_LOG(HG_LOG_SCHED, "kernel %s on %s: %d (%s, %llu ns on the device)", f->name, be->name, err,
+         token && *token ? "submitted" : "done", (unsigned long long)device_ns);
   return err;
 }
+
+static cl_int kernel_command_run(hg_command *c) { return kernel_command_launch(c, NULL); }
+static cl_int kernel_command_submit(hg_command *c, hg_token **token) { return kernel_command_launch(c, token); }
 
 /* The largest work-group shape that divides the global size and fits the kernel's limit,
  * filling dimension 0 first. */
@@ -150,38 +164,44 @@ static cl_int check_range(cl_kernel kernel, cl_uint work_dim, const size_t *offs
   return CL_SUCCESS;
 }
 
-/* Copies the kernel's arguments into the command, retaining the buffers. */
+/* Value bytes of a snapshot are kept 16-byte aligned (vectors). */
+static size_t value_room(size_t size) { return (size + 15) & ~(size_t)15; }
+
+/* Copies the kernel's arguments into the command, retaining the buffers: one allocation holds
+ * the argument records and their values. All or nothing: on an error nothing is held. */
 static cl_int snapshot_args(cl_kernel kernel, kernel_command *kc) {
   const hg_ir_function *f = hg_kernel_function(kernel);
-  kc->args = calloc(f->num_params ? f->num_params : 1, sizeof *kc->args);
-  if (!kc->args)
-    return CL_OUT_OF_HOST_MEMORY;
+  uint32_t n = f->num_params;
   cl_int err = CL_SUCCESS;
   pthread_mutex_lock(&kernel->lock);
-  for (uint32_t i = 0; i < f->num_params; i++) {
+  size_t bytes = (n ? n : 1) * sizeof *kc->args;
+  for (uint32_t i = 0; i < n && err == CL_SUCCESS; i++) {
     const hg_kernel_arg *a = &kernel->args[i];
-    if (!a->set) {
+    if (!a->set)
       err = CL_INVALID_KERNEL_ARGS;
-      break;
-    }
-    if (a->mem && !hg_object_is(a->mem, HG_OBJ_MEM)) {
+    else if (a->mem && !hg_object_is(a->mem, HG_OBJ_MEM))
       err = CL_INVALID_KERNEL_ARGS; /* the buffer was released after being set */
-      break;
-    }
-    kc->args[i] = *a;
-    kc->args[i].value = NULL;
-    if (a->value) {
-      kc->args[i].value = malloc(a->size);
-      if (!kc->args[i].value) {
-        kc->args[i].mem = NULL;
-        err = CL_OUT_OF_HOST_MEMORY;
-        break;
+    else if (a->value)
+      bytes += value_room(a->size);
+  }
+  hg_kernel_arg *args = err == CL_SUCCESS ? malloc(bytes) : NULL;
+  if (err == CL_SUCCESS && !args)
+    err = CL_OUT_OF_HOST_MEMORY;
+  if (err == CL_SUCCESS) {
+    uint8_t *values = (uint8_t *)(args + (n ? n : 1));
+    for (uint32_t i = 0; i < n; i++) {
+      const hg_kernel_arg *a = &kernel->args[i];
+      args[i] = *a;
+      if (a->value) {
+        memcpy(values, a->value, a->size);
+        args[i].value = values;
+        values += value_room(a->size);
       }
-      memcpy(kc->args[i].value, a->value, a->size);
+      if (a->mem)
+        hg_mem_retain(a->mem);
     }
-    if (a->mem)
-      hg_mem_retain(a->mem);
-    kc->num_args = i + 1;
+    kc->args = args;
+    kc->num_args = n;
   }
   pthread_mutex_unlock(&kernel->lock);
   return err;
@@ -206,18 +226,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
   if (err == CL_SUCCESS)
     err = snapshot_args(kernel, kc);
   if (err != CL_SUCCESS) {
-    for (cl_uint i = 0; i < kc->num_args; i++) {
-      if (kc->args[i].mem)
-        hg_mem_release(kc->args[i].mem);
-      free(kc->args[i].value);
-    }
-    free(kc->args);
-    hg_command_discard(cmd);
+    hg_command_discard(cmd); /* snapshot_args left nothing held */
     return err;
   }
   clRetainKernel(kernel);
   kc->kernel = kernel;
   cmd->run = kernel_command_run;
+  cmd->submit = kernel_command_submit;
   cmd->cleanup = kernel_command_cleanup;
   return hg_command_submit(cmd, event, false);
 }

@@ -81,6 +81,13 @@ void hg_event_mark_end(cl_event ev) {
   pthread_mutex_unlock(&ev->lock);
 }
 
+void hg_event_set_run_times(cl_event ev, cl_ulong start, cl_ulong end) {
+  pthread_mutex_lock(&ev->lock);
+  ev->times[HG_T_START] = start;
+  ev->times[HG_T_END] = end;
+  pthread_mutex_unlock(&ev->lock);
+}
+
 /* A callback registered for `type` is due once the status reached it (statuses count down to
  * CL_COMPLETE; errors are below). */
 static bool callback_due(cl_int type, cl_int status) { return status <= type; }
@@ -157,6 +164,8 @@ bool hg_event_add_waiter(cl_event ev, hg_dep_link *link, cl_int *status) {
 }
 
 cl_int hg_event_wait(cl_event ev) {
+  if (ev->queue)
+    hg_engine_help_wait(ev);
   pthread_mutex_lock(&ev->lock);
   while (!ev->finished)
     pthread_cond_wait(&ev->cond, &ev->lock);

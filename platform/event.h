@@ -22,14 +22,6 @@ typedef struct hg_event_callback {
   struct hg_event_callback *next;
 } hg_event_callback;
 
-/* A command waiting for an event to finish. */
-struct hg_dep_link {
-  hg_command *cmd;
-  bool explicit_dep; /* from the wait list: a failure propagates */
-  cl_event event;    /* held by the command until it is freed */
-  hg_dep_link *next;
-};
-
 enum { HG_T_QUEUED, HG_T_SUBMIT, HG_T_START, HG_T_END, HG_T_COMPLETE, HG_T_COUNT };
 
 struct _cl_event {
@@ -48,6 +40,9 @@ struct _cl_event {
   cl_ulong times[HG_T_COUNT];
   hg_event_callback *callbacks; /* in registration order */
   hg_dep_link *waiters;
+  /* under the queue's lock: the command while it waits in the queue's stream (a thread waiting
+   * for the event completes the stream up to it instead of waiting for the worker) */
+  hg_command *stream_cmd;
 };
 
 /* CLOCK_MONOTONIC in nanoseconds: the profiling and host timer clock. */
@@ -66,6 +61,8 @@ void hg_event_release_app(cl_event ev);
 void hg_event_set_status(cl_event ev, cl_int status);
 /* Records the END profiling time (the command's work is done). */
 void hg_event_mark_end(cl_event ev);
+/* Records START and END measured elsewhere (the device's times mapped onto the host clock). */
+void hg_event_set_run_times(cl_event ev, cl_ulong start, cl_ulong end);
 /* Adds a waiting command; false (nothing added) when the event is already terminal, with its
  * status in *status. */
 bool hg_event_add_waiter(cl_event ev, hg_dep_link *link, cl_int *status);
@@ -74,5 +71,8 @@ cl_int hg_event_wait(cl_event ev);
 
 /* The engine's side of a resolved dependency (platform/queue_engine.c). */
 void hg_engine_dep_done(hg_command *cmd, bool failed);
+/* Called by a thread about to wait for ev: when ev's command is in its queue's stream, completes
+ * the stream up to it on this thread (platform/queue_engine.c). */
+void hg_engine_help_wait(cl_event ev);
 
 #endif

@@ -1,7 +1,13 @@
 /* Where a buffer's bytes live: one allocation per backend that has needed the buffer, each
  * marked valid or stale, and a host copy for migrations to the host and for moving contents
  * between backends. Data always lives in backend memory; the host copy is only ever an extra
- * copy or a staging area. */
+ * copy or a staging area.
+ *
+ * Commands call hg_mem_storage_acquire when they are handed to the backend, which on an in-order
+ * queue may be before the previous command finished: the marks below describe the contents
+ * once the backend's stream has run everything submitted so far. That is safe because every
+ * transfer here is a synchronous backend operation, which a backend with asynchronous forms
+ * starts only after the work submitted before it (devices/backend.h). */
 #include <stdlib.h>
 
 #include "platform/log.h"

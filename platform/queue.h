@@ -28,13 +28,27 @@ struct _cl_command_queue {
   size_t props_array_len;           /* entries including the terminating 0 */
 
   pthread_mutex_t lock;
-  pthread_cond_t cond; /* the worker waits here for ready commands or release */
+  /* the worker waits here for ready commands, stream work or release; threads waiting to
+   * complete stream entries wait here for the completion role */
+  pthread_cond_t cond;
   /* under lock */
-  hg_command *ready_head, *ready_tail; /* dependencies resolved, waiting to run */
-  hg_command *inflight;                /* submitted, not finished (any order) */
-  size_t pending;                      /* number of commands in inflight */
-  cl_event last_event;   /* in-order: the latest command's event (held) */
+  hg_command *ready_head, *ready_tail;   /* synchronous commands, dependencies resolved */
+  hg_command *submit_head, *submit_tail; /* stream commands, dependencies resolved */
+  hg_command *stream_head, *stream_tail; /* handed to the backend stream, not yet complete */
+  hg_command *inflight;                  /* submitted, not finished (any order) */
+  size_t pending;                        /* number of commands in inflight */
+  cl_event last_event;   /* in-order: the latest command's event (held) while it is unfinished */
+  hg_command *last_cmd;  /* in-order: that command */
   cl_event last_barrier; /* out-of-order: the latest barrier's event (held) */
+  uint64_t stream_seq;   /* the last stream position given out */
+  uint64_t done_seq;     /* stream entries up to this position are complete */
+  int64_t clock_offset;  /* host ns minus backend ns, estimated from completed entries */
+  bool clock_known;
+  bool submitting;       /* a thread is handing the submit list to the stream */
+  bool completing;       /* the completion role: one thread completes stream entries, in order */
+  unsigned drivers;      /* threads waiting for an entry that complete the stream themselves */
+  unsigned role_waiters; /* threads waiting on cond for the completion role */
+  bool worker_idle;      /* the worker waits on cond for something to do */
   bool worker_running;
   bool released;         /* the application dropped its last reference */
 };

@@ -1,18 +1,36 @@
-/* The queue engine: commands, their dependencies, and one worker thread per queue.
+/* The queue engine: commands, their dependencies, the backend stream, and one worker thread
+ * per queue.
  *
  * A command's dependencies are its wait list plus an implicit one: the previous command on an
  * in-order queue; on an out-of-order queue the latest barrier, and for a marker or barrier with
- * an empty wait list every command still in flight. Each dependency is a link on the event it
- * waits for; a counter (one per link, plus one while the command is being submitted) reaches
- * zero when all are resolved, and whoever brings it there moves the command to its queue's
- * ready list. The queue's worker runs ready commands in that order.
+ * an empty wait list every command still in flight. Each dependency on an event is a link on
+ * that event; a counter (one per link, one for the in-order link below, plus one while the
+ * command is being submitted) reaches zero when all are resolved, and whoever brings it there
+ * makes the command ready.
+ *
+ * Two ways to run (platform/command.h):
+ *  - synchronous commands go to the queue's ready list; the worker runs them in that order.
+ *  - stream commands (an asynchronous `submit` on a backend that has asynchronous operations,
+ *    or nothing to run: markers, barriers) go to the submit list, which the thread that made
+ *    one ready hands to the backend in order ("submitting": one thread at a time per queue;
+ *    others only append). Each then sits in the queue's stream list until its token
+ *    completes; entries complete strictly in stream order, by one thread at a time (the
+ *    completion role): the worker, or a thread waiting for one of the entries (clFinish,
+ *    clWaitForEvents, a blocking command), which then completes the stream up to its entry
+ *    itself instead of waiting for the worker to do it and wake it. An entry with nothing
+ *    pending completes at once on the submitting thread when the stream is empty.
+ * On an in-order queue a stream command does not wait for the previous command to finish,
+ * only to be handed to the stream (or to finish, when it is synchronous): that in-order link is
+ * kept on the previous command (`successor`), not on its event. A synchronous command waits
+ * for the previous command's event as before, which completes only after every earlier stream
+ * entry. Buffer bookkeeping happens in `submit`, in stream order.
  *
  * Submission is eager: a command is CL_SUBMITTED as soon as it is enqueued, so clFlush has
  * nothing left to do and commands never wait for a flush.
  *
  * Locks: a queue lock and an event lock are never held together, except that the queue lock
- * is held while taking holds (atomics). No lock is held while calling run, cleanup, or user
- * callbacks, nor while dropping a hold (which may free the object). */
+ * is held while taking holds (atomics). No lock is held while calling run, submit, cleanup,
+ * backend waits or user callbacks, nor while dropping a hold (which may free the object). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +68,9 @@ cl_int hg_command_create(cl_command_queue queue, cl_command_type type, size_t si
   cmd->queue = queue;
   cmd->type = type;
   if (num_events_in_wait_list) {
-    cmd->deps = malloc(num_events_in_wait_list * sizeof *cmd->deps);
+    cmd->deps = num_events_in_wait_list <= HG_COMMAND_INLINE_DEPS
+                    ? cmd->inline_deps
+                    : malloc(num_events_in_wait_list * sizeof *cmd->deps);
     if (!cmd->deps)
       goto oom;
     for (cl_uint i = 0; i < num_events_in_wait_list; i++) {
@@ -69,7 +89,8 @@ cl_int hg_command_create(cl_command_queue queue, cl_command_type type, size_t si
 oom:
   for (cl_uint i = 0; i < cmd->num_deps; i++)
     hg_event_unhold(cmd->deps[i]);
-  free(cmd->deps);
+  if (cmd->deps != cmd->inline_deps)
+    free(cmd->deps);
   free(cmd);
   return CL_OUT_OF_HOST_MEMORY;
 }
@@ -80,12 +101,16 @@ static void command_free(hg_command *cmd) {
     cmd->cleanup(cmd);
     cmd->cleanup = NULL;
   }
+  if (cmd->token)
+    cmd->backend->ops->token_release(cmd->backend, cmd->token);
   for (cl_uint i = 0; i < cmd->num_links; i++)
     hg_event_unhold(cmd->links[i].event);
-  free(cmd->links);
+  if (cmd->links != cmd->inline_links)
+    free(cmd->links);
   for (cl_uint i = 0; i < cmd->num_deps; i++)
     hg_event_unhold(cmd->deps[i]);
-  free(cmd->deps);
+  if (cmd->deps != cmd->inline_deps)
+    free(cmd->deps);
   cl_command_queue q = cmd->queue;
   cl_event ev = cmd->event;
   free(cmd);
@@ -104,15 +129,352 @@ void hg_command_discard(hg_command *cmd) {
   hg_event_unhold(ev);
 }
 
-/* ---- workers ---- */
+/* ---- the worker ---- */
 
 static void command_execute(hg_command *cmd);
 static void *worker_main(void *arg);
 
-/* Puts a command whose dependencies are resolved on its queue's ready list. */
-static void queue_push_ready(hg_command *cmd) {
+/* Makes sure the queue has a worker and wakes it; false when no thread can be started. Under
+ * q->lock. */
+static bool worker_ensure(cl_command_queue q) {
+  if (q->worker_running) {
+    if (q->worker_idle)
+      pthread_cond_broadcast(&q->cond); /* shared with role waiters: wake them all */
+    return true;
+  }
+  pthread_attr_t attr;
+  pthread_t thread;
+  int rc = pthread_attr_init(&attr);
+  if (rc == 0) {
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    hg_queue_hold(q); /* dropped by the worker as it exits */
+    rc = pthread_create(&thread, &attr, worker_main, q);
+    pthread_attr_destroy(&attr);
+    if (rc == 0)
+      q->worker_running = true;
+    else
+      atomic_fetch_sub_explicit(&q->holds, 1, memory_order_relaxed); /* we still hold another */
+  }
+  if (rc != 0)
+    HG_LOG(HG_LOG_SCHED, "queue %p: cannot start a worker (%d); running inline", (void *)q, rc);
+  return rc == 0;
+}
+
+/* The queue forgets a command whose event is final. Under q->lock; the events to unhold go to
+ * drop, and the in-order successor still waiting for this command is returned (to resolve
+ * after unlocking). */
+static hg_command *queue_forget_locked(cl_command_queue q, hg_command *cmd, cl_event drop[2]) {
+  cl_event ev = cmd->event;
+  if (cmd->inflight_prev)
+    cmd->inflight_prev->inflight_next = cmd->inflight_next;
+  else
+    q->inflight = cmd->inflight_next;
+  if (cmd->inflight_next)
+    cmd->inflight_next->inflight_prev = cmd->inflight_prev;
+  q->pending--;
+  if (q->last_cmd == cmd) {
+    drop[0] = q->last_event;
+    q->last_event = NULL;
+    q->last_cmd = NULL;
+  }
+  if (q->last_barrier == ev) {
+    drop[1] = ev;
+    q->last_barrier = NULL;
+  }
+  hg_command *successor = cmd->successor;
+  cmd->successor = NULL;
+  cmd->completed = true;
+  if (q->released && q->pending == 0)
+    pthread_cond_broadcast(&q->cond);
+  return successor;
+}
+
+static void drop_events(cl_event drop[2]) {
+  for (int i = 0; i < 2; i++)
+    if (drop[i])
+      hg_event_unhold(drop[i]);
+}
+
+/* ---- the stream ---- */
+
+/* Hands one ready stream command to the backend (no lock held). */
+static void stream_one(hg_command *c) {
+  cl_int status = CL_COMPLETE;
+  hg_token *token = NULL;
+  if (atomic_load_explicit(&c->dep_failed, memory_order_relaxed)) {
+    status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  } else {
+    c->t_run = hg_now_ns();
+    hg_event_set_status(c->event, CL_RUNNING);
+    if (c->submit) {
+      cl_int r = c->submit(c, &token);
+      if (r != CL_SUCCESS) {
+        status = r < 0 ? r : CL_OUT_OF_RESOURCES;
+        token = NULL;
+      }
+    }
+  }
+  c->token = token;
+  c->stream_status = status;
+  c->device_done = token == NULL;
+}
+
+/* Waits (no lock held) for an entry's token and records how it ended, unless another thread
+ * recorded it first. The caller keeps the entry alive (completion role or a stream hold). */
+static void entry_wait_device(cl_command_queue q, hg_command *c) {
+  uint64_t start = 0, end = 0;
+  bool timed = c->event->profiling; /* the backend's timestamps cost extra queries */
+  cl_int r = c->backend->ops->token_wait(c->backend, c->token, timed ? &start : NULL, timed ? &end : NULL);
+  cl_ulong now = hg_now_ns();
+  pthread_mutex_lock(&q->lock);
+  if (!c->device_done) {
+    c->device_done = true;
+    c->dev_start = start;
+    c->dev_end = end;
+    c->t_done = now;
+    if (r != CL_SUCCESS && c->stream_status == CL_COMPLETE)
+      c->stream_status = r < 0 ? r : CL_OUT_OF_RESOURCES;
+  }
+  pthread_mutex_unlock(&q->lock);
+}
+
+/* Waits for an entry's token without the completion role. Under q->lock (released meanwhile);
+ * the entry may be completed by another thread during the wait: the last hold frees it. */
+static void entry_wait_held(cl_command_queue q, hg_command *c) {
+  c->stream_holds++;
+  pthread_mutex_unlock(&q->lock);
+  entry_wait_device(q, c);
+  pthread_mutex_lock(&q->lock);
+  if (--c->stream_holds == 0) {
+    pthread_mutex_unlock(&q->lock);
+    command_free(c);
+    pthread_mutex_lock(&q->lock);
+  }
+}
+
+/* START and END of a completed entry on the host clock. The backend's timestamps are moved by
+ * an offset kept between two bounds that every entry gives: the work cannot start before it
+ * was handed over (t_run) nor end after it was seen complete (t_done). Under q->lock. */
+static void entry_times(cl_command_queue q, const hg_command *c, cl_ulong *start, cl_ulong *end) {
+  *start = c->t_run;
+  *end = c->t_done > c->t_run ? c->t_done : c->t_run;
+  if (!c->dev_end || c->dev_end < c->dev_start)
+    return;
+  int64_t hi = (int64_t)(c->t_done - c->dev_end), lo = (int64_t)(c->t_run - c->dev_start);
+  if (!q->clock_known) {
+    q->clock_offset = hi;
+    q->clock_known = true;
+  }
+  if (q->clock_offset < lo)
+    q->clock_offset = lo;
+  if (q->clock_offset > hi)
+    q->clock_offset = hi;
+  cl_ulong s = (cl_ulong)((int64_t)c->dev_start + q->clock_offset);
+  cl_ulong e = (cl_ulong)((int64_t)c->dev_end + q->clock_offset);
+  if (s > *start)
+    *start = s;
+  if (e < *end)
+    *end = e;
+  if (*end < *start)
+    *end = *start;
+}
+
+/* Completes one stream entry: the head of the stream list, or an entry that never joined it.
+ * Called with q->lock and the completion role held; the lock is released meanwhile. */
+static void stream_finish(cl_command_queue q, hg_command *c) {
+  if (!c->device_done) {
+    pthread_mutex_unlock(&q->lock);
+    entry_wait_device(q, c); /* nobody else completes it: the role is ours */
+    pthread_mutex_lock(&q->lock);
+  }
+  cl_event ev = c->event;
+  bool timed = c->token && ev->profiling;
+  cl_ulong start = 0, end = 0;
+  if (timed)
+    entry_times(q, c, &start, &end);
+  pthread_mutex_unlock(&q->lock);
+
+  if (timed)
+    hg_event_set_run_times(ev, start, end);
+  if (c->cleanup) {
+    /* Payload references go before the application can observe completion. */
+    c->cleanup(c);
+    c->cleanup = NULL;
+  }
+  hg_event_set_status(ev, c->stream_status); /* resolves dependents, calls callbacks, wakes waiters */
+
+  cl_event drop[2] = {NULL, NULL};
+  pthread_mutex_lock(&q->lock);
+  if (q->stream_head == c) {
+    q->stream_head = c->next;
+    if (!q->stream_head)
+      q->stream_tail = NULL;
+    q->done_seq = c->seq;
+  }
+  ev->stream_cmd = NULL;
+  hg_command *successor = queue_forget_locked(q, c, drop); /* NULL: resolved when streamed */
+  bool free_now = --c->stream_holds == 0;
+  pthread_mutex_unlock(&q->lock);
+  drop_events(drop);
+  if (free_now)
+    command_free(c);
+  if (successor)
+    hg_engine_dep_done(successor, false);
+  pthread_mutex_lock(&q->lock);
+}
+
+/* Gives the completion role back (under q->lock), waking only who needs it: threads waiting
+ * for the role, and an idle worker when stream entries remain that no waiting thread drives. */
+static void role_release(cl_command_queue q) {
+  q->completing = false;
+  if (q->role_waiters || (q->worker_idle && q->stream_head && !q->drivers))
+    pthread_cond_broadcast(&q->cond);
+}
+
+/* Waits on q->cond for the completion role to be given back (under q->lock). */
+static void role_wait(cl_command_queue q) {
+  q->role_waiters++;
+  pthread_cond_wait(&q->cond, &q->lock);
+  q->role_waiters--;
+}
+
+/* Completes stream entries in order, with q->lock and the completion role held: through
+ * `target` (waiting for the device where needed), or with target NULL as many as are done. */
+static void stream_complete_run(cl_command_queue q, hg_command *target) {
+  for (hg_command *h; (h = q->stream_head);) {
+    if (!h->device_done && !target)
+      break;
+    bool last = h == target;
+    stream_finish(q, h);
+    if (last)
+      break;
+  }
+}
+
+/* Adds a submitted entry to the stream list. Under q->lock; false when the queue has no
+ * worker to complete it. */
+static bool stream_append_locked(cl_command_queue q, hg_command *c) {
+  c->seq = ++q->stream_seq;
+  c->stream_holds = 1;
+  if (c->token) {
+    c->wait_on = c;
+    c->wait_seq = c->seq;
+  } else if (q->stream_tail) {
+    c->wait_on = q->stream_tail->wait_on;
+    c->wait_seq = q->stream_tail->wait_seq;
+  }
+  c->next = NULL;
+  if (q->stream_tail)
+    q->stream_tail->next = c;
+  else
+    q->stream_head = c;
+  q->stream_tail = c;
+  c->event->stream_cmd = c;
+  if (q->drivers && q->worker_running)
+    return true; /* a waiting thread completes the stream and hands the rest to the worker */
+  return worker_ensure(q);
+}
+
+/* A stream command is ready: it joins the submit list, and unless another thread is already
+ * submitting for this queue, this thread hands the list to the backend in order. */
+static void stream_push(hg_command *cmd) {
   cl_command_queue q = cmd->queue;
-  bool run_inline = false;
+  pthread_mutex_lock(&q->lock);
+  cmd->next = NULL;
+  if (q->submit_tail)
+    q->submit_tail->next = cmd;
+  else
+    q->submit_head = cmd;
+  q->submit_tail = cmd;
+  if (q->submitting) {
+    pthread_mutex_unlock(&q->lock);
+    return;
+  }
+  hg_queue_hold(q); /* this thread may hold nothing else of the queue once its commands are freed */
+  q->submitting = true;
+  bool no_worker = false;
+  for (hg_command *c; (c = q->submit_head);) {
+    q->submit_head = c->next;
+    if (!q->submit_head)
+      q->submit_tail = NULL;
+    pthread_mutex_unlock(&q->lock);
+    stream_one(c);
+    pthread_mutex_lock(&q->lock);
+    c->streamed = true;
+    hg_command *successor = c->successor;
+    c->successor = NULL;
+    if (!c->token && !q->stream_head && !q->completing) {
+      /* nothing pending before it or in it: complete it here */
+      q->completing = true;
+      c->stream_holds = 1;
+      stream_finish(q, c);
+      role_release(q);
+    } else if (!stream_append_locked(q, c)) {
+      no_worker = true;
+    }
+    if (successor) {
+      pthread_mutex_unlock(&q->lock);
+      hg_engine_dep_done(successor, false); /* joins the submit list: this loop submits it */
+      pthread_mutex_lock(&q->lock);
+    }
+  }
+  q->submitting = false;
+  if (no_worker && !q->worker_running) {
+    /* No thread to be had: complete the stream here rather than never. */
+    while (q->stream_tail) {
+      if (q->completing) {
+        role_wait(q);
+        continue;
+      }
+      q->completing = true;
+      stream_complete_run(q, q->stream_tail);
+      role_release(q);
+    }
+  }
+  pthread_mutex_unlock(&q->lock);
+  hg_queue_unhold(q);
+}
+
+void hg_engine_help_wait(cl_event ev) {
+  cl_command_queue q = ev->queue;
+  pthread_mutex_lock(&q->lock);
+  if (!ev->stream_cmd) {
+    pthread_mutex_unlock(&q->lock);
+    return;
+  }
+  q->drivers++; /* the worker stays out of the way meanwhile */
+  for (hg_command *c; (c = ev->stream_cmd);) {
+    /* First the device: the latest token up to c (the stream is in order, so every earlier
+     * entry is done too), waited for without the role, so whoever holds it can go on. */
+    hg_command *w = c->wait_seq > q->done_seq ? c->wait_on : NULL;
+    if (w && !w->device_done) {
+      entry_wait_held(q, w);
+      continue;
+    }
+    if (q->completing) {
+      role_wait(q);
+      continue;
+    }
+    q->completing = true;
+    stream_complete_run(q, c);
+    role_release(q);
+  }
+  q->drivers--;
+  if (!q->drivers && q->stream_head && q->worker_idle)
+    pthread_cond_broadcast(&q->cond); /* the worker takes over the rest */
+  pthread_mutex_unlock(&q->lock);
+}
+
+/* ---- synchronous commands ---- */
+
+/* Puts a command whose dependencies are resolved on its queue's ready list (synchronous
+ * commands) or hands it to the stream. */
+static void queue_push_ready(hg_command *cmd) {
+  if (cmd->streamed_kind) {
+    stream_push(cmd);
+    return;
+  }
+  cl_command_queue q = cmd->queue;
   pthread_mutex_lock(&q->lock);
   cmd->next = NULL;
   if (q->ready_tail)
@@ -120,30 +482,11 @@ static void queue_push_ready(hg_command *cmd) {
   else
     q->ready_head = cmd;
   q->ready_tail = cmd;
-  if (!q->worker_running) {
-    pthread_attr_t attr;
-    pthread_t thread;
-    int rc = pthread_attr_init(&attr);
-    if (rc == 0) {
-      pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-      hg_queue_hold(q); /* dropped by the worker as it exits */
-      rc = pthread_create(&thread, &attr, worker_main, q);
-      pthread_attr_destroy(&attr);
-      if (rc == 0)
-        q->worker_running = true;
-      else
-        atomic_fetch_sub_explicit(&q->holds, 1, memory_order_relaxed); /* we still hold another */
-    }
-    if (rc != 0) {
-      /* No thread to be had: run what is ready here rather than never. */
-      HG_LOG(HG_LOG_SCHED, "queue %p: cannot start a worker (%d); running inline", (void *)q, rc);
-      run_inline = true;
-    }
-  } else {
-    pthread_cond_signal(&q->cond);
-  }
+  bool run_inline = !worker_ensure(q);
   pthread_mutex_unlock(&q->lock);
   if (run_inline) {
+    /* No thread to be had: run what is ready here rather than never. */
+    hg_queue_hold(q);
     for (;;) {
       pthread_mutex_lock(&q->lock);
       hg_command *c = q->ready_head;
@@ -157,6 +500,7 @@ static void queue_push_ready(hg_command *cmd) {
         break;
       command_execute(c);
     }
+    hg_queue_unhold(q);
   }
 }
 
@@ -167,8 +511,8 @@ void hg_engine_dep_done(hg_command *cmd, bool failed) {
     queue_push_ready(cmd);
 }
 
-/* Runs one ready command and retires it: the event reaches its final status, the queue forgets
- * the command, and the command is freed. */
+/* Runs one ready synchronous command and retires it: the event reaches its final status, the
+ * queue forgets the command, and the command is freed. */
 static void command_execute(hg_command *cmd) {
   cl_command_queue q = cmd->queue;
   cl_event ev = cmd->event;
@@ -193,46 +537,44 @@ static void command_execute(hg_command *cmd) {
 
   cl_event drop[2] = {NULL, NULL};
   pthread_mutex_lock(&q->lock);
-  if (cmd->inflight_prev)
-    cmd->inflight_prev->inflight_next = cmd->inflight_next;
-  else
-    q->inflight = cmd->inflight_next;
-  if (cmd->inflight_next)
-    cmd->inflight_next->inflight_prev = cmd->inflight_prev;
-  q->pending--;
-  if (q->last_event == ev) {
-    drop[0] = ev;
-    q->last_event = NULL;
-  }
-  if (q->last_barrier == ev) {
-    drop[1] = ev;
-    q->last_barrier = NULL;
-  }
-  if (q->released && q->pending == 0)
-    pthread_cond_broadcast(&q->cond);
+  hg_command *successor = queue_forget_locked(q, cmd, drop);
   pthread_mutex_unlock(&q->lock);
-
-  for (int i = 0; i < 2; i++)
-    if (drop[i])
-      hg_event_unhold(drop[i]);
+  drop_events(drop);
   command_free(cmd);
+  if (successor)
+    hg_engine_dep_done(successor, false);
 }
 
 static void *worker_main(void *arg) {
   cl_command_queue q = arg;
   pthread_mutex_lock(&q->lock);
   for (;;) {
-    while (!q->ready_head && !(q->released && q->pending == 0))
-      pthread_cond_wait(&q->cond, &q->lock);
     hg_command *cmd = q->ready_head;
-    if (!cmd)
+    if (cmd) {
+      q->ready_head = cmd->next;
+      if (!q->ready_head)
+        q->ready_tail = NULL;
+      pthread_mutex_unlock(&q->lock);
+      command_execute(cmd);
+      pthread_mutex_lock(&q->lock);
+      continue;
+    }
+    hg_command *head = q->stream_head;
+    if (head && !q->completing && !q->drivers) {
+      if (!head->device_done) {
+        entry_wait_held(q, head);
+        continue; /* things may have changed meanwhile: look again */
+      }
+      q->completing = true;
+      stream_complete_run(q, NULL);
+      role_release(q);
+      continue;
+    }
+    if (!head && q->released && q->pending == 0)
       break; /* released and drained: nothing can arrive any more */
-    q->ready_head = cmd->next;
-    if (!q->ready_head)
-      q->ready_tail = NULL;
-    pthread_mutex_unlock(&q->lock);
-    command_execute(cmd);
-    pthread_mutex_lock(&q->lock);
+    q->worker_idle = true;
+    pthread_cond_wait(&q->cond, &q->lock);
+    q->worker_idle = false;
   }
   q->worker_running = false;
   pthread_mutex_unlock(&q->lock);
@@ -247,22 +589,38 @@ static bool waits_for_all_before(const hg_command *cmd) {
   return (cmd->type == CL_COMMAND_MARKER || cmd->type == CL_COMMAND_BARRIER) && cmd->num_deps == 0;
 }
 
+/* Keeps the counter of a command being linked from reaching zero early (an in-order link may be
+ * resolved by another thread before the links are counted). */
+#define LINKING_BIAS (1u << 30)
+
 cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
   cl_command_queue q = cmd->queue;
   cl_event ev = cmd->event;
   bool in_order = hg_queue_in_order(q);
 
+  if (!cmd->run) {
+    cmd->streamed_kind = true; /* nothing to run: completes in stream order */
+  } else if (cmd->submit) {
+    hg_backend *be = hg_platform_backend();
+    if (be && hg_backend_async(be->ops)) {
+      cmd->streamed_kind = true;
+      cmd->backend = be;
+    }
+  }
+
   /* Links: the explicit wait list, then the implicit dependencies, counted under the lock. */
   cl_uint max_links = cmd->num_deps + 1;
-  pthread_mutex_lock(&q->lock);
-  if (!in_order) {
-    if (waits_for_all_before(cmd))
-      max_links += (cl_uint)q->pending;
+  if (!in_order && waits_for_all_before(cmd)) {
+    pthread_mutex_lock(&q->lock);
+    max_links += (cl_uint)q->pending;
+    pthread_mutex_unlock(&q->lock);
   }
-  pthread_mutex_unlock(&q->lock);
 
+  atomic_store_explicit(&cmd->pending_deps, LINKING_BIAS, memory_order_relaxed);
+  bool queue_link = false;
   for (;;) {
-    hg_dep_link *links = calloc(max_links, sizeof *links);
+    hg_dep_link *links =
+        max_links <= HG_COMMAND_INLINE_DEPS ? cmd->inline_links : calloc(max_links, sizeof *links);
     if (!links) {
       hg_command_discard(cmd);
       return CL_OUT_OF_HOST_MEMORY;
@@ -274,7 +632,7 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
       hg_event_hold(cmd->deps[i]);
       n++;
     }
-    cl_event old_barrier = NULL;
+    cl_event old_barrier = NULL, old_last = NULL;
     pthread_mutex_lock(&q->lock);
     if (!in_order && waits_for_all_before(cmd) && n + q->pending + 1 > max_links) {
       /* More commands arrived since we counted: size again. */
@@ -282,14 +640,28 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
       pthread_mutex_unlock(&q->lock);
       for (cl_uint i = 0; i < n; i++)
         hg_event_unhold(links[i].event);
-      free(links);
+      if (links != cmd->inline_links)
+        free(links);
       continue;
     }
     if (in_order) {
-      if (q->last_event) {
-        links[n++].event = q->last_event; /* the queue's hold passes to the link */
+      hg_command *prev = q->last_cmd;
+      if (prev) {
+        if (cmd->streamed_kind) {
+          /* waits only for prev to reach the stream (or to finish) */
+          if (!prev->streamed) {
+            prev->successor = cmd;
+            queue_link = true;
+          }
+          old_last = q->last_event;
+        } else {
+          links[n].event = q->last_event; /* the queue's hold passes to the link */
+          links[n].explicit_dep = false;
+          n++;
+        }
       }
       q->last_event = ev;
+      q->last_cmd = cmd;
       hg_event_hold(ev);
     } else {
       if (q->last_barrier) {
@@ -321,6 +693,8 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
     pthread_mutex_unlock(&q->lock);
     if (old_barrier)
       hg_event_unhold(old_barrier);
+    if (old_last)
+      hg_event_unhold(old_last);
 
     cmd->links = links;
     cmd->num_links = n;
@@ -338,7 +712,8 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
    * links are in place. After the final decrement the command belongs to the engine. */
   cl_uint n = cmd->num_links;
   hg_dep_link *links = cmd->links;
-  atomic_store_explicit(&cmd->pending_deps, n + 1, memory_order_relaxed);
+  atomic_fetch_sub_explicit(&cmd->pending_deps, LINKING_BIAS - (n + (queue_link ? 1 : 0) + 1),
+                            memory_order_acq_rel);
   for (cl_uint i = 0; i < n; i++) {
     links[i].cmd = cmd;
     cl_int st;

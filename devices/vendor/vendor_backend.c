@@ -1,7 +1,9 @@
 /* The vendor backend: one hg_backend per device of every vendor platform the mini-loader finds.
- * Each owns one vendor context and one in-order, profiling command queue; every operation is
- * made synchronous by waiting for its own vendor event (not clFinish, so that operations from
- * other threads on the same queue do not delay it more than the in-order queue must). */
+ * Each owns one vendor context and one in-order, profiling command queue: the backend's stream.
+ * A synchronous operation waits for its own vendor event (not clFinish, so that operations from
+ * other threads on the same queue do not delay it more than the in-order queue must); an
+ * asynchronous one hands its vendor event back as the completion token. Both go through the
+ * one in-order queue, which gives the order backend.h promises. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +22,11 @@ cl_int hg_vendor_error(cl_int e) {
   return CL_OUT_OF_RESOURCES;
 }
 
-cl_int hg_vendor_wait(cl_event ev) {
+/* Waits for ev and reports how its command ended; ev stays held. */
+static cl_int wait_status(cl_event ev) {
   cl_int err = VCL(ev)->clWaitForEvents(1, &ev);
   cl_int status = CL_COMPLETE;
   cl_int info_err = VCL(ev)->clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-  VCL(ev)->clReleaseEvent(ev);
   if (info_err == CL_SUCCESS && status < 0)
     return hg_vendor_error(status); /* the command failed: its status is the reason */
   if (err != CL_SUCCESS)
@@ -32,6 +34,44 @@ cl_int hg_vendor_wait(cl_event ev) {
   if (info_err != CL_SUCCESS)
     return hg_vendor_error(info_err);
   return status == CL_COMPLETE ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+}
+
+cl_int hg_vendor_wait(cl_event ev) {
+  cl_int err = wait_status(ev);
+  VCL(ev)->clReleaseEvent(ev);
+  return err;
+}
+
+cl_int hg_vendor_submitted(hg_vendor_backend *vb, cl_int enqueue_err, cl_event ev, hg_token **token) {
+  *token = NULL;
+  if (enqueue_err != CL_SUCCESS)
+    return hg_vendor_error(enqueue_err);
+  /* Without a flush some vendors hold the command back until something waits on it, which
+   * would leave the device idle while we submit the next one. */
+  VCL(vb->queue)->clFlush(vb->queue);
+  *token = (hg_token *)ev;
+  return CL_SUCCESS;
+}
+
+static cl_int vendor_token_wait(hg_backend *be, hg_token *token, uint64_t *device_start, uint64_t *device_end) {
+  cl_event ev = (cl_event)token;
+  cl_int err = wait_status(ev);
+  cl_ulong start = 0, end = 0;
+  if (err == CL_SUCCESS && (device_start || device_end) &&
+      (VCL(ev)->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) != CL_SUCCESS ||
+       VCL(ev)->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) != CL_SUCCESS ||
+       end < start))
+    start = end = 0;
+  if (device_start)
+    *device_start = start;
+  if (device_end)
+    *device_end = end;
+  return err;
+}
+
+static void vendor_token_release(hg_backend *be, hg_token *token) {
+  cl_event ev = (cl_event)token;
+  VCL(ev)->clReleaseEvent(ev);
 }
 
 static void vendor_destroy(hg_backend *be) {
@@ -60,6 +100,16 @@ static const hg_backend_ops vendor_ops = {
     .kernel_create = hg_vendor_kernel_create,
     .kernel_free = hg_vendor_kernel_free,
     .kernel_launch = hg_vendor_kernel_launch,
+    .mem_read_async = hg_vendor_mem_read_async,
+    .mem_write_async = hg_vendor_mem_write_async,
+    .mem_copy_async = hg_vendor_mem_copy_async,
+    .mem_fill_async = hg_vendor_mem_fill_async,
+    .mem_read_rect_async = hg_vendor_mem_read_rect_async,
+    .mem_write_rect_async = hg_vendor_mem_write_rect_async,
+    .mem_copy_rect_async = hg_vendor_mem_copy_rect_async,
+    .kernel_launch_async = hg_vendor_kernel_launch_async,
+    .token_wait = vendor_token_wait,
+    .token_release = vendor_token_release,
 };
 
 /* ---- probing ------------------------------------------------------------------------------ */

@@ -212,10 +212,10 @@ static cl_int set_arg(cl_kernel kernel, cl_uint index, const hg_launch_arg *a) {
   return CL_INVALID_ARG_VALUE;
 }
 
-cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, uint64_t *device_ns) {
-  hg_vendor_backend *vb = hg_vendor_of(be);
-  if (device_ns)
-    *device_ns = 0;
+/* Sets the arguments and enqueues the launch; *ev receives the vendor event (NULL when the range
+ * is empty and nothing was enqueued). */
+static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch *l, cl_event *ev) {
+  *ev = NULL;
   if (l->work_dim < 1 || l->work_dim > 3)
     return CL_INVALID_WORK_DIMENSION;
   bool any_local = false;
@@ -225,19 +225,29 @@ cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch
     any_local |= l->local_size[i] != 0;
   }
   cl_int err = CL_SUCCESS;
-  cl_event ev = NULL;
   pthread_mutex_lock(&k->launch_lock);
   for (cl_uint i = 0; i < l->num_args && err == CL_SUCCESS; i++) {
     err = set_arg(k->kernel, i, &l->args[i]);
     if (err != CL_SUCCESS)
-      HG_LOG(HG_LOG_SCHED, "%s: setting argument %u failed (%d)", be->name, i, err);
+      HG_LOG(HG_LOG_SCHED, "%s: setting argument %u failed (%d)", vb->base.name, i, err);
   }
   if (err == CL_SUCCESS)
     err = VCL(vb->queue)->clEnqueueNDRangeKernel(vb->queue, k->kernel, l->work_dim, l->global_offset, l->global_size,
-                                                 any_local ? l->local_size : NULL, 0, NULL, &ev);
+                                                 any_local ? l->local_size : NULL, 0, NULL, ev);
   pthread_mutex_unlock(&k->launch_lock);
   if (err != CL_SUCCESS)
-    return hg_vendor_error(err);
+    *ev = NULL;
+  return hg_vendor_error(err);
+}
+
+cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, uint64_t *device_ns) {
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  if (device_ns)
+    *device_ns = 0;
+  cl_event ev;
+  cl_int err = enqueue_launch(vb, k, l, &ev);
+  if (err != CL_SUCCESS || !ev)
+    return err;
 
   /* keep the event for its profiling times: hg_vendor_wait releases it */
   VCL(ev)->clRetainEvent(ev);
@@ -253,4 +263,14 @@ cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch
   if (err != CL_SUCCESS)
     HG_LOG(HG_LOG_SCHED, "%s: kernel failed (%d)", be->name, err);
   return err;
+}
+
+cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, hg_token **token) {
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  *token = NULL;
+  cl_event ev;
+  cl_int err = enqueue_launch(vb, k, l, &ev);
+  if (err != CL_SUCCESS || !ev)
+    return err;
+  return hg_vendor_submitted(vb, CL_SUCCESS, ev, token);
 }

@@ -63,6 +63,10 @@ static inline hg_vendor_backend *hg_vendor_of(hg_backend *be) { return (hg_vendo
 cl_int hg_vendor_error(cl_int vendor_err);
 /* Waits for ev, checks its execution status, releases it. */
 cl_int hg_vendor_wait(cl_event ev);
+/* The end of an asynchronous operation: the vendor event becomes the token (no allocation). The
+ * queue is flushed so the work starts without waiting for a later wait. *token is NULL and the
+ * error returned when the enqueue failed. */
+cl_int hg_vendor_submitted(hg_vendor_backend *vb, cl_int enqueue_err, cl_event ev, hg_token **token);
 
 /* The operations, split by subject. */
 cl_int hg_vendor_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out);
@@ -76,6 +80,20 @@ cl_int hg_vendor_mem_fill(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t
 cl_int hg_vendor_mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *rect, void *dst);
 cl_int hg_vendor_mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *rect, const void *src);
 cl_int hg_vendor_mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect);
+cl_int hg_vendor_mem_read_async(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst,
+                                hg_token **token);
+cl_int hg_vendor_mem_write_async(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src,
+                                 hg_token **token);
+cl_int hg_vendor_mem_copy_async(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst,
+                                size_t dst_offset, size_t size, hg_token **token);
+cl_int hg_vendor_mem_fill_async(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
+                                size_t pattern_size, hg_token **token);
+cl_int hg_vendor_mem_read_rect_async(hg_backend *be, hg_dev_mem *src, const hg_rect *rect, void *dst,
+                                     hg_token **token);
+cl_int hg_vendor_mem_write_rect_async(hg_backend *be, hg_dev_mem *dst, const hg_rect *rect, const void *src,
+                                      hg_token **token);
+cl_int hg_vendor_mem_copy_rect_async(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect,
+                                     hg_token **token);
 /* The vendor buffer a kernel argument at (mem, offset) names: mem itself or a cached sub-buffer. */
 cl_int hg_vendor_mem_at(hg_dev_mem *mem, size_t offset, cl_mem *out);
 
@@ -85,5 +103,7 @@ void hg_vendor_program_free(hg_backend *be, hg_dev_program *prog);
 cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *prog, const char *name, hg_dev_kernel **out);
 void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *kernel);
 cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
+cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch,
+                                     hg_token **token);
 
 #endif

@@ -1,5 +1,6 @@
 /* Memory operations of the vendor backend: one vendor buffer per allocation, transfers through
- * the vendor's own enqueue calls, each waited for before returning. */
+ * the vendor's own enqueue calls: the synchronous forms wait for their vendor event, the
+ * asynchronous ones return it as the token. */
 #include <stdlib.h>
 
 #include "devices/vendor/vendor_internal.h"
@@ -96,26 +97,37 @@ cl_int hg_vendor_mem_at(hg_dev_mem *m, size_t offset, cl_mem *out) {
   return err;
 }
 
-cl_int hg_vendor_mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst) {
+/* Ends a transfer enqueued with event ev: the synchronous form (token NULL) waits for it, the
+ * asynchronous one hands it over as the token. */
+static cl_int finish(hg_vendor_backend *vb, cl_int err, cl_event ev, hg_token **token) {
+  if (token)
+    return hg_vendor_submitted(vb, err, ev, token);
+  return err == CL_SUCCESS ? hg_vendor_wait(ev) : hg_vendor_error(err);
+}
+
+static cl_int mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst, hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (size == 0)
     return CL_SUCCESS;
   cl_event ev = NULL;
-  cl_int err = VCL(vb->queue)->clEnqueueReadBuffer(vb->queue, src->mem, CL_TRUE, offset, size, dst, 0, NULL, &ev);
-  return err == CL_SUCCESS ? hg_vendor_wait(ev) : hg_vendor_error(err);
+  cl_int err = VCL(vb->queue)->clEnqueueReadBuffer(vb->queue, src->mem, token ? CL_FALSE : CL_TRUE, offset, size, dst,
+                                                   0, NULL, &ev);
+  return finish(vb, err, ev, token);
 }
 
-cl_int hg_vendor_mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src) {
+static cl_int mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src,
+                        hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (size == 0)
     return CL_SUCCESS;
   cl_event ev = NULL;
-  cl_int err = VCL(vb->queue)->clEnqueueWriteBuffer(vb->queue, dst->mem, CL_TRUE, offset, size, src, 0, NULL, &ev);
-  return err == CL_SUCCESS ? hg_vendor_wait(ev) : hg_vendor_error(err);
+  cl_int err = VCL(vb->queue)->clEnqueueWriteBuffer(vb->queue, dst->mem, token ? CL_FALSE : CL_TRUE, offset, size,
+                                                    src, 0, NULL, &ev);
+  return finish(vb, err, ev, token);
 }
 
-cl_int hg_vendor_mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst, size_t dst_offset,
-                          size_t size) {
+static cl_int mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst, size_t dst_offset,
+                       size_t size, hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (size == 0)
     return CL_SUCCESS;
@@ -125,45 +137,45 @@ cl_int hg_vendor_mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg
   cl_event ev = NULL;
   cl_int err = VCL(vb->queue)->clEnqueueCopyBuffer(vb->queue, src->mem, dst->mem, src_offset, dst_offset, size, 0,
                                                    NULL, &ev);
-  return err == CL_SUCCESS ? hg_vendor_wait(ev) : hg_vendor_error(err);
+  return finish(vb, err, ev, token);
 }
 
-cl_int hg_vendor_mem_fill(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
-                          size_t pattern_size) {
+static cl_int mem_fill(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
+                       size_t pattern_size, hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (size == 0)
     return CL_SUCCESS;
   cl_event ev = NULL;
   cl_int err = VCL(vb->queue)->clEnqueueFillBuffer(vb->queue, dst->mem, pattern, pattern_size, offset, size, 0, NULL,
                                                    &ev);
-  return err == CL_SUCCESS ? hg_vendor_wait(ev) : hg_vendor_error(err);
+  return finish(vb, err, ev, token);
 }
 
 static bool empty_region(const hg_rect *r) { return !r->region[0] || !r->region[1] || !r->region[2]; }
 
-cl_int hg_vendor_mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *r, void *dst) {
+static cl_int mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *r, void *dst, hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (empty_region(r))
     return CL_SUCCESS;
   cl_event ev = NULL;
-  cl_int err = VCL(vb->queue)->clEnqueueReadBufferRect(vb->queue, src->mem, CL_TRUE, r->src_origin, r->dst_origin,
-                                                       r->region, r->src_row_pitch, r->src_slice_pitch,
-                                                       r->dst_row_pitch, r->dst_slice_pitch, dst, 0, NULL, &ev);
-  return err == CL_SUCCESS ? hg_vendor_wait(ev) : hg_vendor_error(err);
+  cl_int err = VCL(vb->queue)->clEnqueueReadBufferRect(
+      vb->queue, src->mem, token ? CL_FALSE : CL_TRUE, r->src_origin, r->dst_origin, r->region, r->src_row_pitch,
+      r->src_slice_pitch, r->dst_row_pitch, r->dst_slice_pitch, dst, 0, NULL, &ev);
+  return finish(vb, err, ev, token);
 }
 
-cl_int hg_vendor_mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, const void *src) {
+static cl_int mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, const void *src, hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (empty_region(r))
     return CL_SUCCESS;
   cl_event ev = NULL;
-  cl_int err = VCL(vb->queue)->clEnqueueWriteBufferRect(vb->queue, dst->mem, CL_TRUE, r->dst_origin, r->src_origin,
-                                                        r->region, r->dst_row_pitch, r->dst_slice_pitch,
-                                                        r->src_row_pitch, r->src_slice_pitch, src, 0, NULL, &ev);
-  return err == CL_SUCCESS ? hg_vendor_wait(ev) : hg_vendor_error(err);
+  cl_int err = VCL(vb->queue)->clEnqueueWriteBufferRect(
+      vb->queue, dst->mem, token ? CL_FALSE : CL_TRUE, r->dst_origin, r->src_origin, r->region, r->dst_row_pitch,
+      r->dst_slice_pitch, r->src_row_pitch, r->src_slice_pitch, src, 0, NULL, &ev);
+  return finish(vb, err, ev, token);
 }
 
-cl_int hg_vendor_mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r) {
+static cl_int mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r, hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (empty_region(r))
     return CL_SUCCESS;
@@ -171,5 +183,68 @@ cl_int hg_vendor_mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst,
   cl_int err = VCL(vb->queue)->clEnqueueCopyBufferRect(vb->queue, src->mem, dst->mem, r->src_origin, r->dst_origin,
                                                        r->region, r->src_row_pitch, r->src_slice_pitch,
                                                        r->dst_row_pitch, r->dst_slice_pitch, 0, NULL, &ev);
-  return err == CL_SUCCESS ? hg_vendor_wait(ev) : hg_vendor_error(err);
+  return finish(vb, err, ev, token);
+}
+
+/* ---- the table's entries: synchronous, then asynchronous ---- */
+
+cl_int hg_vendor_mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst) {
+  return mem_read(be, src, offset, size, dst, NULL);
+}
+cl_int hg_vendor_mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src) {
+  return mem_write(be, dst, offset, size, src, NULL);
+}
+cl_int hg_vendor_mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst, size_t dst_offset,
+                          size_t size) {
+  return mem_copy(be, src, src_offset, dst, dst_offset, size, NULL);
+}
+cl_int hg_vendor_mem_fill(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
+                          size_t pattern_size) {
+  return mem_fill(be, dst, offset, size, pattern, pattern_size, NULL);
+}
+cl_int hg_vendor_mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *r, void *dst) {
+  return mem_read_rect(be, src, r, dst, NULL);
+}
+cl_int hg_vendor_mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, const void *src) {
+  return mem_write_rect(be, dst, r, src, NULL);
+}
+cl_int hg_vendor_mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r) {
+  return mem_copy_rect(be, src, dst, r, NULL);
+}
+
+/* An operation with nothing to do returns CL_SUCCESS with a NULL token. */
+cl_int hg_vendor_mem_read_async(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst,
+                                hg_token **token) {
+  *token = NULL;
+  return mem_read(be, src, offset, size, dst, token);
+}
+cl_int hg_vendor_mem_write_async(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src,
+                                 hg_token **token) {
+  *token = NULL;
+  return mem_write(be, dst, offset, size, src, token);
+}
+cl_int hg_vendor_mem_copy_async(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst,
+                                size_t dst_offset, size_t size, hg_token **token) {
+  *token = NULL;
+  return mem_copy(be, src, src_offset, dst, dst_offset, size, token);
+}
+cl_int hg_vendor_mem_fill_async(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
+                                size_t pattern_size, hg_token **token) {
+  *token = NULL;
+  return mem_fill(be, dst, offset, size, pattern, pattern_size, token);
+}
+cl_int hg_vendor_mem_read_rect_async(hg_backend *be, hg_dev_mem *src, const hg_rect *r, void *dst,
+                                     hg_token **token) {
+  *token = NULL;
+  return mem_read_rect(be, src, r, dst, token);
+}
+cl_int hg_vendor_mem_write_rect_async(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, const void *src,
+                                      hg_token **token) {
+  *token = NULL;
+  return mem_write_rect(be, dst, r, src, token);
+}
+cl_int hg_vendor_mem_copy_rect_async(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r,
+                                     hg_token **token) {
+  *token = NULL;
+  return mem_copy_rect(be, src, dst, r, token);
 }

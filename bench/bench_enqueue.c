@@ -1,0 +1,126 @@
+/* bench-enqueue: the cost of one enqueue on one platform, made to be counted by callgrind
+ * (instructions are repeatable on a loaded machine, wall time is not).
+ * Usage: bench-enqueue PLATFORM_SUBSTRING MODE ITERATIONS
+ *   MODE latency:  ITERATIONS x (empty kernel, clFinish)          - enqueue -> complete
+ *   MODE latency-event: the same with the kernel's event, clFlush and clWaitForEvents
+ *   MODE stream:   ITERATIONS empty kernels back to back, clFinish - enqueue cost when pipelined
+ *   MODE copy:     ITERATIONS x (1 KiB write, kernel, 1 KiB read) back to back, clFinish
+ * Per-operation instructions: run twice with different ITERATIONS and divide the difference
+ * of the totals by the difference of the iterations (setup and teardown cancel out). */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CHECK(expr)                                                              \
+  do {                                                                           \
+    cl_int e_ = (expr);                                                          \
+    if (e_ != CL_SUCCESS) {                                                      \
+      fprintf(stderr, "%s:%d %s failed: %d\n", __FILE__, __LINE__, #expr, e_);   \
+      exit(1);                                                                   \
+    }                                                                            \
+  } while (0)
+
+static const char *src = "__kernel void empty(void) {}\n"
+                         "__kernel void inc(__global int *a) { a[get_global_id(0)] += 1; }\n";
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: %s PLATFORM latency|stream|copy ITERATIONS\n", argv[0]);
+    return 2;
+  }
+  const char *want = argv[1], *mode = argv[2];
+  int iters = atoi(argv[3]);
+  cl_platform_id ids[16], p = NULL;
+  cl_uint n = 0;
+  clGetPlatformIDs(16, ids, &n);
+  for (cl_uint i = 0; i < n && !p; i++) {
+    char name[256];
+    clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+    if (strstr(name, want))
+      p = ids[i];
+  }
+  if (!p) {
+    fprintf(stderr, "no platform matching '%s'\n", want);
+    return 1;
+  }
+  cl_int err;
+  cl_device_id dev;
+  CHECK(clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
+  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  CHECK(err);
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+  CHECK(err);
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  CHECK(err);
+  CHECK(clBuildProgram(prog, 1, &dev, "", NULL, NULL));
+  cl_kernel empty = clCreateKernel(prog, "empty", &err);
+  CHECK(err);
+  cl_kernel inc = clCreateKernel(prog, "inc", &err);
+  CHECK(err);
+  enum { WORDS = 256 };
+  int host[WORDS] = {0}, back[WORDS];
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof host, NULL, &err);
+  CHECK(err);
+  CHECK(clSetKernelArg(inc, 0, sizeof buf, &buf));
+  const size_t one = 1, words = WORDS;
+  /* warm up: first launches build and create the backend kernels */
+  CHECK(clEnqueueNDRangeKernel(q, empty, 1, NULL, &one, &one, 0, NULL, NULL));
+  CHECK(clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, sizeof host, host, 0, NULL, NULL));
+  CHECK(clEnqueueNDRangeKernel(q, inc, 1, NULL, &words, NULL, 0, NULL, NULL));
+  CHECK(clFinish(q));
+
+  double t0 = now_s();
+  if (!strcmp(mode, "latency")) {
+    for (int i = 0; i < iters; i++) {
+      CHECK(clEnqueueNDRangeKernel(q, empty, 1, NULL, &one, &one, 0, NULL, NULL));
+      CHECK(clFinish(q));
+    }
+  } else if (!strcmp(mode, "latency-event")) {
+    /* the same through an event: what a driver layered on this platform does */
+    for (int i = 0; i < iters; i++) {
+      cl_event ev;
+      CHECK(clEnqueueNDRangeKernel(q, empty, 1, NULL, &one, &one, 0, NULL, &ev));
+      CHECK(clFlush(q));
+      CHECK(clWaitForEvents(1, &ev));
+      CHECK(clReleaseEvent(ev));
+    }
+  } else if (!strcmp(mode, "stream")) {
+    for (int i = 0; i < iters; i++)
+      CHECK(clEnqueueNDRangeKernel(q, empty, 1, NULL, &one, &one, 0, NULL, NULL));
+    CHECK(clFinish(q));
+  } else if (!strcmp(mode, "copy")) {
+    for (int i = 0; i < iters; i++) {
+      for (int w = 0; w < WORDS; w++)
+        host[w] = i + w;
+      CHECK(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof host, host, 0, NULL, NULL));
+      CHECK(clEnqueueNDRangeKernel(q, inc, 1, NULL, &words, NULL, 0, NULL, NULL));
+      CHECK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL));
+      for (int w = 0; w < WORDS; w++)
+        if (back[w] != i + w + 1) {
+          fprintf(stderr, "iteration %d word %d: %d, expected %d\n", i, w, back[w], i + w + 1);
+          return 1;
+        }
+    }
+  } else {
+    fprintf(stderr, "unknown mode %s\n", mode);
+    return 2;
+  }
+  double t = now_s() - t0;
+  printf("%s %s: %d iterations, %.3f us each\n", want, mode, iters, t / iters * 1e6);
+  clReleaseMemObject(buf);
+  clReleaseKernel(empty);
+  clReleaseKernel(inc);
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+  return 0;
+}
