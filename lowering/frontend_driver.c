@@ -32,10 +32,12 @@ const char *hg_frontend_clang_path(void) {
   return env && env[0] ? env : HETGPU_CLANG_DEFAULT;
 }
 
-/* clang's opencl-c-base.h defines, for the SPIR target, feature macros and extensions the
- * device does not have; they are removed before the user's code so that its #ifdefs see
- * exactly the device's features. */
+/* The prelude before the user's code makes its #ifdefs see exactly the device: an OpenCL 3.0
+ * device (__OPENCL_VERSION__, which clang leaves to the implementation) without images (the
+ * spir64 target predefines __IMAGE_SUPPORT__), and none of the feature macros and extensions
+ * clang's opencl-c-base.h defines for SPIR that the device does not have. */
 static const char k_prelude[] =
+    "#define __OPENCL_VERSION__ 300\n#undef __IMAGE_SUPPORT__\n"
     "#undef cl_khr_subgroup_extended_types\n#undef cl_khr_subgroup_non_uniform_vote\n"
     "#undef cl_khr_subgroup_ballot\n#undef cl_khr_subgroup_non_uniform_arithmetic\n"
     "#undef cl_khr_subgroup_shuffle\n#undef cl_khr_subgroup_shuffle_relative\n"
