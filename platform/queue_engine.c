@@ -254,29 +254,29 @@ static void entry_wait_held(cl_command_queue q, hg_command *c) {
 
 /* START and END of a completed entry on the host clock. The backend's timestamps are moved by
  * an offset kept between two bounds that every entry gives: the work cannot start before it
- * was handed over (t_run) nor end after it was seen complete (t_done). Under q->lock. */
+ * was handed over (t_run) nor end after it was seen complete (t_done). The stream runs its
+ * entries one after the other, so an entry starts no earlier than the previous one ended
+ * (q->last_end); an entry without a token (a marker) takes no time. Under q->lock. */
 static void entry_times(cl_command_queue q, const hg_command *c, cl_ulong *start, cl_ulong *end) {
-  *start = c->t_run;
-  *end = c->t_done > c->t_run ? c->t_done : c->t_run;
-  if (!c->dev_end || c->dev_end < c->dev_start)
-    return;
-  int64_t hi = (int64_t)(c->t_done - c->dev_end), lo = (int64_t)(c->t_run - c->dev_start);
-  if (!q->clock_known) {
-    q->clock_offset = hi;
-    q->clock_known = true;
+  cl_ulong lo = c->t_run > q->last_end ? c->t_run : q->last_end;
+  cl_ulong hi = c->t_done > lo ? c->t_done : lo;
+  cl_ulong s = lo, e = c->token ? hi : lo;
+  if (c->token && c->dev_end && c->dev_end >= c->dev_start) {
+    int64_t upper = (int64_t)(c->t_done - c->dev_end), lower = (int64_t)(c->t_run - c->dev_start);
+    if (!q->clock_known) {
+      q->clock_offset = upper;
+      q->clock_known = true;
+    }
+    if (q->clock_offset < lower)
+      q->clock_offset = lower;
+    if (q->clock_offset > upper)
+      q->clock_offset = upper;
+    s = (cl_ulong)((int64_t)c->dev_start + q->clock_offset);
+    e = (cl_ulong)((int64_t)c->dev_end + q->clock_offset);
   }
-  if (q->clock_offset < lo)
-    q->clock_offset = lo;
-  if (q->clock_offset > hi)
-    q->clock_offset = hi;
-  cl_ulong s = (cl_ulong)((int64_t)c->dev_start + q->clock_offset);
-  cl_ulong e = (cl_ulong)((int64_t)c->dev_end + q->clock_offset);
-  if (s > *start)
-    *start = s;
-  if (e < *end)
-    *end = e;
-  if (*end < *start)
-    *end = *start;
+  *start = s < lo ? lo : s > hi ? hi : s;
+  *end = e < *start ? *start : e > hi ? hi : e;
+  q->last_end = *end;
 }
 
 /* Completes one stream entry: the head of the stream list, or an entry that never joined it.
@@ -288,10 +288,13 @@ static void stream_finish(cl_command_queue q, hg_command *c) {
     pthread_mutex_lock(&q->lock);
   }
   cl_event ev = c->event;
-  bool timed = c->token && ev->profiling;
+  bool timed = ev->profiling && c->stream_status == CL_COMPLETE;
   cl_ulong start = 0, end = 0;
-  if (timed)
+  if (timed) {
+    if (!c->token)
+      c->t_done = c->t_run;
     entry_times(q, c, &start, &end);
+  }
   pthread_mutex_unlock(&q->lock);
 
   if (timed)
@@ -511,6 +514,22 @@ void hg_engine_dep_done(hg_command *cmd, bool failed) {
     queue_push_ready(cmd);
 }
 
+/* On an in-order queue a command starts no earlier than the previous one ended, whichever path
+ * (synchronous or the backend stream) each took: the profiled times say so too. */
+static void order_run_times(cl_command_queue q, cl_event ev) {
+  pthread_mutex_lock(&ev->lock);
+  cl_ulong start = ev->times[HG_T_START], end = ev->times[HG_T_END];
+  pthread_mutex_unlock(&ev->lock);
+  pthread_mutex_lock(&q->lock);
+  if (start < q->last_end)
+    start = q->last_end;
+  if (end < start)
+    end = start;
+  q->last_end = end;
+  pthread_mutex_unlock(&q->lock);
+  hg_event_set_run_times(ev, start, end);
+}
+
 /* Runs one ready synchronous command and retires it: the event reaches its final status, the
  * queue forgets the command, and the command is freed. */
 static void command_execute(hg_command *cmd) {
@@ -523,6 +542,8 @@ static void command_execute(hg_command *cmd) {
     hg_event_set_status(ev, CL_RUNNING);
     cl_int r = cmd->run ? cmd->run(cmd) : CL_SUCCESS;
     hg_event_mark_end(ev);
+    if (ev->profiling && hg_queue_in_order(q))
+      order_run_times(q, ev);
     status = r == CL_SUCCESS ? CL_COMPLETE : (r < 0 ? r : CL_OUT_OF_RESOURCES);
   }
   if (cmd->cleanup) {
