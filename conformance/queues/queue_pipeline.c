@@ -385,6 +385,7 @@ HG_TEST(in_order_completion_and_profiling) {
   static const cl_profiling_info order[] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
                                             CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
                                             CL_PROFILING_COMMAND_COMPLETE};
+  cl_ulong prev_end = 0;
   for (int i = 0; i < N; i++) {
     cl_ulong t[5];
     for (int j = 0; j < 5; j++)
@@ -392,6 +393,10 @@ HG_TEST(in_order_completion_and_profiling) {
     for (int j = 1; j < 5; j++)
       CHECK_MSG(t[j - 1] <= t[j], "event %d: profiling time %d (%llu) after time %d (%llu)", i, j - 1,
                 (unsigned long long)t[j - 1], j, (unsigned long long)t[j]);
+    /* an in-order queue runs each command after the previous one ended */
+    CHECK_MSG(t[2] >= prev_end, "event %d started at %llu, before event %d ended at %llu", i,
+              (unsigned long long)t[2], i - 1, (unsigned long long)prev_end);
+    prev_end = t[3];
   }
   for (int i = 0; i < N; i++)
     clReleaseEvent(ev[i]);
