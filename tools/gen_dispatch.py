@@ -118,21 +118,6 @@ def main():
             unsup.append("}")
             unsup.append("")
     out.append("};")
-    if "--fallbacks" in sys.argv:
-        fb = ['/* TEMPORARY development fallbacks (weak): replaced by the real entry points. */',
-              '#include "icd/entry_points.h"', '']
-        for typ, name in fields:
-            if name not in protos or name in UNSUPPORTED or name in EXPORTED or GL_LIKE.search(name):
-                continue
-            ret, params = protos[name]
-            params = named_params(params)
-            fb.append(f"__attribute__((weak)) {ret} CL_API_CALL {name}({params}) {{")
-            if ret == "cl_int": fb.append("  return CL_INVALID_OPERATION;")
-            elif "errcode_ret" in params: fb.append("  if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;\n  return NULL;")
-            elif ret == "void": fb.append("  return;")
-            else: fb.append("  return NULL;")
-            fb.append("}")
-        open(os.path.join(ROOT, "icd/entry_fallbacks.c"), "w").write("\n".join(fb) + "\n")
     open(os.path.join(ROOT, "icd/dispatch_table.c"), "w").write("\n".join(out) + "\n")
     open(os.path.join(ROOT, "icd/unsupported.c"), "w").write("\n".join(unsup))
 
