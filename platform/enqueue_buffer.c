@@ -38,11 +38,9 @@ static cl_int write_go(hg_command *c, hg_token **token) {
   buffer_io_cmd *cmd = (buffer_io_cmd *)c;
   if (!cmd->size)
     return CL_SUCCESS;
-  /* overwriting the whole root buffer needs no current contents */
-  hg_mem_access access = cmd->size == cmd->mem->storage->size ? HG_MEM_DISCARD : HG_MEM_WRITE;
   hg_dev_mem *dm;
   size_t base;
-  cl_int err = hg_command_buffer(c, cmd->mem, access, &dm, &base);
+  cl_int err = hg_command_buffer(c, cmd->mem, hg_mem_write_access(cmd->mem, cmd->size), &dm, &base);
   if (err != CL_SUCCESS)
     return err;
   hg_backend *be = hg_command_backend(c);
@@ -193,10 +191,9 @@ static cl_int fill_go(hg_command *c, hg_token **token) {
   buffer_fill_cmd *cmd = (buffer_fill_cmd *)c;
   if (!cmd->size)
     return CL_SUCCESS;
-  hg_mem_access access = cmd->size == cmd->mem->storage->size ? HG_MEM_DISCARD : HG_MEM_WRITE;
   hg_dev_mem *dm;
   size_t base;
-  cl_int err = hg_command_buffer(c, cmd->mem, access, &dm, &base);
+  cl_int err = hg_command_buffer(c, cmd->mem, hg_mem_write_access(cmd->mem, cmd->size), &dm, &base);
   if (err != CL_SUCCESS)
     return err;
   hg_backend *be = hg_command_backend(c);

@@ -47,10 +47,9 @@ static cl_int unmap_run(hg_command *c) {
   hg_mem_mapping *m = cmd->map;
   if (!map_writes(m->flags))
     return CL_SUCCESS;
-  hg_mem_access access = m->size == cmd->mem->storage->size ? HG_MEM_DISCARD : HG_MEM_WRITE;
   hg_dev_mem *dm;
   size_t base;
-  cl_int err = hg_command_buffer(c, cmd->mem, access, &dm, &base);
+  cl_int err = hg_command_buffer(c, cmd->mem, hg_mem_write_access(cmd->mem, m->size), &dm, &base);
   if (err != CL_SUCCESS)
     return err;
   hg_backend *be = hg_command_backend(c);

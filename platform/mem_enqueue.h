@@ -21,6 +21,12 @@ hg_backend *hg_command_backend(const hg_command *cmd);
  * (sub-)buffer in it. */
 cl_int hg_command_buffer(const hg_command *cmd, cl_mem mem, hg_mem_access access, hg_dev_mem **dm, size_t *base);
 
+/* The access a command needs to write `size` bytes of a buffer: overwriting the whole root
+ * buffer needs no current contents (HG_MEM_DISCARD), anything less keeps the rest (HG_MEM_WRITE). */
+static inline hg_mem_access hg_mem_write_access(cl_mem mem, size_t size) {
+  return size == mem->storage->size ? HG_MEM_DISCARD : HG_MEM_WRITE;
+}
+
 /* True when the byte ranges [a, a + a_size) and [b, b + b_size) intersect. */
 static inline bool hg_ranges_overlap(size_t a, size_t a_size, size_t b, size_t b_size) {
   return a < b + b_size && b < a + a_size;
