@@ -336,6 +336,7 @@ static void emit_preamble(oc_ctx *c, oc_buf *out) {
                 "static inline ushort%s hg_d2h%s(double%s f) { ushort%s h = (ushort%s)(0); vstore_half%s_rte(f, 0, (__private half *)&h); return h; }\n",
                 sfx, sfx, sfx, sfx, sfx, sfx);
   }
+  oc_emit_work_item_helpers(c, out);
   oc_puts(out, "\n");
 }
 

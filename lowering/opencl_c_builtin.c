@@ -185,6 +185,58 @@ static void emit_printf(oc_ctx *c, const hg_ir_inst *in) {
   oc_puts(c->body, ");\n");
 }
 
+/* ---- work-item functions with a dimension index ---- */
+
+/* The functions taking a dimindx and their value for dimindx >= get_work_dim(). */
+static const struct {
+  const char *name;
+  unsigned out_of_range;
+} k_work_items[] = {
+    {"get_global_size", 1}, {"get_local_size", 1}, {"get_enqueued_local_size", 1}, {"get_num_groups", 1},
+    {"get_global_id", 0},   {"get_local_id", 0},   {"get_group_id", 0},            {"get_global_offset", 0},
+};
+#define NUM_WORK_ITEMS (sizeof k_work_items / sizeof k_work_items[0])
+
+static int oc_work_item_index(const char *name) {
+  for (unsigned i = 0; i < NUM_WORK_ITEMS; i++)
+    if (!strcmp(name, k_work_items[i].name)) return (int)i;
+  return -1;
+}
+static unsigned oc_work_item_default(int k) { return k_work_items[k].out_of_range; }
+
+void oc_emit_work_item_helpers(oc_ctx *c, oc_buf *out) {
+  for (unsigned k = 0; k < NUM_WORK_ITEMS; k++) {
+    if (!(c->wi_mask & (1u << k))) continue;
+    const char *n = k_work_items[k].name;
+    /* work-groups are uniform in OpenCL C 1.2: the enqueued local size is the local size */
+    const char *vendor = !strcmp(n, "get_enqueued_local_size") ? "get_local_size" : n;
+    oc_printf(out, "static inline size_t hg_wi_%s(uint d) { return d < 3u ? %s(d) : (size_t)%u; }\n", n, vendor,
+              k_work_items[k].out_of_range);
+  }
+}
+
+/* A dimindx >= 3 gets the specification's answer on every vendor (PoCL 3.1 gives 0 for the
+ * sizes): a constant one folds to it, a run-time one goes through a guarded helper from the
+ * preamble (the index evaluated once). Below 3 the vendor answers, get_work_dim included. */
+static void emit_work_item(oc_ctx *c, const hg_ir_inst *in, const char *name) {
+  int k = oc_work_item_index(name);
+  uint32_t v = in->operands[0];
+  const hg_ir_value *val = &c->f->values[v];
+  if (val->kind == HG_VAL_CONST) {
+    uint64_t d = c->f->const_words[val->index] & 0xffffffffu; /* the IR's dimindx is a uint */
+    if (d >= 3) {
+      oc_printf(c->body, "(%s", oc_work_item_default(k) ? "1" : "0");
+      return;
+    }
+    /* work-groups are uniform in OpenCL C 1.2: the enqueued local size is the local size */
+    oc_printf(c->body, "%s(%uu", !strcmp(name, "get_enqueued_local_size") ? "get_local_size" : name, (unsigned)d);
+    return;
+  }
+  c->wi_mask |= 1u << k;
+  oc_printf(c->body, "hg_wi_%s((uint)", name);
+  oc_value(c, c->body, v);
+}
+
 /* ---- vector data ---- */
 static bool starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 
@@ -346,9 +398,10 @@ void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
                      "(get_global_id(1) - get_global_offset(1)) * get_global_size(0) + (get_global_id(0) - get_global_offset(0))");
   } else if (fam == HG_BF_WORK_ITEM && !strcmp(name, "get_local_linear_id")) {
     oc_puts(c->body, "(get_local_id(2) * get_local_size(1) * get_local_size(0) + get_local_id(1) * get_local_size(0) + get_local_id(0)");
+  } else if (fam == HG_BF_WORK_ITEM && in->num_operands == 1 && oc_work_item_index(name) >= 0) {
+    emit_work_item(c, in, name);
   } else if (fam == HG_BF_WORK_ITEM) {
-    /* work-groups are uniform in OpenCL C 1.2: the enqueued local size is the local size */
-    oc_printf(c->body, "%s(", !strcmp(name, "get_enqueued_local_size") ? "get_local_size" : name);
+    oc_printf(c->body, "%s(", name);
     for (uint32_t i = 0; i < in->num_operands; i++) {
       if (i) oc_puts(c->body, ", ");
       oc_puts(c->body, "(uint)");

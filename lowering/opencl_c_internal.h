@@ -50,6 +50,7 @@ typedef struct oc_ctx {
   /* half conversion helpers needed, one bit per lane kind: hg_h2fN (bits -> float),
    * hg_f2hN (float -> bits, round to nearest even), hg_d2hN (double -> bits) */
   unsigned h2f_mask, f2h_mask, d2h_mask;
+  unsigned wi_mask; /* guarded work-item helpers hg_wi_<name> needed (opencl_c_builtin.c) */
   bool may_alias_used[16][OC_LANE_KINDS]; /* [scalar][lane kind] */
   uint32_t *local_uses;   /* [function * num_globals] true when the function (transitively) uses LOCAL global */
   bool *called;           /* per function: called by some function (emitted as a plain function) */
@@ -107,6 +108,8 @@ void oc_emit_terminator(oc_ctx *c, uint32_t block, const hg_ir_inst *in);
 void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in);
 void oc_emit_atomic(oc_ctx *c, const hg_ir_inst *in);
 void oc_emit_cmpxchg(oc_ctx *c, const hg_ir_inst *in);
+/* The preamble's guarded work-item helpers the code uses (c->wi_mask). */
+void oc_emit_work_item_helpers(oc_ctx *c, oc_buf *out);
 
 /* ---- memory (opencl_c_mem.c) ---- */
 void oc_emit_load(oc_ctx *c, const hg_ir_inst *in);

@@ -481,3 +481,46 @@ HG_TEST(builtins_signedness) {
   CHECK_MSG(out[N * 5] == 3 * N, "atomic_add builtin: %d", out[N * 5]);
   CHECK_MSG(out[N * 5 + 1] == mn, "signed atomic_min builtin: %d expected %d", out[N * 5 + 1], mn);
 }
+
+/* Work-item functions with any dimindx: a run-time index from a buffer (0..2 and out-of-range
+ * values up to 0xffffffff) and constant indices 3 and 0xffffffff. For dimindx >= get_work_dim()
+ * the sizes are 1 and the ids 0 (OpenCL C 6.15.1), whatever the vendor does for >= 3. */
+HG_TEST(work_item_dimindx) {
+  static const char *const names[8] = {"get_global_size", "get_local_size", "get_enqueued_local_size", "get_num_groups",
+                                       "get_global_id",   "get_local_id",   "get_group_id",            "get_global_offset"};
+  hg_ir_module *m = hg_ir_module_new();
+  argspec as[] = {gbuf("dims"), gbuf("out")};
+  kb k = new_kernel(m, "wi", 2, as);
+  hg_ir_type i32 = T(HG_IR_I32, 1), i64 = T(HG_IR_I64, 1);
+  uint32_t g = gid(&k);
+  uint32_t d = load(&k, i32, elem(&k, 0, g, 4), 4);
+  uint32_t idx[3] = {d, kconst(&k, i32, 3), kconst(&k, i32, 0xffffffffu)};
+  uint32_t base = op2(&k, HG_OP_MUL, i64, g, kconst(&k, i64, 24));
+  for (unsigned f = 0; f < 8; f++)
+    for (unsigned j = 0; j < 3; j++) {
+      uint32_t r = builtin(&k, names[f], 1, i64, 1, &idx[j]);
+      store(&k, elem(&k, 1, op2(&k, HG_OP_ADD, i64, base, kconst(&k, i64, f * 3 + j)), 8), r, 8);
+    }
+  ret(&k);
+  static uint32_t dims[N];
+  static uint64_t out[N * 24];
+  for (int i = 0; i < N; i++) {
+    uint32_t r = hg_test_rand();
+    dims[i] = r % 4 == 0 ? r : r % 4 == 1 ? 3 + r % 100 : r % 3; /* half in range, half out */
+  }
+  memset(out, 0xcd, sizeof out);
+  runarg ra[] = {{0, dims, sizeof dims}, {0, out, sizeof out}};
+  bool ok = lower_build_run(m, "wi", N, WG, 2, ra);
+  hg_ir_module_free(m);
+  if (!ok) return;
+  for (int i = 0; i < N; i++)
+    for (unsigned f = 0; f < 8; f++)
+      for (unsigned j = 0; j < 3; j++) {
+        uint32_t dim = j == 0 ? dims[i] : j == 1 ? 3 : 0xffffffffu;
+        /* a 1-D launch of N items in groups of WG, no offset */
+        uint64_t in_dim0[8] = {N, WG, WG, N / WG, (uint64_t)i, (uint64_t)(i % WG), (uint64_t)(i / WG), 0};
+        uint64_t e = dim == 0 ? in_dim0[f] : f < 4 ? 1 : 0;
+        CHECK_MSG(out[i * 24 + f * 3 + j] == e, "item %d %s(%u): %llu, expected %llu", i, names[f], dim,
+                  (unsigned long long)out[i * 24 + f * 3 + j], (unsigned long long)e);
+      }
+}
