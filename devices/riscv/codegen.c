@@ -125,17 +125,44 @@ LLVMValueRef hg_rv_intrinsic(hg_rv_cg *g, const char *name, LLVMTypeRef *over, u
   return LLVMBuildCall2(g->B, ft, fn, args, nargs, "");
 }
 
+/* The lp64d ABI widens integer arguments and results narrower than 64 bits to a full register:
+ * 32-bit ones (int and unsigned int alike) are sign-extended, 8- and 16-bit ones by the sign of
+ * their C type. The runtime (compiled by clang) relies on it, e.g. ldexp's clamp of the exponent
+ * compares whole registers, so the caller must say so: without the attribute LLVM passes
+ * whatever the upper bits hold (lane 1 of a vector, for a lane extracted from it). Every
+ * narrower integer in the runtime's prototypes is a signed type or uint32_t, so signext (bool,
+ * i1, would be zeroext). */
+static void abi_ext(hg_rv_cg *g, LLVMValueRef fn_or_call, bool call, unsigned idx, LLVMTypeRef t) {
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) >= 64)
+    return;
+  const char *kind = LLVMGetIntTypeWidth(t) == 1 ? "zeroext" : "signext";
+  LLVMAttributeRef a = LLVMCreateEnumAttribute(g->C, LLVMGetEnumAttributeKindForName(kind, 7), 0);
+  if (call)
+    LLVMAddCallSiteAttribute(fn_or_call, idx, a);
+  else
+    LLVMAddAttributeAtIndex(fn_or_call, idx, a);
+}
+
 LLVMValueRef hg_rv_call_external(hg_rv_cg *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n) {
   LLVMTypeRef pt[16];
-  for (unsigned i = 0; i < n && i < 16; i++)
+  if (n > 16)
+    return hg_rv_fail(g, "%s: too many arguments", name);
+  for (unsigned i = 0; i < n; i++)
     pt[i] = LLVMTypeOf(args[i]);
   LLVMTypeRef ft = LLVMFunctionType(ret, pt, n, 0);
   LLVMValueRef fn = LLVMGetNamedFunction(g->M, name);
   if (!fn) {
     fn = LLVMAddFunction(g->M, name, ft);
     hg_rv_function_attrs(g, fn);
+    abi_ext(g, fn, false, LLVMAttributeReturnIndex, ret);
+    for (unsigned i = 0; i < n; i++)
+      abi_ext(g, fn, false, i + 1, pt[i]);
   }
-  return LLVMBuildCall2(g->B, ft, fn, args, n, "");
+  LLVMValueRef c = LLVMBuildCall2(g->B, ft, fn, args, n, "");
+  abi_ext(g, c, true, LLVMAttributeReturnIndex, ret);
+  for (unsigned i = 0; i < n; i++)
+    abi_ext(g, c, true, i + 1, pt[i]);
+  return c;
 }
 
 static unsigned inst_align(const hg_ir_inst *in) {
