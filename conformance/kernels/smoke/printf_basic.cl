@@ -11,6 +11,6 @@ __kernel void printf_basic(__global const int *a, __global const float *f, __glo
     int i = get_global_id(0);
     int4 v = (int4)(a[i], -a[i], i, 7);
     printf("item %d: %d %u %x %ld %c %s\n", i, a[i], (uint)a[i], a[i], (long)a[i] * 100000, 'A' + i, "str");
-    printf("f=%f e=%e g=%.3g v=%v4d\n", f[i], f[i], f[i], v);
+    printf("f=%f e=%e g=%.3g v=%v4hld\n", f[i], f[i], f[i], v);
     out[i] = a[i] + 1;
 }

@@ -4,7 +4,8 @@
 //@ arg out uint 25600
 // Every work-item function in 3 dimension(s) (see the directives for local size and offset):
 // get_work_dim, get_global_size/id, get_local_size/id, get_num_groups, get_group_id,
-// get_global_offset for dimensions 0..2 plus an out-of-range dimension (must give 1 or 0).
+// get_global_offset for dimensions 0..2 (those past get_work_dim() give sizes 1, ids and offsets
+// 0) plus the id-like functions for dimensions 3 and up (0).
 __kernel void workitem_3d(__global uint *out)
 {
     size_t lin = 0, mul = 1;
@@ -23,7 +24,11 @@ __kernel void workitem_3d(__global uint *out)
         r[6 + d * 7] = (uint)get_group_id(d);
         r[7 + d * 7] = (uint)get_global_offset(d);
     }
-    r[22] = (uint)(get_global_size(3) + get_local_size(7) * 10 + get_num_groups(3) * 100);
+    /* dimindx >= 3 in the size-like functions (OpenCL C: 1) is checked by the suite
+     * (workgroups/workitem_out_of_range): PoCL 3.1, the reference here, returns 0 */
+    r[22] = 0;
+    for (uint d = 0; d < 3; ++d)
+        r[22] |= (uint)(get_num_groups(d) * get_local_size(d) == get_global_size(d)) << d;
     r[23] = (uint)(get_global_id(3) + get_local_id(5) * 10 + get_group_id(4) * 100 + get_global_offset(3) * 1000);
     r[24] = (uint)(get_group_id(0) * get_local_size(0) + get_local_id(0) + get_global_offset(0) == get_global_id(0));
 }
