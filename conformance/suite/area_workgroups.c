@@ -1,5 +1,6 @@
-/* Area workgroups: work-item functions in 1, 2 and 3 dimensions with global offsets, barriers
- * and local memory (reductions, multi-phase exchanges, local arguments), async copies. */
+/* Area workgroups: work-item functions in 1, 2 and 3 dimensions with global offsets (and with
+ * dimindx out of range), barriers and local memory (reductions, multi-phase exchanges, local
+ * arguments), async copies. */
 #include "suite.h"
 
 #include <stdlib.h>
@@ -21,16 +22,27 @@ static const char WI_SRC[] =
     "    r[7 + j * 7] = get_global_offset(j);\n"
     "  }\n}\n";
 
-static void workitem_dims(cl_uint dims) {
-  size_t gl[3] = {1, 1, 1}, lo[3] = {1, 1, 1}, off[3] = {0, 0, 0};
+/* A random NDRange of `dims` dimensions: 2-4 groups and a random offset per dimension, the
+ * unused dimensions 1/1/0. Returns the number of work-items. */
+static size_t random_ndrange(cl_uint dims, size_t gl[3], size_t lo[3], size_t off[3]) {
   static const size_t LS[3][3] = {{64, 1, 1}, {8, 4, 1}, {4, 2, 2}};
   size_t total = 1;
-  for (cl_uint j = 0; j < dims; j++) {
-    lo[j] = LS[dims - 1][j];
-    gl[j] = lo[j] * (2 + suite_rand() % 3);
-    off[j] = suite_rand() % 1000;
+  for (cl_uint j = 0; j < 3; j++) {
+    gl[j] = lo[j] = 1;
+    off[j] = 0;
+    if (j < dims) {
+      lo[j] = LS[dims - 1][j];
+      gl[j] = lo[j] * (2 + suite_rand() % 3);
+      off[j] = suite_rand() % 1000;
+    }
     total *= gl[j];
   }
+  return total;
+}
+
+static void workitem_dims(cl_uint dims) {
+  size_t gl[3], lo[3], off[3];
+  size_t total = random_ndrange(dims, gl, lo, off);
   cl_kernel k = suite_batch_kernel(batch(), "wg_items");
   if (!k)
     return;
@@ -74,6 +86,69 @@ static void workitem_dims(cl_uint dims) {
 SUITE_TEST(workgroups, workitem_functions_1d) { workitem_dims(1); }
 SUITE_TEST(workgroups, workitem_functions_2d) { workitem_dims(2); }
 SUITE_TEST(workgroups, workitem_functions_3d) { workitem_dims(3); }
+
+/* Work-item functions with dimindx out of range (OpenCL C 1.2 6.12.1, 3.0 6.15.1: valid values
+ * are 0 .. get_work_dim() - 1; for others get_global_size, get_local_size and get_num_groups
+ * return 1, get_global_id, get_local_id, get_group_id and get_global_offset return 0). dimindx
+ * is a constant (3, 4, 1000), which a compiler may fold, and read from a buffer at run time
+ * (get_work_dim(), 3, a random value in [4, 1000], one of at least 2^31), which it cannot. Results
+ * go out as ulong so that a wrong value in the upper half of a size_t is not cut off. */
+#define OOR_FUNCS 7
+#define OOR_RUNTIME 4
+#define OOR_INDICES (3 + OOR_RUNTIME)
+static const char OOR_SRC[] =
+    "#define OOR(r, k) (r)[0] = get_global_size(k); (r)[1] = get_local_size(k); (r)[2] = get_num_groups(k); \\\n"
+    "  (r)[3] = get_global_id(k); (r)[4] = get_local_id(k); (r)[5] = get_group_id(k); (r)[6] = get_global_offset(k);\n"
+    "__kernel void wg_out_of_range(__global const uint *dv, __global ulong *o) {\n"
+    "  size_t lin = 0, stride = 1;\n"
+    "  for (uint j = 0; j < get_work_dim(); j++) { lin += (get_global_id(j) - get_global_offset(j)) * stride; stride *= get_global_size(j); }\n"
+    "  __global ulong *r = o + lin * 49;\n"
+    "  OOR(r, 3) OOR(r + 7, 4) OOR(r + 14, 1000)\n"
+    "  for (uint j = 0; j < 4; j++) { uint k = dv[j]; OOR(r + 21 + 7 * j, k) }\n"
+    "}\n#undef OOR\n";
+
+static void out_of_range_dims(cl_uint dims, cl_kernel k) {
+  size_t gl[3], lo[3], off[3];
+  size_t total = random_ndrange(dims, gl, lo, off), per = OOR_INDICES * OOR_FUNCS;
+  uint32_t dv[OOR_RUNTIME] = {dims, 3, 4 + suite_rand() % 997, 0x80000000u | suite_rand()};
+  uint32_t idx[OOR_INDICES] = {3, 4, 1000, dv[0], dv[1], dv[2], dv[3]};
+  cl_mem mdv = suite_buffer(sizeof dv, dv), mo = suite_buffer(total * per * 8, NULL);
+  uint64_t *r = malloc(total * per * 8);
+  cl_int err = mdv && mo && r ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+  if (err == CL_SUCCESS)
+    err = clSetKernelArg(k, 0, sizeof mdv, &mdv);
+  if (err == CL_SUCCESS)
+    err = clSetKernelArg(k, 1, sizeof mo, &mo);
+  if (err == CL_SUCCESS)
+    err = clEnqueueNDRangeKernel(S.q, k, dims, off, gl, lo, 0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    suite_fail("%uD launch: %d", dims, err);
+  else if (suite_read(mo, r, total * per * 8)) {
+    static const char *const F[OOR_FUNCS] = {"global_size", "local_size", "num_groups", "global_id",
+                                             "local_id", "group_id", "global_offset"};
+    for (size_t i = 0; i < total * per && !suite_failed(); i++) {
+      int f = (int)(i % OOR_FUNCS);
+      uint64_t want = f < 3; /* the size-like functions give 1, the others 0 */
+      if (r[i] != want)
+        suite_fail("%uD NDRange (global %zux%zux%zu, offset %zu,%zu,%zu), item %zu: get_%s(%u%s) = %llu, expected %llu",
+                   dims, gl[0], gl[1], gl[2], off[0], off[1], off[2], i / per, F[f], idx[i % per / OOR_FUNCS],
+                   i % per < 3 * OOR_FUNCS ? ", constant" : ", from a buffer", (unsigned long long)r[i],
+                   (unsigned long long)want);
+    }
+  }
+  free(r);
+  if (mdv) clReleaseMemObject(mdv);
+  if (mo) clReleaseMemObject(mo);
+}
+
+SUITE_TEST(workgroups, workitem_out_of_range) {
+  cl_kernel k = suite_batch_kernel(batch(), "wg_out_of_range");
+  if (!k)
+    return;
+  for (cl_uint dims = 1; dims <= 3 && !suite_failed(); dims++)
+    out_of_range_dims(dims, k);
+  clReleaseKernel(k);
+}
 
 /* A tree reduction in local memory: wrong without every barrier. Once with a static __local
  * array of 64, once with a __local argument (any size). */
@@ -235,6 +310,7 @@ static suite_batch *batch(void) {
     return b;
   b = suite_batch_new("", "");
   suite_batch_add(b, "wg_items", "%s", WI_SRC);
+  suite_batch_add(b, "wg_out_of_range", "%s", OOR_SRC);
   suite_batch_add(b, "wg_reduce_static64", "%s", REDUCE_STATIC_SRC);
   suite_batch_add(b, "wg_reduce_arg", "%s", REDUCE_ARG_SRC);
   suite_batch_add(b, "wg_rotation", "%s", ROTATION_SRC);
