@@ -881,6 +881,8 @@ LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in) {
   if (!r) r = legacy_atomic(&x);
   if (g->failed) return NULL;
   if (!r) r = vector_data(&x);
+  if (!r) r = hg_rv_half_data(g, n, x.a, x.at, x.n, x.T);
+  if (g->failed) return NULL;
   if (!r) r = convert(&x);
   if (g->failed) return NULL;
   if (!r) r = relational(&x);

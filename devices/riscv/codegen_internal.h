@@ -42,6 +42,12 @@ LLVMValueRef hg_rv_intrinsic(hg_rv_cg *g, const char *name, LLVMTypeRef *over, u
 LLVMValueRef hg_rv_call_external(hg_rv_cg *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n);
 /* Lowers one call_builtin; NULL (with g->failed) when the builtin is not supported. */
 LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in);
+/* half storage (codegen_half.c): the vload_half / vloada_half / vstore_half / vstorea_half
+ * families (NULL, without failing, for any other name); binary16 bits <-> float. */
+LLVMValueRef hg_rv_half_data(hg_rv_cg *g, const char *name, LLVMValueRef *a, const hg_ir_type *at, unsigned n,
+                             LLVMTypeRef T);
+LLVMValueRef hg_rv_half_bits_to_float(hg_rv_cg *g, LLVMValueRef h, unsigned lanes);
+LLVMValueRef hg_rv_float_to_half_bits(hg_rv_cg *g, LLVMValueRef v, unsigned lanes, int mode);
 /* Adds the work-group driver of kernel kc to the module. */
 bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *kernel, LLVMValueRef step, const hg_rv_kernel_code *kc);
 /* Sets the target attributes every function must carry (NOTES: a mismatch gave soft-float). */

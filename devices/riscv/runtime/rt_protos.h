@@ -19,5 +19,6 @@
 #define HG_RT_PROTO(n, kind) HG_RT_PROTO_##kind(n)
 HG_RT_FUNCTIONS(HG_RT_PROTO)
 #undef HG_RT_PROTO
+uint32_t hg_rt_half_from_double(double x, int mode);
 
 #endif

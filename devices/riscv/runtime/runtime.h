@@ -33,4 +33,9 @@ extern const size_t hg_riscv_runtime_object_size;
   X(sin, T1) X(sincos, TPT) X(sinh, T1) X(sinpi, T1) X(sqrt, T1) X(tan, T1) X(tanh, T1)            \
   X(tanpi, T1) X(tgamma, T1) X(trunc, T1) X(divide, T2) X(recip, T1)
 
+/* Beside the math builtins: the rounding of vstore_half* / vstorea_half* (rt_half.rvc).
+ *   uint32_t hg_rt_half_from_double(double x, int mode): the binary16 bits (in the low 16) of x
+ *   rounded once in `mode`; floats are passed widened (exactly) to double. */
+enum { HG_RT_HALF_RTE = 0, HG_RT_HALF_RTZ = 1, HG_RT_HALF_RTP = 2, HG_RT_HALF_RTN = 3 };
+
 #endif
