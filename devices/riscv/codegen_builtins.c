@@ -38,7 +38,7 @@ static LLVMValueRef splat(hg_rv_cg *g, LLVMValueRef v, unsigned lanes) {
   return LLVMBuildShuffleVector(g->B, u, LLVMGetUndef(LLVMTypeOf(u)), LLVMConstVector(zeros, lanes), "");
 }
 
-static LLVMValueRef splat_const(LLVMValueRef c, unsigned lanes) {
+LLVMValueRef hg_rv_splat_const(LLVMValueRef c, unsigned lanes) {
   if (lanes <= 1)
     return c;
   LLVMValueRef l[16];
@@ -46,6 +46,7 @@ static LLVMValueRef splat_const(LLVMValueRef c, unsigned lanes) {
     l[i] = c;
   return LLVMConstVector(l, lanes);
 }
+#define splat_const hg_rv_splat_const
 
 static LLVMValueRef lane(hg_rv_cg *g, LLVMValueRef v, unsigned l) {
   if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind)
@@ -302,6 +303,57 @@ static LLVMValueRef integer_fn(bctx *x) {
   return NULL;
 }
 
+/* dot(u, v) of L lanes, summed in lane order */
+static LLVMValueRef dot_lanes(bctx *x, LLVMValueRef u, LLVMValueRef v, unsigned L) {
+  LLVMValueRef s = NULL;
+  for (unsigned l = 0; l < (L ? L : 1); l++) {
+    LLVMValueRef p = LLVMBuildFMul(x->g->B, lane(x->g, u, l), lane(x->g, v, l), "");
+    s = s ? LLVMBuildFAdd(x->g->B, s, p, "") : p;
+  }
+  return s;
+}
+
+/* p (up to 4 lanes) scaled by a power of two, exactly, so that dot(p, p) neither overflows nor
+ * loses precision to underflow; *undo is the inverse factor (for length). Float: dot >= inf ->
+ * 2^-66 (4 * (FLT_MAX 2^-66)^2 < FLT_MAX), dot < FLT_MIN -> 2^86 (the smallest subnormal's
+ * square becomes normal); double: 2^-514 and 2^563 by the same reasoning. An infinite lane
+ * keeps dot infinite after scaling: the caller decides what that means. */
+static LLVMValueRef overflow_safe(bctx *x, LLVMValueRef p, unsigned L, LLVMValueRef *undo) {
+  hg_rv_cg *g = x->g;
+  LLVMBuilderRef B = g->B;
+  bool dbl = x->at[0].scalar == HG_IR_F64;
+  LLVMTypeRef st = dbl ? g->f64 : g->f32;
+  LLVMValueRef s = dot_lanes(x, p, p, L);
+  LLVMValueRef big = LLVMBuildFCmp(B, LLVMRealOEQ, s, LLVMConstReal(st, __builtin_inf()), "");
+  LLVMValueRef tiny = LLVMBuildFCmp(B, LLVMRealOLT, s, LLVMConstReal(st, dbl ? 0x1p-1022 : 0x1p-126), "");
+  int down = dbl ? -514 : -66, up = dbl ? 563 : 86;
+  LLVMValueRef one = LLVMConstReal(st, 1.0);
+  LLVMValueRef f = LLVMBuildSelect(B, big, LLVMConstReal(st, __builtin_ldexp(1.0, down)),
+                                   LLVMBuildSelect(B, tiny, LLVMConstReal(st, __builtin_ldexp(1.0, up)), one, ""), "");
+  *undo = LLVMBuildSelect(B, big, LLVMConstReal(st, __builtin_ldexp(1.0, -down)),
+                          LLVMBuildSelect(B, tiny, LLVMConstReal(st, __builtin_ldexp(1.0, -up)), one, ""), "");
+  return LLVMBuildFMul(B, p, splat(g, f, L), "");
+}
+
+/* normalize as the specification describes it: p / |p| with |p| from an overflow-safe dot (a
+ * division, so a one-lane vector gives exactly +-1: sqrt(x * x) = |x|); infinite lanes become
+ * +-1 and the others +-0 first; an all-zero p is returned as it is; a NaN lane gives NaNs. */
+static LLVMValueRef normalize(bctx *x, LLVMValueRef a, unsigned L) {
+  hg_rv_cg *g = x->g;
+  LLVMBuilderRef B = g->B;
+  hg_ir_type t = x->at[0];
+  LLVMValueRef undo;
+  LLVMValueRef p = overflow_safe(x, a, L, &undo);
+  LLVMValueRef inf = constf(g, (hg_ir_type){t.scalar, 1, 0, 0}, __builtin_inf());
+  LLVMValueRef has_inf = LLVMBuildFCmp(B, LLVMRealOEQ, dot_lanes(x, p, p, L), inf, "");
+  LLVMValueRef is_inf = LLVMBuildFCmp(B, LLVMRealOEQ, intrin1(x, "llvm.fabs", a), splat(g, inf, L), "");
+  LLVMValueRef unit = intrin2(x, "llvm.copysign", LLVMBuildSelect(B, is_inf, constf(g, t, 1), constf(g, t, 0), ""), a);
+  p = LLVMBuildSelect(B, has_inf, unit, p, "");
+  LLVMValueRef s = dot_lanes(x, p, p, L);
+  LLVMValueRef r = LLVMBuildFDiv(B, p, splat(g, intrin1(x, "llvm.sqrt", s), L), "");
+  return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOEQ, s, LLVMConstNull(LLVMTypeOf(s)), ""), a, r, "");
+}
+
 /* float common, geometric and the math functions simple enough to be inline */
 static LLVMValueRef float_fn(bctx *x) {
   hg_rv_cg *g = x->g;
@@ -352,32 +404,23 @@ static LLVMValueRef float_fn(bctx *x) {
     LLVMValueRef dflt = intrin2(x, mx ? "llvm.maxnum" : "llvm.minnum", a, b);
     return LLVMBuildSelect(B, pick, a, LLVMBuildSelect(B, other, b, dflt, ""), "");
   }
-  /* geometric */
-  bool dot = !strcmp(n, "dot"), len = !strcmp(n, "length") || !strcmp(n, "fast_length");
+  /* geometric (half ones would need cl_khr_fp16, which the device does not have) */
+  bool geometric = !strcmp(n, "dot") || strstr(n, "length") || strstr(n, "distance") || strstr(n, "normalize") ||
+                   !strcmp(n, "cross");
+  if (geometric && t.scalar == HG_IR_F16)
+    return hg_rv_fail(g, "half %s is not supported on riscv", n);
+  if (!strcmp(n, "dot")) return dot_lanes(x, a, b, L);
+  bool len = !strcmp(n, "length") || !strcmp(n, "fast_length");
   bool dist = !strcmp(n, "distance") || !strcmp(n, "fast_distance");
-  if (dot || len || dist) {
-    LLVMValueRef u = a, v = dot ? b : a;
-    if (dist)
-      u = v = LLVMBuildFSub(B, a, b, "");
-    LLVMValueRef s = NULL;
-    for (unsigned l = 0; l < (L ? L : 1); l++) {
-      LLVMValueRef p = LLVMBuildFMul(B, lane(g, u, l), lane(g, v, l), "");
-      s = s ? LLVMBuildFAdd(B, s, p, "") : p;
-    }
-    return dot ? s : intrin1(x, "llvm.sqrt", s);
+  if (len || dist) {
+    LLVMValueRef p = dist ? LLVMBuildFSub(B, a, b, "") : a;
+    if (L <= 1)
+      return intrin1(x, "llvm.fabs", p); /* sqrt(p * p) without its overflow */
+    LLVMValueRef undo;
+    p = overflow_safe(x, p, L, &undo);
+    return LLVMBuildFMul(B, intrin1(x, "llvm.sqrt", dot_lanes(x, p, p, L)), undo, "");
   }
-  if (!strcmp(n, "normalize") || !strcmp(n, "fast_normalize")) {
-    LLVMValueRef s = NULL;
-    for (unsigned l = 0; l < (L ? L : 1); l++) {
-      LLVMValueRef e = lane(g, a, l);
-      LLVMValueRef p = LLVMBuildFMul(B, e, e, "");
-      s = s ? LLVMBuildFAdd(B, s, p, "") : p;
-    }
-    LLVMValueRef inv = LLVMBuildFDiv(B, LLVMConstReal(LLVMTypeOf(s), 1.0), intrin1(x, "llvm.sqrt", s), "");
-    LLVMValueRef r = LLVMBuildFMul(B, a, splat(g, inv, L), "");
-    /* a zero vector stays zero */
-    return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOEQ, s, LLVMConstReal(LLVMTypeOf(s), 0), ""), a, r, "");
-  }
+  if (!strcmp(n, "normalize") || !strcmp(n, "fast_normalize")) return normalize(x, a, L);
   if (!strcmp(n, "cross")) {
     static const unsigned i1[3] = {1, 2, 0}, i2[3] = {2, 0, 1};
     LLVMValueRef r = LLVMGetUndef(x->T);

@@ -8,14 +8,7 @@
 #include "devices/riscv/codegen_internal.h"
 #include "devices/riscv/runtime/runtime.h"
 
-static LLVMValueRef splat(LLVMValueRef c, unsigned lanes) {
-  if (lanes <= 1)
-    return c;
-  LLVMValueRef l[16];
-  for (unsigned i = 0; i < lanes; i++)
-    l[i] = c;
-  return LLVMConstVector(l, lanes);
-}
+#define splat hg_rv_splat_const
 static LLVMValueRef splat_i32(hg_rv_cg *g, uint32_t v, unsigned lanes) { return splat(LLVMConstInt(g->i32, v, 0), lanes); }
 
 static LLVMTypeRef of_lanes(LLVMTypeRef s, unsigned lanes) { return lanes > 1 ? LLVMVectorType(s, lanes) : s; }

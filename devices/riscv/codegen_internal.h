@@ -33,6 +33,8 @@ LLVMTypeRef hg_rv_type(hg_rv_cg *g, hg_ir_type t);
 LLVMTypeRef hg_rv_scalar_type(hg_rv_cg *g, hg_ir_scalar s);
 /* The LLVM value of an IR operand (parameters, instruction results, constants, globals). */
 LLVMValueRef hg_rv_value(hg_rv_cg *g, uint32_t v);
+/* A constant repeated over `lanes` lanes (itself when lanes <= 1). */
+LLVMValueRef hg_rv_splat_const(LLVMValueRef c, unsigned lanes);
 /* Records an error (first one wins); returns NULL for convenience. */
 LLVMValueRef hg_rv_fail(hg_rv_cg *g, const char *fmt, ...);
 /* Calls an LLVM intrinsic overloaded on the given types. */
