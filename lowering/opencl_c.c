@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lowering/builtins.h"
 #include "lowering/opencl_c.h"
 #include "lowering/opencl_c_internal.h"
 
@@ -29,13 +30,22 @@ static bool analyse(oc_ctx *c, bool *reachable) {
   size_t ng = m->num_globals, nf = m->num_functions;
   c->local_uses = calloc(nf * (ng ? ng : 1), sizeof *c->local_uses);
   c->called = calloc(nf ? nf : 1, sizeof *c->called);
-  if (!c->local_uses || !c->called) return false;
+  c->uses_printf = calloc(nf ? nf : 1, sizeof *c->uses_printf);
+  c->string_ids = calloc(ng ? ng : 1, sizeof *c->string_ids);
+  if (!c->local_uses || !c->called || !c->uses_printf || !c->string_ids) return false;
   for (size_t fi = 0; fi < nf; fi++) {
     const hg_ir_function *f = &m->functions[fi];
     for (uint32_t v = 0; v < f->num_values; v++)
       if (f->values[v].kind == HG_VAL_GLOBAL && f->values[v].index < ng &&
           m->globals[f->values[v].index].addrspace == HG_AS_LOCAL)
         c->local_uses[fi * ng + f->values[v].index] = 1;
+    for (uint32_t b = 0; b < f->num_blocks; b++)
+      for (uint32_t i = 0; i < f->blocks[b].num_insts; i++) {
+        const hg_ir_inst *in = &f->blocks[b].insts[i];
+        if (in->op == HG_OP_CALL_BUILTIN && in->num_imm && in->imm[0] < m->num_strings &&
+            hg_builtin_family_of(m->strings[in->imm[0]]) == HG_BF_PRINTF)
+          c->uses_printf[fi] = true;
+      }
   }
   for (size_t fi = 0; fi < nf; fi++) reachable[fi] = m->functions[fi].is_kernel;
   bool changed = true;
@@ -50,6 +60,7 @@ static bool analyse(oc_ctx *c, bool *reachable) {
           uint32_t callee = in->imm[0];
           if (!c->called[callee]) { c->called[callee] = true; changed = true; }
           if (reachable[fi] && !reachable[callee]) { reachable[callee] = true; changed = true; }
+          if (c->uses_printf[callee] && !c->uses_printf[fi]) { c->uses_printf[fi] = true; changed = true; }
           for (size_t g = 0; g < ng; g++)
             if (c->local_uses[callee * ng + g] && !c->local_uses[fi * ng + g]) {
               c->local_uses[fi * ng + g] = 1;
@@ -100,6 +111,10 @@ static void emit_params(oc_ctx *c, oc_buf *out, bool as_kernel) {
       oc_puts(out, "__local uchar *");
       oc_global_name(c, out, g);
     }
+  }
+  if (c->uses_printf[c->fidx]) { /* last, after the application's arguments */
+    oc_printf(out, "%s__global uint *%s", first ? "" : ", ", OC_PRINTF_PARAM);
+    first = false;
   }
   if (first) oc_puts(out, "void");
 }
@@ -337,16 +352,21 @@ static void emit_preamble(oc_ctx *c, oc_buf *out) {
                 sfx, sfx, sfx, sfx, sfx, sfx);
   }
   oc_emit_work_item_helpers(c, out);
+  oc_emit_printf_helpers(c, out);
   oc_puts(out, "\n");
 }
 
-char *hg_lower_opencl_c(const hg_ir_module *m, char *err, size_t err_size) {
+char *hg_lower_opencl_c(const hg_ir_module *m, hg_printf_table *printf_table, char *err, size_t err_size) {
   if (err && err_size) err[0] = 0;
+  hg_printf_table scratch = {0};
+  if (!printf_table) printf_table = &scratch;
+  memset(printf_table, 0, sizeof *printf_table);
   if (!m) {
     if (err && err_size) snprintf(err, err_size, "no module");
     return NULL;
   }
   oc_ctx c = {0};
+  c.printf = printf_table;
   c.m = m;
   c.err = err;
   c.err_size = err_size;
@@ -376,8 +396,11 @@ char *hg_lower_opencl_c(const hg_ir_module *m, char *err, size_t err_size) {
     oc_puts(&protos, ";\n");
     emit_function(&c, &code, fi, false);
   }
-  for (uint32_t fi = 0; fi < nf && !c.failed; fi++)
-    if (m->functions[fi].is_kernel) emit_function(&c, &code, fi, true);
+  for (uint32_t fi = 0; fi < nf && !c.failed; fi++) {
+    if (!m->functions[fi].is_kernel) continue;
+    if (c.uses_printf[fi] && !oc_printf_add_kernel(&c, m->functions[fi].name)) oc_fail(&c, "out of memory");
+    emit_function(&c, &code, fi, true);
+  }
   c.f = NULL;
   if (!c.failed) emit_globals(&c, &globals, used_globals);
   if (!c.failed) {
@@ -392,10 +415,13 @@ done:
   free(used_globals);
   free(c.local_uses);
   free(c.called);
+  free(c.uses_printf);
+  free(c.string_ids);
   hg_ir_contraction_free(&c.contr);
   oc_buf_free(&code);
   oc_buf_free(&protos);
   oc_buf_free(&globals);
+  if (c.failed || printf_table == &scratch) hg_printf_table_free(printf_table);
   if (c.failed) {
     oc_buf_free(&out);
     return NULL;

@@ -1,5 +1,5 @@
 /* IR -> OpenCL C: builtin calls (by OpenCL name, overload made exact by casts: bit i of the
- * call's flags says argument i is an unsigned integer), printf and atomics. */
+ * call's flags says argument i is an unsigned integer) and atomics; printf is in opencl_c_printf.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,137 +52,6 @@ static void ptr_arg(oc_ctx *c, const hg_ir_inst *in, uint32_t i, const char *ele
   if (lanes > 1) snprintf(e, sizeof e, "%s%s%u", is_const ? "const " : "", elem, lanes);
   else snprintf(e, sizeof e, "%s%s", is_const ? "const " : "", elem);
   oc_ptr_as(c, c->body, in->operands[i], e, false);
-}
-
-/* ---- printf ---- */
-
-/* Finds the constant global (and byte offset) a pointer value points into. */
-static bool resolve_global(oc_ctx *c, uint32_t v, uint32_t *g, uint64_t *off) {
-  const hg_ir_function *f = c->f;
-  const hg_ir_value *val = &f->values[v];
-  if (val->kind == HG_VAL_GLOBAL) {
-    *g = val->index;
-    *off = 0;
-    return true;
-  }
-  if (val->kind != HG_VAL_INST) return false;
-  for (uint32_t b = 0; b < f->num_blocks; b++)
-    for (uint32_t i = 0; i < f->blocks[b].num_insts; i++) {
-      const hg_ir_inst *in = &f->blocks[b].insts[i];
-      if (in->id != val->index) continue;
-      if (in->op == HG_OP_PTRADD && f->values[in->operands[1]].kind == HG_VAL_CONST &&
-          resolve_global(c, in->operands[0], g, off)) {
-        *off += f->const_words[f->values[in->operands[1]].index];
-        return true;
-      }
-      if ((in->op == HG_OP_BITCAST || in->op == HG_OP_ADDRSPACECAST) && resolve_global(c, in->operands[0], g, off))
-        return true;
-      return false;
-    }
-  return false;
-}
-
-static bool global_cstring(oc_ctx *c, uint32_t v, const char **s, size_t *len) {
-  uint32_t g;
-  uint64_t off;
-  if (!resolve_global(c, v, &g, &off) || g >= c->m->num_globals) return false;
-  const hg_ir_global *gl = &c->m->globals[g];
-  if (!gl->has_init || off >= gl->size) return false;
-  const char *p = (const char *)gl->init + off;
-  size_t n = strnlen(p, gl->size - off);
-  if (n == gl->size - off) return false; /* not NUL-terminated */
-  *s = p;
-  *len = n;
-  return true;
-}
-
-static void c_string(oc_buf *b, const char *s, size_t n) {
-  oc_puts(b, "\"");
-  for (size_t i = 0; i < n; i++) {
-    unsigned char ch = (unsigned char)s[i];
-    if (ch == '"' || ch == '\\') oc_printf(b, "\\%c", ch);
-    else if (ch == '\n') oc_puts(b, "\\n");
-    else if (ch == '\t') oc_puts(b, "\\t");
-    else if (ch == '?') oc_puts(b, "\\?"); /* no trigraphs */
-    else if (ch < 32 || ch >= 127) oc_printf(b, "\\%03o", ch);
-    else oc_printf(b, "%c", ch);
-  }
-  oc_puts(b, "\"");
-}
-
-static void emit_printf(oc_ctx *c, const hg_ir_inst *in) {
-  const char *fmt;
-  size_t n;
-  if (!in->num_operands || !global_cstring(c, in->operands[0], &fmt, &n)) {
-    oc_fail(c, "printf format is not a constant string");
-    return;
-  }
-  lhs(c, in);
-  if (in->id != HG_IR_NONE && in->type.scalar != HG_IR_VOID) oc_puts(c->body, "(uint)");
-  oc_puts(c->body, "printf(");
-  c_string(c->body, fmt, n);
-  uint32_t next = 1;
-  for (size_t i = 0; i < n; i++) {
-    if (fmt[i] != '%') continue;
-    i++;
-    if (i < n && fmt[i] == '%') continue;
-    /* flags, width, precision */
-    while (i < n && strchr("-+ #0", fmt[i])) i++;
-    while (i < n && ((fmt[i] >= '0' && fmt[i] <= '9') || fmt[i] == '.')) i++;
-    unsigned vec = 0;
-    if (i < n && fmt[i] == 'v') {
-      i++;
-      while (i < n && fmt[i] >= '0' && fmt[i] <= '9') vec = vec * 10 + (unsigned)(fmt[i++] - '0');
-    }
-    char len[3] = {0};
-    if (i + 1 < n && fmt[i] == 'h' && fmt[i + 1] == 'h') { strcpy(len, "hh"); i += 2; }
-    else if (i + 1 < n && fmt[i] == 'h' && fmt[i + 1] == 'l') { strcpy(len, "hl"); i += 2; }
-    else if (i < n && (fmt[i] == 'h' || fmt[i] == 'l')) { len[0] = fmt[i]; i++; }
-    if (i >= n) break;
-    char conv = fmt[i];
-    if (next >= in->num_operands) {
-      oc_fail(c, "printf has fewer arguments than conversions");
-      return;
-    }
-    uint32_t v = in->operands[next++];
-    hg_ir_type t = oc_vtype(c, v);
-    oc_puts(c->body, ", ");
-    bool is_signed = conv == 'd' || conv == 'i';
-    if (conv == 's') {
-      const char *s;
-      size_t sl;
-      if (global_cstring(c, v, &s, &sl)) c_string(c->body, s, sl);
-      else oc_ptr_as(c, c->body, v, "char", false);
-    } else if (conv == 'p') {
-      oc_ptr_as(c, c->body, v, "void", false);
-    } else if (strchr("fFeEgGaA", conv)) {
-      if (t.scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
-      oc_value_f(c, c->body, v);
-    } else if (conv == 'c') {
-      oc_puts(c->body, "(int)");
-      oc_value(c, c->body, v);
-    } else if (oc_is_int(t) || t.scalar == HG_IR_BOOL) {
-      if (vec > 1 || lanes_of(t) > 1) {
-        if (is_signed) oc_value_s(c, c->body, v);
-        else oc_value(c, c->body, v);
-      } else {
-        const char *ty = "int";
-        if (!strcmp(len, "l")) ty = "long";
-        else if (!strcmp(len, "h")) ty = "short";
-        else if (!strcmp(len, "hh")) ty = "char";
-        oc_printf(c->body, "(%s%s)", is_signed ? "" : "u", ty);
-        if (is_signed) oc_value_s(c, c->body, v);
-        else oc_value(c, c->body, v);
-      }
-    } else {
-      oc_value(c, c->body, v);
-    }
-  }
-  for (; next < in->num_operands; next++) {
-    oc_puts(c->body, ", ");
-    oc_value_f(c, c->body, in->operands[next]);
-  }
-  oc_puts(c->body, ");\n");
 }
 
 /* ---- work-item functions with a dimension index ---- */
@@ -342,7 +211,7 @@ void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
   for (uint32_t i = 0; i < in->num_operands; i++)
     if (oc_vtype(c, in->operands[i]).scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
   switch (fam) {
-  case HG_BF_PRINTF: emit_printf(c, in); return;
+  case HG_BF_PRINTF: oc_emit_printf(c, in); return;
   case HG_BF_VECTOR_DATA:
     if (emit_vector_data(c, in, name)) return;
     break;

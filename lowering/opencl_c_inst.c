@@ -568,6 +568,7 @@ static void emit_call(oc_ctx *c, const hg_ir_inst *in) {
     first = false;
     oc_global_name(c, c->body, g);
   }
+  if (c->uses_printf[callee]) oc_printf(c->body, "%s%s", first ? "" : ", ", OC_PRINTF_PARAM);
   oc_puts(c->body, ")");
   end(c);
 }

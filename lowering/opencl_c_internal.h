@@ -54,6 +54,10 @@ typedef struct oc_ctx {
   bool may_alias_used[16][OC_LANE_KINDS]; /* [scalar][lane kind] */
   uint32_t *local_uses;   /* [function * num_globals] true when the function (transitively) uses LOCAL global */
   bool *called;           /* per function: called by some function (emitted as a plain function) */
+  bool *uses_printf;      /* per function: (transitively) calls printf: has the hidden buffer parameter */
+  struct hg_printf_table *printf; /* what the host needs to format the records (opencl_c_printf.c) */
+  uint64_t *string_ids;   /* per global: its string id + 1 in the printf table, 0 when not entered */
+  bool printf_used;       /* the preamble's printf helpers are needed */
   /* current function */
   const hg_ir_function *f;
   uint32_t fidx;
@@ -110,6 +114,12 @@ void oc_emit_atomic(oc_ctx *c, const hg_ir_inst *in);
 void oc_emit_cmpxchg(oc_ctx *c, const hg_ir_inst *in);
 /* The preamble's guarded work-item helpers the code uses (c->wi_mask). */
 void oc_emit_work_item_helpers(oc_ctx *c, oc_buf *out);
+
+/* ---- printf (opencl_c_printf.c) ---- */
+#define OC_PRINTF_PARAM "hg_printf_buf" /* the hidden buffer parameter */
+void oc_emit_printf(oc_ctx *c, const hg_ir_inst *in);
+void oc_emit_printf_helpers(oc_ctx *c, oc_buf *out);
+bool oc_printf_add_kernel(oc_ctx *c, const char *name);
 
 /* ---- memory (opencl_c_mem.c) ---- */
 void oc_emit_load(oc_ctx *c, const hg_ir_inst *in);

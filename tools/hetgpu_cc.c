@@ -64,6 +64,22 @@ static void append_option(char **opts, const char *a) {
   *opts = s;
 }
 
+/* The printf table the driver keeps beside the lowered source (docs/printf.md), as a comment. */
+static void print_printf_table(const hg_printf_table *pt) {
+  for (uint32_t i = 0; i < pt->num_kernels; i++)
+    printf("/* kernel %s: hidden last argument __global uint *hg_printf_buf (the printf buffer) */\n", pt->kernels[i]);
+  for (uint32_t i = 0; i < pt->num_formats; i++) {
+    printf("/* printf format %u: \"", i);
+    for (const unsigned char *p = (const unsigned char *)pt->formats[i]; *p; p++) {
+      if (*p == '\n') printf("\\n");
+      else if (*p < 32 || *p >= 127 || *p == '*' || *p == '"' || *p == '\\') printf("\\x%02x", *p);
+      else putchar(*p);
+    }
+    printf("\" */\n");
+  }
+  if (pt->num_strings) printf("/* %u constant string(s) for %%s arguments */\n", pt->num_strings);
+}
+
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
   bool print = false, verify = false, emit_c = false, library = false;
@@ -139,15 +155,20 @@ int main(int argc, char **argv) {
     free(text);
   }
   if (m && emit_c && status == 0) {
-    char *src = hg_lower_opencl_c(m, err, sizeof err);
+    hg_printf_table pt;
+    char *src = hg_lower_opencl_c(m, &pt, err, sizeof err);
     if (!src) {
       fprintf(stderr, "hetgpu-cc: lowering to OpenCL C failed: %s\n", err);
       status = 1;
     } else {
       const char *vopts = hg_lower_opencl_c_options(m);
-      if (!output) printf("/* build options: %s */\n", vopts ? vopts : "");
+      if (!output) {
+        printf("/* build options: %s */\n", vopts ? vopts : "");
+        print_printf_table(&pt);
+      }
       if (write_file(output, src, strlen(src)) != 0) status = 1;
       free(src);
+      hg_printf_table_free(&pt);
     }
   } else if (m && output && status == 0) {
     uint8_t *bin = NULL;

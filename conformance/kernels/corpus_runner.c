@@ -14,7 +14,8 @@
  * "N passed, N failed"; exits non-zero when a file failed.
  *
  * HG_CORPUS_PLATFORM=name runs on another platform than PoCL (NVIDIA on the GPU machine).
- * HG_CORPUS_KEEP=dir writes each file's lowered source to dir/<file>.lowered.cl.
+ * HG_CORPUS_KEEP=dir writes each file's lowered source to dir/<file>.lowered.cl (its build options to
+ * <file>.options, its printf table to <file>.printf).
  *
  * API mode (--via hetGPU or HG_CORPUS_VIA=hetGPU): no front end in the runner; the original
  * (the same text the reference builds) is built and run on the hetGPU platform through the
@@ -43,6 +44,10 @@
 #include "ir/ir.h"
 #include "lowering/frontend.h"
 #include "lowering/opencl_c.h"
+/* The shared printf formatter, the driver's own code (compiled in here: this runner links the
+ * lowering and the IR, not the devices). */
+#include "devices/printf_buffer.c"
+#include "devices/profile.h"
 
 #define MAX_KERNELS 16
 #define MAX_ARGS 32
@@ -415,8 +420,36 @@ static char *read_file(const char *path, size_t *len) {
 }
 
 /* Builds `source` and runs every kernel of the spec; false with g_err set on failure. */
+/* IR mode's printf: the lowered kernels that print take the buffer as a hidden last argument
+ * and the driver's formatter prints the records, as the vendor backend does (docs/printf.md). */
+static cl_mem printf_buffer_arg(const cl_target *t, cl_kernel k, cl_uint index) {
+  static const uint8_t zero[HG_PRINTF_HEADER_BYTES];
+  cl_int e;
+  cl_mem m = clCreateBuffer(t->ctx, CL_MEM_READ_WRITE, HG_PRINTF_HEADER_BYTES + HG_PROFILE_PRINTF_BUFFER_SIZE, NULL, &e);
+  if (m && (clEnqueueWriteBuffer(t->queue, m, CL_TRUE, 0, sizeof zero, zero, 0, NULL, NULL) != CL_SUCCESS ||
+            clSetKernelArg(k, index, sizeof m, &m) != CL_SUCCESS)) {
+    clReleaseMemObject(m);
+    m = NULL;
+  }
+  return m;
+}
+
+static bool printf_buffer_print(const cl_target *t, cl_mem m, const hg_printf_table *pt) {
+  size_t n = HG_PRINTF_HEADER_BYTES + HG_PROFILE_PRINTF_BUFFER_SIZE;
+  uint8_t *host = malloc(n);
+  char *text = NULL;
+  size_t len = 0;
+  hg_printf_source src = {(const char *const *)pt->formats, pt->num_formats, hg_printf_table_string, (void *)pt};
+  bool ok = host && clEnqueueReadBuffer(t->queue, m, CL_TRUE, 0, n, host, 0, NULL, NULL) == CL_SUCCESS &&
+            hg_printf_format(host, HG_PROFILE_PRINTF_BUFFER_SIZE, &src, &text, &len) == 0;
+  if (ok) hg_printf_write(text, len);
+  free(text);
+  free(host);
+  return ok;
+}
+
 static bool run_build(const cl_target *t, const char *what, const char *source, const char *options, const spec *s,
-                      uint64_t seed, result *r, bool no_warnings) {
+                      uint64_t seed, result *r, bool no_warnings, const hg_printf_table *pt) {
   cl_int e;
   bool ok = false;
   cl_program prog = clCreateProgramWithSource(t->ctx, 1, &source, NULL, &e);
@@ -452,7 +485,8 @@ static bool run_build(const cl_target *t, const char *what, const char *source, 
     if (!k) { seterr("%s: clCreateKernel(%s) %d", what, kd->name, e); goto out; }
     cl_uint nargs = 0;
     clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
-    if (nargs != kd->nargs) {
+    bool prints = pt && hg_printf_table_has_kernel(pt, kd->name);
+    if (nargs != kd->nargs + prints) {
       seterr("%s: kernel %s has %u parameters, directives give %u", what, kd->name, nargs, kd->nargs);
       clReleaseKernel(k);
       goto out;
@@ -479,12 +513,22 @@ static bool run_build(const cl_target *t, const char *what, const char *source, 
       }
       if (e != CL_SUCCESS) { seterr("%s: clSetKernelArg(%s, %u) %d", what, kd->name, ai, e); args_ok = false; }
     }
+    cl_mem pbuf = NULL;
+    if (args_ok && prints && !(pbuf = printf_buffer_arg(t, k, kd->nargs))) {
+      seterr("%s: printf buffer of %s", what, kd->name);
+      args_ok = false;
+    }
     if (args_ok) {
       e = clEnqueueNDRangeKernel(t->queue, k, s->dims, s->has_offset ? s->offset : NULL, s->global,
                                  s->has_local ? s->local : NULL, 0, NULL, NULL);
       if (e == CL_SUCCESS) e = clFinish(t->queue);
       if (e != CL_SUCCESS) { seterr("%s: run of %s: %d", what, kd->name, e); args_ok = false; }
     }
+    if (args_ok && pbuf && !printf_buffer_print(t, pbuf, pt)) {
+      seterr("%s: reading the printf buffer of %s", what, kd->name);
+      args_ok = false;
+    }
+    if (pbuf) clReleaseMemObject(pbuf);
     for (unsigned ai = 0; ai < kd->nargs; ai++) {
       if (!mems[ai]) continue;
       if (args_ok) {
@@ -664,7 +708,10 @@ static const char *kept_name(const char *path, char *buf, size_t n) {
   return buf;
 }
 
-static void keep_source(const char *path, const char *src, const char *opts) {
+static void put_table(FILE *f, const hg_printf_table *t);
+static bool get_table(FILE *f, hg_printf_table *t);
+
+static void keep_source(const char *path, const char *src, const char *opts, const hg_printf_table *pt) {
   const char *dir = getenv("HG_CORPUS_KEEP");
   if (!dir || !src) return;
   char nb[1024];
@@ -676,11 +723,14 @@ static void keep_source(const char *path, const char *src, const char *opts) {
   snprintf(out, sizeof out, "%s/%s.options", dir, base);
   f = fopen(out, "w");
   if (f) { fputs(opts ? opts : "", f); fclose(f); }
+  snprintf(out, sizeof out, "%s/%s.printf", dir, base);
+  f = fopen(out, "wb");
+  if (f) { put_table(f, pt); fclose(f); }
 }
 
 /* HG_CORPUS_LOWERED=dir: take the lowered source kept by an earlier run (HG_CORPUS_KEEP)
  * instead of compiling, for machines without the front end's LLVM. */
-static bool load_kept(const char *path, char **lowered, char **opts) {
+static bool load_kept(const char *path, char **lowered, char **opts, hg_printf_table *pt) {
   const char *dir = getenv("HG_CORPUS_LOWERED");
   char nb[1024];
   const char *base = kept_name(path, nb, sizeof nb);
@@ -690,7 +740,12 @@ static bool load_kept(const char *path, char **lowered, char **opts) {
   snprintf(p, sizeof p, "%s/%s.options", dir, base);
   *opts = read_file(p, NULL);
   if (!*lowered || !*opts) { seterr("no kept lowered source in %s", dir); return false; }
-  return true;
+  snprintf(p, sizeof p, "%s/%s.printf", dir, base);
+  FILE *f = fopen(p, "rb");
+  bool ok = f && get_table(f, pt);
+  if (f) fclose(f);
+  if (!ok) seterr("no kept printf table in %s", dir);
+  return ok;
 }
 
 /* The compile half of a file (front end, verify, round trips, lowering), run in a child
@@ -702,14 +757,42 @@ static void put_str(FILE *f, const char *s) {
   fwrite(&n, 4, 1, f);
   if (n) fwrite(s, 1, n, f);
 }
-static char *get_str(FILE *f) {
+static char *get_bytes(FILE *f, uint32_t *size) {
   uint32_t n = 0;
   if (fread(&n, 4, 1, f) != 1) return NULL;
   char *s = malloc((size_t)n + 1);
   if (!s) return NULL;
   if (n && fread(s, 1, n, f) != n) { free(s); return NULL; }
   s[n] = 0;
+  if (size) *size = n;
   return s;
+}
+static char *get_str(FILE *f) { return get_bytes(f, NULL); }
+
+/* The printf table through the pipe and in kept files: counts, then the strings. */
+static void put_table(FILE *f, const hg_printf_table *t) {
+  fwrite(&t->num_formats, 4, 1, f);
+  for (uint32_t i = 0; i < t->num_formats; i++) put_str(f, t->formats[i]);
+  fwrite(&t->num_strings, 4, 1, f);
+  for (uint32_t i = 0; i < t->num_strings; i++) {
+    fwrite(&t->strings[i].size, 4, 1, f);
+    fwrite(t->strings[i].bytes, 1, t->strings[i].size, f);
+  }
+  fwrite(&t->num_kernels, 4, 1, f);
+  for (uint32_t i = 0; i < t->num_kernels; i++) put_str(f, t->kernels[i]);
+}
+static bool get_table(FILE *f, hg_printf_table *t) {
+  memset(t, 0, sizeof *t);
+  uint32_t n = 0;
+  bool ok = fread(&n, 4, 1, f) == 1 && n < 65536 && (t->formats = calloc(n + 1, sizeof *t->formats));
+  for (; ok && t->num_formats < n; t->num_formats++) ok = (t->formats[t->num_formats] = get_str(f)) != NULL;
+  ok = ok && fread(&n, 4, 1, f) == 1 && n < 65536 && (t->strings = calloc(n + 1, sizeof *t->strings));
+  for (; ok && t->num_strings < n; t->num_strings++)
+    ok = (t->strings[t->num_strings].bytes = (uint8_t *)get_bytes(f, &t->strings[t->num_strings].size)) != NULL;
+  ok = ok && fread(&n, 4, 1, f) == 1 && n < 65536 && (t->kernels = calloc(n + 1, sizeof *t->kernels));
+  for (; ok && t->num_kernels < n; t->num_kernels++) ok = (t->kernels[t->num_kernels] = get_str(f)) != NULL;
+  if (!ok) hg_printf_table_free(t);
+  return ok;
 }
 
 #ifdef HG_CORPUS_NO_FRONTEND /* a build for machines without LLVM: HG_CORPUS_LOWERED only */
@@ -725,6 +808,7 @@ static void compile_child(const char *src, const char *options, FILE *out) {
   hg_ir_module *m = NULL;
   char *log = NULL, *lowered = NULL;
   char err[2048], rt_err[512] = "";
+  hg_printf_table table = {0};
   uint8_t status = 0;
   cl_int e = hg_frontend_compile(src, options, NULL, 0, false, &m, &log);
   if (e != CL_SUCCESS || !m) {
@@ -734,7 +818,7 @@ static void compile_child(const char *src, const char *options, FILE *out) {
   } else {
     /* a round-trip failure fails the file, but the lowering is still run to report on it too */
     if (!ir_round_trips(m)) snprintf(rt_err, sizeof rt_err, "%.500s", g_err);
-    lowered = hg_lower_opencl_c(m, err, sizeof err);
+    lowered = hg_lower_opencl_c(m, &table, err, sizeof err);
     if (!lowered) seterr("lowering: %s", err);
     else status = 1;
   }
@@ -743,11 +827,13 @@ static void compile_child(const char *src, const char *options, FILE *out) {
   put_str(out, rt_err);
   put_str(out, lowered);
   put_str(out, status ? hg_lower_opencl_c_options(m) : "");
+  put_table(out, &table);
+  hg_printf_table_free(&table);
   fflush(out);
 }
 
 static bool compile_file(const char *src, const char *options, char *rt_err, size_t rt_size, char **lowered,
-                         char **lower_opts) {
+                         char **lower_opts, hg_printf_table *pt) {
   int fds[2];
   if (pipe(fds)) { seterr("pipe: %s", strerror(errno)); return false; }
   fflush(stdout);
@@ -768,12 +854,13 @@ static bool compile_file(const char *src, const char *options, char *rt_err, siz
   char *e = got ? get_str(in) : NULL, *r = got ? get_str(in) : NULL;
   *lowered = got ? get_str(in) : NULL;
   *lower_opts = got ? get_str(in) : NULL;
+  bool got_table = got && get_table(in, pt);
   fclose(in);
   int ws = 0;
   waitpid(pid, &ws, 0);
   bool ok = false;
   if (WIFSIGNALED(ws)) seterr("front end or lowering crashed (signal %d)", WTERMSIG(ws));
-  else if (!got || !e || !r || !*lowered || !*lower_opts) seterr("compile child gave no result");
+  else if (!got || !e || !r || !*lowered || !*lower_opts || !got_table) seterr("compile child gave no result");
   else if (!status) seterr("%s", e);
   else ok = true;
   if (r) snprintf(rt_err, rt_size, "%s", r);
@@ -795,16 +882,17 @@ static bool run_file(const char *path, uint64_t seed, bool via_hetgpu) {
   char *lowered = NULL, *lower_opts = NULL;
   result ref = {0}, got = {0};
   char rt_err[512] = "";
+  hg_printf_table table = {0};
   if (!parse_spec(src, s)) goto done;
   if (via_hetgpu) {
     /* no front end here: hetGPU compiles the source itself */
   } else if (getenv("HG_CORPUS_LOWERED")) {
-    if (!load_kept(path, &lowered, &lower_opts)) goto done;
+    if (!load_kept(path, &lowered, &lower_opts, &table)) goto done;
   } else {
-    if (!compile_file(src, s->options, rt_err, sizeof rt_err, &lowered, &lower_opts)) goto done;
-    keep_source(path, lowered, lower_opts);
+    if (!compile_file(src, s->options, rt_err, sizeof rt_err, &lowered, &lower_opts, &table)) goto done;
+    keep_source(path, lowered, lower_opts, &table);
   }
-  bool ref_ok = run_build(&g_ref, "original on the reference platform", src, s->options, s, seed, &ref, false);
+  bool ref_ok = run_build(&g_ref, "original on the reference platform", src, s->options, s, seed, &ref, false, NULL);
   if (!ref_ok) {
     char tmp[sizeof g_err];
     memcpy(tmp, g_err, sizeof tmp);
@@ -813,8 +901,8 @@ static bool run_file(const char *path, uint64_t seed, bool via_hetgpu) {
     goto done;
   }
   /* API mode builds the very text the reference built */
-  bool got_ok = via_hetgpu ? run_build(&g_het, "original on hetGPU", src, s->options, s, seed, &got, false)
-                           : run_build(&g_ref, "lowered source", lowered, lower_opts, s, seed, &got, true);
+  bool got_ok = via_hetgpu ? run_build(&g_het, "original on hetGPU", src, s->options, s, seed, &got, false, NULL)
+                           : run_build(&g_ref, "lowered source", lowered, lower_opts, s, seed, &got, true, &table);
   if (!got_ok) goto done;
   ok = compare(s, &ref, &got);
   if (ok && rt_err[0]) {
@@ -829,6 +917,7 @@ done:
   free(s);
   free(lowered);
   free(lower_opts);
+  hg_printf_table_free(&table);
   free(src);
   return ok;
 }

@@ -111,7 +111,7 @@ static bool lower_build_run(hg_ir_module *m, const char *kname, size_t global, s
     hg_test_fail(__FILE__, __LINE__, "IR does not verify: %s", err);
     return false;
   }
-  char *src = hg_lower_opencl_c(m, err, sizeof err);
+  char *src = hg_lower_opencl_c(m, NULL, err, sizeof err);
   if (!src) {
     hg_test_fail(__FILE__, __LINE__, "lowering failed: %s", err);
     return false;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "devices/profile.h"
+#include "devices/printf_buffer.h"
 #include "devices/riscv/backend_internal.h"
 #include "platform/log.h"
 
@@ -166,9 +167,8 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
         n[*launch->printf_len] = 0;
         *launch->printf_out = n;
       }
-    } else if (len) {
-      fwrite(text, 1, len, stdout);
-      fflush(stdout);
+    } else {
+      hg_printf_write(text, len);
     }
     free(text);
   }

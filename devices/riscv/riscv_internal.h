@@ -52,11 +52,9 @@ enum {
 #define HG_RV_STACK_BYTES (64u * 1024u)
 
 /* ---- printf records (DRAM buffer, HG_RV_D_PRINTF) ------------------------------------------
- * The buffer starts with a 64-bit count of bytes used (updated atomically); each record is
- *   u32 total bytes (8-aligned), u32 format string id (index into the program's format table),
- *   then the arguments, each an 8-byte slot (vectors: lanes * 8 bytes; doubles as doubles,
- *   floats promoted, integers sign- or zero-extended to 64 bits, pointers as addresses,
- *   strings (%s) as the address of a constant string in the code image). */
+ * The layout every backend shares (devices/printf_buffer.h, docs/printf.md): the generated code
+ * adds to the 64-bit count of bytes used; %s slots hold the address of a constant string in the
+ * code image (backend_printf.c resolves them). */
 
 /* Where argument i lives in the argument block: offsets are the same on host and device. */
 typedef struct hg_rv_arg_layout {

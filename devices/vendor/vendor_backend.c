@@ -2,8 +2,9 @@
  * Each owns one vendor context and one in-order, profiling command queue: the backend's stream.
  * A synchronous operation waits for its own vendor event (not clFinish, so that operations from
  * other threads on the same queue do not delay it more than the in-order queue must); an
- * asynchronous one hands its vendor event back as the completion token. Both go through the
- * one in-order queue, which gives the order backend.h promises. */
+ * asynchronous one hands its vendor event back as the completion token (a launch that prints:
+ * its print, vendor_printf.c, whose wait writes the output). Both go through the one in-order
+ * queue, which gives the order backend.h promises. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,10 @@ cl_int hg_vendor_submitted(hg_vendor_backend *vb, cl_int enqueue_err, cl_event e
 }
 
 static cl_int vendor_token_wait(hg_backend *be, hg_token *token, uint64_t *device_start, uint64_t *device_end) {
-  cl_event ev = (cl_event)token;
+  hg_vendor_print *print = hg_vendor_token_print(token);
+  if (print)
+    hg_vendor_print_flush(hg_vendor_of(be), print); /* the output is out before the launch completes */
+  cl_event ev = print ? hg_vendor_print_event(print) : (cl_event)token;
   cl_int err = wait_status(ev);
   cl_ulong start = 0, end = 0;
   if (err == CL_SUCCESS && (device_start || device_end) &&
@@ -70,6 +74,11 @@ static cl_int vendor_token_wait(hg_backend *be, hg_token *token, uint64_t *devic
 }
 
 static void vendor_token_release(hg_backend *be, hg_token *token) {
+  hg_vendor_print *print = hg_vendor_token_print(token);
+  if (print) {
+    hg_vendor_print_release(print);
+    return;
+  }
   cl_event ev = (cl_event)token;
   VCL(ev)->clReleaseEvent(ev);
 }
@@ -80,6 +89,8 @@ static void vendor_destroy(hg_backend *be) {
     VCL(vb->queue)->clReleaseCommandQueue(vb->queue);
   if (vb->context)
     VCL(vb->context)->clReleaseContext(vb->context);
+  pthread_mutex_destroy(&vb->printf_list_lock);
+  pthread_mutex_destroy(&vb->printf_print_lock);
   free(vb);
 }
 
@@ -187,6 +198,8 @@ static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id dev
     return NULL;
   hg_backend *be = &vb->base;
   be->ops = &vendor_ops;
+  pthread_mutex_init(&vb->printf_list_lock, NULL);
+  pthread_mutex_init(&vb->printf_print_lock, NULL);
   vb->platform = platform;
   vb->device = device;
   snprintf(be->platform_name, sizeof be->platform_name, "%s", platform_name);

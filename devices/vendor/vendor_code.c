@@ -76,7 +76,9 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   if (log)
     *log = NULL;
   char err_text[512] = "";
-  char *source = hg_lower_opencl_c(module, err_text, sizeof err_text);
+  /* lowered on a cache hit too: the source is the cache key, and the printf table comes with it */
+  hg_printf_table table;
+  char *source = hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
   if (!source) {
     HG_LOG(HG_LOG_COMPILE, "%s: lowering to OpenCL C failed: %s", be->name, err_text);
     if (log) {
@@ -137,8 +139,11 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   hg_cache_key_free(&key);
   HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of lowered OpenCL C", be->name, strlen(source));
 done:
-  if (err != CL_SUCCESS && p) {
-    if (p->program)
+  if (err == CL_SUCCESS) {
+    p->printf = table;
+  } else {
+    hg_printf_table_free(&table);
+    if (p && p->program)
       VCL(p->program)->clReleaseProgram(p->program);
     free(p);
     p = NULL;
@@ -155,6 +160,7 @@ void hg_vendor_program_free(hg_backend *be, hg_dev_program *p) {
   if (!p)
     return;
   VCL(p->program)->clReleaseProgram(p->program);
+  hg_printf_table_free(&p->printf);
   free(p);
 }
 
@@ -179,6 +185,8 @@ cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *na
   VCL(k->kernel)->clGetKernelWorkGroupInfo(k->kernel, vb->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof priv, &priv, NULL);
   HG_LOG(HG_LOG_COMPILE, "%s: kernel %s: vendor work-group size %zu, local %llu, private %llu bytes", be->name, name,
          wg, (unsigned long long)local, (unsigned long long)priv);
+  k->prog = p;
+  k->printf = hg_printf_table_has_kernel(&p->printf, name);
   pthread_mutex_init(&k->launch_lock, NULL);
   *out = k;
   return CL_SUCCESS;
@@ -213,9 +221,11 @@ static cl_int set_arg(cl_kernel kernel, cl_uint index, const hg_launch_arg *a) {
 }
 
 /* Sets the arguments and enqueues the launch; *ev receives the vendor event (NULL when the range
- * is empty and nothing was enqueued). */
-static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch *l, cl_event *ev) {
+ * is empty and nothing was enqueued), *print the launch's printf buffer when the kernel prints. */
+static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch *l, cl_event *ev,
+                             hg_vendor_print **print) {
   *ev = NULL;
+  *print = NULL;
   if (l->work_dim < 1 || l->work_dim > 3)
     return CL_INVALID_WORK_DIMENSION;
   bool any_local = false;
@@ -224,19 +234,29 @@ static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_l
       return CL_SUCCESS; /* an empty range: nothing runs (OpenCL 2.1+) */
     any_local |= l->local_size[i] != 0;
   }
-  cl_int err = CL_SUCCESS;
+  cl_int err = k->printf ? hg_vendor_print_create(vb, k, print) : CL_SUCCESS;
+  if (err != CL_SUCCESS)
+    return err;
+  const size_t *local = any_local ? l->local_size : NULL;
   pthread_mutex_lock(&k->launch_lock);
   for (cl_uint i = 0; i < l->num_args && err == CL_SUCCESS; i++) {
     err = set_arg(k->kernel, i, &l->args[i]);
     if (err != CL_SUCCESS)
       HG_LOG(HG_LOG_SCHED, "%s: setting argument %u failed (%d)", vb->base.name, i, err);
   }
-  if (err == CL_SUCCESS)
+  if (err == CL_SUCCESS && *print)
+    err = hg_vendor_print_set_arg(*print, k->kernel, l->num_args); /* after the application's */
+  if (err == CL_SUCCESS && *print)
+    err = hg_vendor_print_enqueue(*print, k->kernel, l->work_dim, l->global_offset, l->global_size, local, ev);
+  else if (err == CL_SUCCESS)
     err = VCL(vb->queue)->clEnqueueNDRangeKernel(vb->queue, k->kernel, l->work_dim, l->global_offset, l->global_size,
-                                                 any_local ? l->local_size : NULL, 0, NULL, ev);
+                                                 local, 0, NULL, ev);
   pthread_mutex_unlock(&k->launch_lock);
-  if (err != CL_SUCCESS)
+  if (err != CL_SUCCESS) {
     *ev = NULL;
+    hg_vendor_print_release(*print);
+    *print = NULL;
+  }
   return hg_vendor_error(err);
 }
 
@@ -245,7 +265,8 @@ cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch
   if (device_ns)
     *device_ns = 0;
   cl_event ev;
-  cl_int err = enqueue_launch(vb, k, l, &ev);
+  hg_vendor_print *print;
+  cl_int err = enqueue_launch(vb, k, l, &ev, &print);
   if (err != CL_SUCCESS || !ev)
     return err;
 
@@ -260,6 +281,10 @@ cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch
       *device_ns = end - start;
   }
   VCL(ev)->clReleaseEvent(ev);
+  if (print) {
+    hg_vendor_print_set_output(print, l->printf_out, l->printf_len);
+    hg_vendor_print_release(print); /* earlier launches' output first, then this one's */
+  }
   if (err != CL_SUCCESS)
     HG_LOG(HG_LOG_SCHED, "%s: kernel failed (%d)", be->name, err);
   return err;
@@ -269,8 +294,14 @@ cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *k, const hg_
   hg_vendor_backend *vb = hg_vendor_of(be);
   *token = NULL;
   cl_event ev;
-  cl_int err = enqueue_launch(vb, k, l, &ev);
+  hg_vendor_print *print;
+  cl_int err = enqueue_launch(vb, k, l, &ev, &print);
   if (err != CL_SUCCESS || !ev)
     return err;
-  return hg_vendor_submitted(vb, CL_SUCCESS, ev, token);
+  err = hg_vendor_submitted(vb, CL_SUCCESS, ev, token);
+  if (print) { /* the print is the token: it holds the launch's event */
+    VCL(ev)->clReleaseEvent(ev);
+    *token = hg_vendor_print_token(print);
+  }
+  return err;
 }

@@ -5,8 +5,11 @@
 
 #include <CL/cl_icd.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "devices/backend.h"
+#include "lowering/opencl_c.h"
 
 /* The vendor's dispatch table of any vendor handle (platform, device, context, queue, mem,
  * program, kernel, event). We never call its slots 0 and 31 (ICD2 tags). */
@@ -26,6 +29,10 @@ typedef struct hg_vendor_backend {
   cl_device_id device;
   cl_context context;
   cl_command_queue queue; /* in-order, profiling enabled */
+  /* launches whose printf output is not written yet, in queue order (vendor_printf.c) */
+  pthread_mutex_t printf_list_lock;  /* the list, and each entry's `printed` */
+  pthread_mutex_t printf_print_lock; /* who prints: one thread at a time, in list order */
+  struct hg_vendor_print *printf_head, *printf_tail;
 } hg_vendor_backend;
 
 /* A vendor sub-buffer made for a kernel argument at a non-zero offset, cached per offset. */
@@ -45,10 +52,13 @@ struct hg_dev_mem {
 
 struct hg_dev_program {
   cl_program program;
+  hg_printf_table printf; /* from the lowering, made again on a cache hit */
 };
 
 struct hg_dev_kernel {
   cl_kernel kernel;
+  const hg_dev_program *prog;
+  bool printf; /* takes the printf buffer as its last vendor argument (hidden from the application) */
   /* clSetKernelArg on one cl_kernel is not thread-safe: held from the first argument until
    * the launch is enqueued (the enqueue captures the arguments). */
   pthread_mutex_t launch_lock;
@@ -67,6 +77,33 @@ cl_int hg_vendor_wait(cl_event ev);
  * queue is flushed so the work starts without waiting for a later wait. *token is NULL and the
  * error returned when the enqueue failed. */
 cl_int hg_vendor_submitted(hg_vendor_backend *vb, cl_int enqueue_err, cl_event ev, hg_token **token);
+
+/* ---- printf through a buffer (vendor_printf.c, docs/printf.md) ------------------------- */
+typedef struct hg_vendor_print hg_vendor_print; /* one launch's printf buffer and its output */
+
+/* A fresh buffer for a launch of k. */
+cl_int hg_vendor_print_create(hg_vendor_backend *vb, const hg_dev_kernel *k, hg_vendor_print **out);
+/* Sets the buffer as argument `index` (the one after the application's). */
+cl_int hg_vendor_print_set_arg(hg_vendor_print *p, cl_kernel kernel, cl_uint index);
+/* Enqueues the header reset, the launch (its event in *ev, the caller's reference) and the read
+ * back, and lists the print for output. */
+cl_int hg_vendor_print_enqueue(hg_vendor_print *p, cl_kernel kernel, cl_uint work_dim, const size_t *offset,
+                               const size_t *global, const size_t *local, cl_event *ev);
+/* Synchronous launches: where the output goes (hg_launch's printf_out), instead of stdout. */
+void hg_vendor_print_set_output(hg_vendor_print *p, char **out, size_t *out_len);
+/* Writes out every listed print up to and including target (all of them when NULL), waiting
+ * for each read back. */
+void hg_vendor_print_flush(hg_vendor_backend *vb, hg_vendor_print *target);
+cl_event hg_vendor_print_event(const hg_vendor_print *p); /* the launch's event (held by p) */
+/* Writes it out if it is not yet, and frees it. */
+void hg_vendor_print_release(hg_vendor_print *p);
+
+/* A launch that prints completes through a token that is its print, tagged in the low bit
+ * (a vendor event, the other tokens, is at least 4-aligned). */
+static inline hg_token *hg_vendor_print_token(hg_vendor_print *p) { return (hg_token *)((uintptr_t)p | 1u); }
+static inline hg_vendor_print *hg_vendor_token_print(hg_token *t) {
+  return ((uintptr_t)t & 1u) ? (hg_vendor_print *)((uintptr_t)t & ~(uintptr_t)1u) : NULL;
+}
 
 /* The operations, split by subject. */
 cl_int hg_vendor_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out);

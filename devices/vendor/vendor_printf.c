@@ -1,0 +1,153 @@
+/* printf on the vendor backend (docs/printf.md): a launch of a kernel that prints gets a fresh
+ * buffer as its hidden last argument, its header zeroed before the kernel and the whole buffer
+ * read back after it, both on the backend's in-order queue. The records are formatted by the
+ * shared formatter (devices/printf_buffer.c) when the launch is waited for, before its event
+ * completes.
+ *
+ * Launches print in the order they were enqueued: pending prints form one list per backend
+ * (appended under list_lock together with their enqueue, so list order is queue order), and
+ * whoever needs one printed prints every earlier one first, under print_lock. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "devices/printf_buffer.h"
+#include "devices/profile.h"
+#include "devices/vendor/vendor_internal.h"
+#include "platform/log.h"
+
+#define BUF_BYTES (HG_PRINTF_HEADER_BYTES + HG_PROFILE_PRINTF_BUFFER_SIZE)
+
+struct hg_vendor_print {
+  hg_vendor_backend *vb;
+  const hg_dev_program *prog; /* its table; the launch's command keeps the program alive */
+  cl_mem buf;
+  uint8_t *host;    /* the buffer read back */
+  cl_event kernel;  /* the launch */
+  cl_event read;    /* the read back */
+  bool printed;     /* under list_lock */
+  char **out;       /* synchronous launches: hg_launch's printf_out (NULL: stdout) */
+  size_t *out_len;
+  hg_vendor_print *next;
+};
+
+static const uint8_t k_zero_header[HG_PRINTF_HEADER_BYTES];
+
+static void print_free(hg_vendor_print *p) {
+  if (p->buf) VCL(p->buf)->clReleaseMemObject(p->buf);
+  if (p->kernel) VCL(p->kernel)->clReleaseEvent(p->kernel);
+  if (p->read) VCL(p->read)->clReleaseEvent(p->read);
+  free(p->host);
+  free(p);
+}
+
+cl_int hg_vendor_print_create(hg_vendor_backend *vb, const hg_dev_kernel *k, hg_vendor_print **out) {
+  *out = NULL;
+  hg_vendor_print *p = calloc(1, sizeof *p);
+  if (!p || !(p->host = malloc(BUF_BYTES))) {
+    free(p);
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  p->vb = vb;
+  p->prog = k->prog;
+  cl_int err = CL_SUCCESS;
+  p->buf = VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_READ_WRITE, BUF_BYTES, NULL, &err);
+  if (!p->buf) {
+    print_free(p);
+    return err == CL_OUT_OF_HOST_MEMORY ? err : CL_OUT_OF_RESOURCES;
+  }
+  *out = p;
+  return CL_SUCCESS;
+}
+
+cl_int hg_vendor_print_set_arg(hg_vendor_print *p, cl_kernel kernel, cl_uint index) {
+  return VCL(kernel)->clSetKernelArg(kernel, index, sizeof p->buf, &p->buf);
+}
+
+cl_int hg_vendor_print_enqueue(hg_vendor_print *p, cl_kernel kernel, cl_uint work_dim, const size_t *offset,
+                               const size_t *global, const size_t *local, cl_event *ev) {
+  hg_vendor_backend *vb = p->vb;
+  cl_command_queue q = vb->queue;
+  pthread_mutex_lock(&vb->printf_list_lock);
+  cl_int err = VCL(q)->clEnqueueWriteBuffer(q, p->buf, CL_FALSE, 0, sizeof k_zero_header, k_zero_header, 0, NULL,
+                                            NULL);
+  if (err == CL_SUCCESS)
+    err = VCL(q)->clEnqueueNDRangeKernel(q, kernel, work_dim, offset, global, local, 0, NULL, ev);
+  if (err == CL_SUCCESS) {
+    VCL(*ev)->clRetainEvent(*ev);
+    p->kernel = *ev;
+    err = VCL(q)->clEnqueueReadBuffer(q, p->buf, CL_FALSE, 0, BUF_BYTES, p->host, 0, NULL, &p->read);
+    if (err != CL_SUCCESS) {
+      p->read = NULL; /* the kernel runs, its output is lost: say so */
+      HG_LOG(HG_LOG_SCHED, "%s: reading the printf buffer back failed (%d)", vb->base.name, err);
+      err = CL_SUCCESS;
+    }
+    if (vb->printf_tail) vb->printf_tail->next = p;
+    else vb->printf_head = p;
+    vb->printf_tail = p;
+  }
+  pthread_mutex_unlock(&vb->printf_list_lock);
+  return err;
+}
+
+/* Formats one print's records and writes them out. Under print_lock. */
+static void print_one(hg_vendor_print *p) {
+  if (!p->read || VCL(p->read)->clWaitForEvents(1, &p->read) != CL_SUCCESS)
+    return; /* the launch failed: it printed nothing */
+  hg_printf_table *t = (hg_printf_table *)&p->prog->printf;
+  hg_printf_source src = {(const char *const *)t->formats, t->num_formats, hg_printf_table_string, t};
+  char *text = NULL;
+  size_t len = 0;
+  if (hg_printf_format(p->host, HG_PROFILE_PRINTF_BUFFER_SIZE, &src, &text, &len) != 0)
+    HG_LOG(HG_LOG_SCHED, "%s: out of memory formatting printf output", p->vb->base.name);
+  if (len && p->out && p->out_len) {
+    char *n = realloc(*p->out, *p->out_len + len + 1);
+    if (n) {
+      memcpy(n + *p->out_len, text, len);
+      *p->out_len += len;
+      n[*p->out_len] = 0;
+      *p->out = n;
+    }
+  } else {
+    hg_printf_write(text, len);
+  }
+  free(text);
+}
+
+void hg_vendor_print_flush(hg_vendor_backend *vb, hg_vendor_print *target) {
+  pthread_mutex_lock(&vb->printf_print_lock);
+  for (;;) {
+    pthread_mutex_lock(&vb->printf_list_lock);
+    hg_vendor_print *h = target && target->printed ? NULL : vb->printf_head;
+    pthread_mutex_unlock(&vb->printf_list_lock);
+    if (!h)
+      break;
+    print_one(h); /* the head leaves the list only here, under print_lock */
+    pthread_mutex_lock(&vb->printf_list_lock);
+    vb->printf_head = h->next;
+    if (!vb->printf_head) vb->printf_tail = NULL;
+    h->printed = true;
+    pthread_mutex_unlock(&vb->printf_list_lock);
+    if (h == target)
+      break;
+  }
+  pthread_mutex_unlock(&vb->printf_print_lock);
+}
+
+void hg_vendor_print_set_output(hg_vendor_print *p, char **out, size_t *out_len) {
+  p->out = out;
+  p->out_len = out_len;
+}
+
+cl_event hg_vendor_print_event(const hg_vendor_print *p) { return p->kernel; }
+
+void hg_vendor_print_release(hg_vendor_print *p) {
+  if (!p)
+    return;
+  bool listed;
+  pthread_mutex_lock(&p->vb->printf_list_lock);
+  listed = p->kernel && !p->printed;
+  pthread_mutex_unlock(&p->vb->printf_list_lock);
+  if (listed)
+    hg_vendor_print_flush(p->vb, p); /* never dropped unprinted: it is out before it goes */
+  print_free(p);
+}
