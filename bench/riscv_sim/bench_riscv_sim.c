@@ -2,7 +2,8 @@
  * integer loop, kernel-like loops (SAXPY in float and a double dot product over DRAM buffers,
  * a SAXPY over L1), and optionally static ELF programs given on the command line (one job
  * each, e.g. the differential test programs). Prints figures; asserts nothing about speed.
- *   bench-riscv-sim [--threads N] [program.elf ...] */
+ *   bench-riscv-sim [--threads N] [--kernel K] [program.elf ...]
+ * --kernel K runs only built-in kernel K (0..4, in the order printed): for profiling one. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,10 +71,11 @@ static void build(void) {
 
 int main(int argc, char **argv) {
   unsigned max_threads = 0;
-  int argi = 1;
-  if (argc > 2 && !strcmp(argv[1], "--threads")) {
-    max_threads = (unsigned)atoi(argv[2]);
-    argi = 3;
+  int argi = 1, only = -1;
+  while (argi + 1 < argc && (!strcmp(argv[argi], "--threads") || !strcmp(argv[argi], "--kernel"))) {
+    if (!strcmp(argv[argi], "--threads")) max_threads = (unsigned)atoi(argv[argi + 1]);
+    else only = atoi(argv[argi + 1]);
+    argi += 2;
   }
   hg_sim_machine *m;
   if (hg_sim_create(NULL, &m)) return 1;
@@ -98,6 +100,7 @@ int main(int argc, char **argv) {
   printf("%-22s %7s %12s %9s %10s %12s %14s\n", "kernel", "threads", "sim insns", "seconds", "MIPS", "MIPS/thread",
          "sim cycles/ins");
   for (int k = 0; k < 5; k++) {
+    if (only >= 0 && k != only) continue;
     for (unsigned t = 1; t <= max_threads; t *= 2) {
       hg_sim_set_host_threads(m, t);
       double best = 1e30;
@@ -146,7 +149,7 @@ int main(int argc, char **argv) {
     }
   }
   /* launch overhead: 80 jobs that exit at once, 2000 launches */
-  for (unsigned t = 1; t <= max_threads; t *= 2) {
+  for (unsigned t = 1; only < 0 && t <= max_threads; t *= 2) {
     hg_sim_set_host_threads(m, t);
     for (unsigned j = 0; j < nc; j++) {
       memset(&jobs[j], 0, sizeof jobs[j]);

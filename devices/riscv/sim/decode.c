@@ -220,7 +220,15 @@ hg_sim_decoded hg_sim_decode(uint32_t r, uint64_t pc_index, uint64_t nins) {
   }
   if (op < 0) op = HG_SIM_OP_ILLEGAL;
   if (opc == 0x53 || opc == 0x43 || opc == 0x47 || opc == 0x4b || opc == 0x4f) d.imm |= op << 8; /* for RMM */
+  if (opc == 0x03 || opc == 0x23 || opc == 0x2f || opc == 0x07 || opc == 0x27)
+    d.rs3 = (uint8_t)(pc_index % HG_SIM_VIEW_SLOTS); /* the instruction's view slot */
   d.op = op;
   d.rd = int_dest ? xrd : (uint8_t)rd;
   return d;
+}
+
+int hg_sim_fuse(const hg_sim_decoded *a, const hg_sim_decoded *next) {
+  if (a->op == HG_SIM_OP_ADDI && next->op >= HG_SIM_OP_BEQ && next->op <= HG_SIM_OP_BGEU)
+    return HG_SIM_OP_ADDI_BEQ + (next->op - HG_SIM_OP_BEQ);
+  return a->op;
 }

@@ -70,8 +70,8 @@ int HG_SIM_INTERP_NAME(hg_sim_core *c, const void *const **labels) {
 #define IMM ((uint64_t)(int64_t)ip->imm)
 #define SEXT32(v) ((uint64_t)(int64_t)(int32_t)(uint32_t)(v))
 
-/* Host pointer p for an n-byte access at a: L1 first, then the view cached for loads (W=0) or
- * stores (W=1), then the slow path (which may fault). RT: the DRAM cost is a round trip (loads,
+/* Host pointer p for an n-byte access at a: L1 first, then the view cached in the
+ * instruction's slot (rs3), then the slow path (which may fault and refills the slot). RT: the DRAM cost is a round trip (loads,
  * atomics) rather than a posted store. */
 #define MEM(a, n, p, W, RT, FK)                                                                           \
   do {                                                                                                    \
@@ -81,7 +81,7 @@ int HG_SIM_INTERP_NAME(hg_sim_core *c, const void *const **labels) {
       extra += (W) && !(RT) ? K->l1_store : K->l1_load;                                                   \
       l1_bytes += (n);                                                                                    \
     } else {                                                                                              \
-      hg_sim_view *v_ = (W) ? &c->wr : &c->rd;                                                            \
+      hg_sim_view *v_ = &c->views[ip->rs3];                                                            \
       o_ = a_ - v_->base;                                                                                 \
       if (HG_SIM_LIKELY(o_ <= v_->lim)) {                                                                 \
         p = v_->host + o_;                                                                                \
@@ -93,7 +93,7 @@ int HG_SIM_INTERP_NAME(hg_sim_core *c, const void *const **labels) {
           extra += K->l1_load;                                                                            \
         }                                                                                                 \
       } else {                                                                                            \
-        p = hg_sim_slow_access(c, a_, (n), (W), (RT));                                                    \
+        p = hg_sim_slow_access(c, a_, (n), (W), (RT), ip->rs3);                                                    \
         if (!p) FAULT(FK, a_);                                                                            \
       }                                                                                                   \
     }                                                                                                     \
@@ -340,6 +340,20 @@ L_BLTU:
 L_BGEU:
   if (RS1 >= RS2) JUMP_TO(REL_TARGET);
   NEXT;
+
+/* fused ADDI + conditional branch: the ADDI, then the branch at the next slot (its own
+ * fields; ip moves there first, so counts, targets and the hang pc are the pair's own) */
+#define ADDI_BRANCH(COND)                                                                                 \
+  RD = RS1 + IMM;                                                                                         \
+  ip++;                                                                                                   \
+  if (COND) JUMP_TO(REL_TARGET);                                                                          \
+  NEXT;
+L_ADDI_BEQ: ADDI_BRANCH(RS1 == RS2)
+L_ADDI_BNE: ADDI_BRANCH(RS1 != RS2)
+L_ADDI_BLT: ADDI_BRANCH((int64_t)RS1 < (int64_t)RS2)
+L_ADDI_BGE: ADDI_BRANCH((int64_t)RS1 >= (int64_t)RS2)
+L_ADDI_BLTU: ADDI_BRANCH(RS1 < RS2)
+L_ADDI_BGEU: ADDI_BRANCH(RS1 >= RS2)
 
 L_LB: LOAD(int8_t, (uint64_t)(int64_t))
 L_LH: LOAD(int16_t, (uint64_t)(int64_t))

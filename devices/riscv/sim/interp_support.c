@@ -41,7 +41,7 @@ static int svc_write(hg_sim_core *c) {
   uint64_t fd = c->x[10], buf = c->x[11], len = c->x[12];
   if (fd != 1 && fd != 2) return -1;
   if (!len) { c->x[10] = 0; return 0; }
-  const uint8_t *p = hg_sim_slow_access(c, buf, len, false, true);
+  const uint8_t *p = hg_sim_slow_access(c, buf, len, false, true, HG_SIM_VIEW_SLOTS);
   if (!p) return -1;
   uint64_t limit = c->m->cfg.max_output;
   size_t take = len;

@@ -83,6 +83,7 @@ int hg_sim_create(const hg_sim_config *cfg_in, hg_sim_machine **out) {
     c->l1 = m->l1_all + (size_t)i * cfg.l1_size;
     c->l1_lim = cfg.l1_size - 8;
     c->costs = cfg.costs;
+    c->views_used = ~0ull; /* every view slot gets its empty view at the first launch */
     set_dram_costs(m, c);
   }
   *out = m;
@@ -115,14 +116,29 @@ void hg_sim_set_host_threads(hg_sim_machine *m, unsigned n) {
 
 /* ---- code ---- */
 
+static hg_sim_decoded decode_at(const hg_sim_segment *s, uint64_t i) {
+  uint32_t raw;
+  memcpy(&raw, s->bytes + i * 4, 4);
+  return hg_sim_decode(raw, i, s->nins);
+}
+
+/* Decodes instructions first .. first + count - 1, and the one before them too: it may be
+ * the first half of a fused pair whose second half changed. */
 static void predecode(hg_sim_segment *s, uint64_t first, uint64_t count) {
   const void *const *labels;
   hg_sim_interp(NULL, &labels);
-  for (uint64_t i = first; i < first + count && i < s->nins; i++) {
-    uint32_t raw;
-    memcpy(&raw, s->bytes + i * 4, 4);
-    hg_sim_decoded d = hg_sim_decode(raw, i, s->nins);
-    s->insns[i] = (hg_sim_insn){labels[d.op], d.imm, d.rd, d.rs1, d.rs2, d.rs3};
+  uint64_t end = first + count < s->nins ? first + count : s->nins;
+  uint64_t i = first ? first - 1 : 0;
+  hg_sim_decoded d = i < end ? decode_at(s, i) : (hg_sim_decoded){0};
+  for (; i < end; i++) {
+    int op = d.op;
+    hg_sim_decoded next = {HG_SIM_OP_FALLOFF};
+    if (i + 1 < s->nins) {
+      next = decode_at(s, i + 1);
+      op = hg_sim_fuse(&d, &next);
+    }
+    s->insns[i] = (hg_sim_insn){labels[op], d.imm, d.rd, d.rs1, d.rs2, d.rs3};
+    d = next;
   }
   s->insns[s->nins] = (hg_sim_insn){labels[HG_SIM_OP_FALLOFF], 0, 32, 0, 0, 0};
 }

@@ -1,11 +1,14 @@
 /* Memory protection and the slow path of loads and stores: an access is allowed only inside
  * the core's L1, a DRAM range of the launch (stores: writable ones) or, for loads, a code
- * segment; the whole access must fit in one of them. The range found is cached as the core's
- * load or store view, so the interpreter's fast path covers the next accesses to it. */
+ * segment; the whole access must fit in one of them. The range found is cached in the
+ * instruction's view slot, so the interpreter's fast path covers its next accesses there. */
 #include "devices/riscv/sim/sim_internal.h"
 
-static void set_view(hg_sim_view *v, uint64_t base, uint64_t size, uint8_t *host, uint32_t kind) {
-  if (size < 8) return; /* the fast path needs 8 bytes of room; small ranges stay slow */
+static void set_view(hg_sim_core *c, unsigned slot, uint64_t base, uint64_t size, uint8_t *host, uint32_t kind) {
+  /* the fast path needs 8 bytes of room; small ranges stay slow */
+  if (size < 8 || slot >= HG_SIM_VIEW_SLOTS) return;
+  hg_sim_view *v = &c->views[slot];
+  c->views_used |= 1ull << slot;
   v->base = base;
   v->lim = size - 8;
   v->host = host;
@@ -17,7 +20,7 @@ static bool fits(uint64_t a, uint64_t n, uint64_t base, uint64_t size) {
   return o < size && size - o >= n;
 }
 
-uint8_t *hg_sim_slow_access(hg_sim_core *c, uint64_t a, uint64_t n, bool write, bool rt) {
+uint8_t *hg_sim_slow_access(hg_sim_core *c, uint64_t a, uint64_t n, bool write, bool rt, unsigned slot) {
   hg_sim_machine *m = c->m;
   if (fits(a, n, HG_SIM_L1_BASE, m->cfg.l1_size)) {
     c->extra += write && !rt ? c->costs.l1_store : c->costs.l1_load;
@@ -28,7 +31,7 @@ uint8_t *hg_sim_slow_access(hg_sim_core *c, uint64_t a, uint64_t n, bool write, 
     const hg_sim_range *r = &c->ranges[i];
     if (!fits(a, n, r->base, r->size) || (write && !r->writable)) continue;
     uint8_t *host = m->dram + (r->base - HG_SIM_DRAM_BASE);
-    set_view(write ? &c->wr : &c->rd, r->base, r->size, host, 0);
+    set_view(c, slot, r->base, r->size, host, 0);
     unsigned ch = (a >> 11) & 63;
     c->extra += rt ? c->dram_rd_cost[ch] : c->dram_wr_cost[ch];
     if (rt) c->dram_reads++;
@@ -40,7 +43,7 @@ uint8_t *hg_sim_slow_access(hg_sim_core *c, uint64_t a, uint64_t n, bool write, 
     for (unsigned i = 0; i < m->nsegs; i++) {
       const hg_sim_segment *s = &m->segs[i];
       if (!fits(a, n, s->base, s->size)) continue;
-      set_view(&c->rd, s->base, s->size, s->bytes, 1);
+      set_view(c, slot, s->base, s->size, s->bytes, 1);
       c->extra += c->costs.l1_load;
       return s->bytes + (a - s->base);
     }

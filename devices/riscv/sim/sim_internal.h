@@ -47,7 +47,8 @@ typedef struct hg_sim_insn {
   X(FEQ_S) X(FLT_S) X(FLE_S) X(FEQ_D) X(FLT_D) X(FLE_D) X(FCLASS_S) X(FCLASS_D)                           \
   X(FCVT_W_S) X(FCVT_WU_S) X(FCVT_L_S) X(FCVT_LU_S) X(FCVT_W_D) X(FCVT_WU_D) X(FCVT_L_D) X(FCVT_LU_D)     \
   X(FCVT_S_W) X(FCVT_S_WU) X(FCVT_S_L) X(FCVT_S_LU) X(FCVT_D_W) X(FCVT_D_WU) X(FCVT_D_L) X(FCVT_D_LU)     \
-  X(FMV_X_W) X(FMV_W_X) X(FMV_X_D) X(FMV_D_X)
+  X(FMV_X_W) X(FMV_W_X) X(FMV_X_D) X(FMV_D_X)                                                             \
+  X(ADDI_BEQ) X(ADDI_BNE) X(ADDI_BLT) X(ADDI_BGE) X(ADDI_BLTU) X(ADDI_BGEU)
 
 enum hg_sim_op {
 #define HG_SIM_ENUM(n) HG_SIM_OP_##n,
@@ -65,6 +66,11 @@ typedef struct hg_sim_decoded {
   uint8_t rd, rs1, rs2, rs3;
 } hg_sim_decoded;
 hg_sim_decoded hg_sim_decode(uint32_t raw, uint64_t pc_index, uint64_t nins);
+/* Superinstructions: the operation to predecode for `a` when `next` follows it in the same
+ * segment (a fused pair: ADDI then a near conditional branch, the usual loop counter step),
+ * else a->op. Only the first instruction's handler changes: a jump straight to the second
+ * still finds its own. */
+int hg_sim_fuse(const hg_sim_decoded *a, const hg_sim_decoded *next);
 
 /* A code segment: bytes and their predecoded form (nins + 1 entries, the last FALLOFF). */
 typedef struct hg_sim_segment {
@@ -76,6 +82,10 @@ typedef struct hg_sim_segment {
 
 #define HG_SIM_MAX_SEGMENTS 32
 #define HG_SIM_MAX_RANGES 256
+/* Views cached per core for the fast path of loads/stores, one slot per static memory
+ * instruction (the decoder puts pc_index % HG_SIM_VIEW_SLOTS in its rs3): a kernel's loads of
+ * x[] and y[] then each keep their own buffer's view instead of evicting each other's. */
+#define HG_SIM_VIEW_SLOTS 64
 
 /* A host view of an allowed range, cached by the fast path of loads and stores. */
 typedef struct hg_sim_view {
@@ -106,7 +116,8 @@ struct hg_sim_core {
   /* memory */
   uint8_t *l1;
   uint64_t l1_lim;
-  hg_sim_view rd, wr; /* last range hit by a load / a store */
+  hg_sim_view views[HG_SIM_VIEW_SLOTS]; /* last range hit by the memory instructions of each slot */
+  uint64_t views_used;                   /* slots filled this launch (reset at the next one) */
   uint32_t dram_rd_cost[64], dram_wr_cost[64]; /* by (addr >> 11) & 63: channel interleave */
   hg_sim_costs costs;
   /* identity and launch context */
@@ -176,8 +187,9 @@ bool hg_sim_branch_taken(unsigned f3, uint64_t a, uint64_t b);
 
 /* Slow paths used by the interpreter (memory.c). */
 /* Resolves an n-byte access exactly (any n), charges its cost to c->extra and its counters,
- * caches the range in c->rd / c->wr; NULL when not allowed. rt: round trip (loads, atomics). */
-uint8_t *hg_sim_slow_access(hg_sim_core *c, uint64_t addr, uint64_t n, bool write, bool rt);
+ * caches the range in view slot `slot` (none when slot >= HG_SIM_VIEW_SLOTS); NULL when not
+ * allowed. rt: round trip (loads, atomics). */
+uint8_t *hg_sim_slow_access(hg_sim_core *c, uint64_t addr, uint64_t n, bool write, bool rt, unsigned slot);
 const hg_sim_segment *hg_sim_segment_of(const struct hg_sim_machine *m, uint64_t pc);
 
 /* An FP operation in RMM (fp_rmm.c): computes and writes f[rd], accrues fflags. */
