@@ -1,14 +1,16 @@
 /* The IR -> OpenCL C 1.2 back end: module structure (preamble, program-scope constants,
  * functions, kernels) and the build options. The representation of values is described in
  * opencl_c_internal.h; instructions are in opencl_c_inst.c, memory in opencl_c_mem.c,
- * builtins/printf/atomics in opencl_c_builtin.c.
+ * builtins/atomics in opencl_c_builtin.c, printf (records in a buffer, docs/printf.md) in
+ * opencl_c_printf.c.
  *
  * Output shape:
  *   pragmas (cl_khr_fp64, cl_khr_int64_*_atomics) when used
  *   may_alias typedefs for the typed memory accesses, half conversion helpers
  *   program-scope __constant globals as aligned uchar arrays (structs when they hold pointers)
  *   prototypes, then non-kernel functions (hg_f<index>_<name>) with the static __local
- *   variables they use passed as extra __local pointer parameters
+ *   variables they use passed as extra __local pointer parameters, and the printf buffer last
+ *   when they print
  *   kernels under their own names with their argument names, static __local variables
  *   declared in the body at the top. */
 #include <pthread.h>
