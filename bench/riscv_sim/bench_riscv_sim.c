@@ -2,8 +2,9 @@
  * integer loop, kernel-like loops (SAXPY in float and a double dot product over DRAM buffers,
  * a SAXPY over L1), and optionally static ELF programs given on the command line (one job
  * each, e.g. the differential test programs). Prints figures; asserts nothing about speed.
- *   bench-riscv-sim [--threads N] [--kernel K] [program.elf ...]
- * --kernel K runs only built-in kernel K (0..4, in the order printed): for profiling one. */
+ *   bench-riscv-sim [--threads N] [--kernel K] [--scale S] [program.elf ...]
+ * --kernel K runs only built-in kernel K (0..4, in the order printed), --scale S divides the
+ * work by S: for profiling one kernel under callgrind/cachegrind. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,11 +72,11 @@ static void build(void) {
 
 int main(int argc, char **argv) {
   unsigned max_threads = 0;
-  int argi = 1, only = -1;
-  while (argi + 1 < argc && (!strcmp(argv[argi], "--threads") || !strcmp(argv[argi], "--kernel"))) {
+  int argi = 1, only = -1, scale = 1;
+  for (; argi + 1 < argc && !strncmp(argv[argi], "--", 2); argi += 2) {
     if (!strcmp(argv[argi], "--threads")) max_threads = (unsigned)atoi(argv[argi + 1]);
-    else only = atoi(argv[argi + 1]);
-    argi += 2;
+    else if (!strcmp(argv[argi], "--kernel")) only = atoi(argv[argi + 1]);
+    else if (!strcmp(argv[argi], "--scale") && atoi(argv[argi + 1]) > 0) scale = atoi(argv[argi + 1]);
   }
   hg_sim_machine *m;
   if (hg_sim_create(NULL, &m)) return 1;
@@ -110,8 +111,8 @@ int main(int argc, char **argv) {
           memset(&jobs[j], 0, sizeof jobs[j]);
           jobs[j].pc = HG_SIM_CODE_BASE + 128 * (uint64_t)k;
           jobs[j].a[7] = 93;
-          if (k == 0) jobs[j].a[1] = 2000000;
-          else if (k == 4) jobs[j].a[1] = 600000;
+          if (k == 0) jobs[j].a[1] = 2000000 / scale;
+          else if (k == 4) jobs[j].a[1] = 600000 / scale;
           else if (k == 3) {
             jobs[j].a[0] = HG_SIM_L1_BASE;
             jobs[j].a[1] = HG_SIM_L1_BASE + 4 * n;
@@ -125,7 +126,7 @@ int main(int argc, char **argv) {
           }
         }
         /* kernels over memory run 40 times per job to last long enough */
-        size_t reps = k == 0 || k == 4 ? 1 : 40;
+        size_t reps = k == 0 || k == 4 ? 1 : (40 + scale - 1) / scale;
         hg_sim_job *many = calloc(nc * reps, sizeof *many);
         for (size_t r = 0; r < reps; r++) memcpy(many + r * nc, jobs, nc * sizeof *jobs);
         hg_sim_launch l = {.jobs = many, .njobs = nc * reps, .ranges = ranges, .nranges = 2, .stats = st};
