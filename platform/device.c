@@ -1,8 +1,8 @@
 /* The virtual device: clGetDeviceIDs, clGetDeviceInfo, clRetainDevice/clReleaseDevice and the
  * timers. Every answer comes from the fixed profile (devices/profile.h), so the device looks
  * the same whichever backend runs the work; docs/virtual-device.md explains each value. */
-#include <time.h>
 
+#include "devices/host_clock.h"
 #include "devices/profile.h"
 #include "platform/info.h"
 #include "platform/platform.h"
@@ -297,20 +297,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
   }
 }
 
-/* Host and device share one clock: CLOCK_MONOTONIC in nanoseconds, the clock the queue engine
- * stamps profiling times with. */
-static cl_ulong monotonic_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (cl_ulong)ts.tv_sec * 1000000000ull + (cl_ulong)ts.tv_nsec;
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
                                                         cl_ulong *host_timestamp) {
   HG_CHECK_DEVICE(device, CL_INVALID_DEVICE);
   if (!device_timestamp || !host_timestamp)
     return CL_INVALID_VALUE;
-  cl_ulong now = monotonic_ns();
+  cl_ulong now = hg_host_clock_ns();
   *device_timestamp = now;
   *host_timestamp = now;
   return CL_SUCCESS;
@@ -320,6 +312,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong *ho
   HG_CHECK_DEVICE(device, CL_INVALID_DEVICE);
   if (!host_timestamp)
     return CL_INVALID_VALUE;
-  *host_timestamp = monotonic_ns();
+  *host_timestamp = hg_host_clock_ns();
   return CL_SUCCESS;
 }

@@ -5,16 +5,13 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "devices/host_clock.h"
 #include "platform/info.h"
 #include "platform/log.h"
 #include "platform/platform.h"
 #include "platform/queue.h"
 
-cl_ulong hg_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (cl_ulong)ts.tv_sec * 1000000000ull + (cl_ulong)ts.tv_nsec;
-}
+cl_ulong hg_now_ns(void) { return hg_host_clock_ns(); }
 
 static bool status_terminal(cl_int s) { return s <= CL_COMPLETE; }
 

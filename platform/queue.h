@@ -42,9 +42,7 @@ struct _cl_command_queue {
   cl_event last_barrier; /* out-of-order: the latest barrier's event (held) */
   uint64_t stream_seq;   /* the last stream position given out */
   uint64_t done_seq;     /* stream entries up to this position are complete */
-  int64_t clock_offset;  /* host ns minus backend ns, estimated from completed entries */
   cl_ulong last_end;     /* END of the latest command, stream or synchronous (profiling) */
-  bool clock_known;
   bool submitting;       /* a thread is handing the submit list to the stream */
   bool completing;       /* the completion role: one thread completes stream entries, in order */
   unsigned drivers;      /* threads waiting for an entry that complete the stream themselves */

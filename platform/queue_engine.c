@@ -252,28 +252,17 @@ static void entry_wait_held(cl_command_queue q, hg_command *c) {
   }
 }
 
-/* START and END of a completed entry on the host clock. The backend's timestamps are moved by
- * an offset kept between two bounds that every entry gives: the work cannot start before it
- * was handed over (t_run) nor end after it was seen complete (t_done). The stream runs its
- * entries one after the other, so an entry starts no earlier than the previous one ended
- * (q->last_end); an entry without a token (a marker) takes no time. Under q->lock. */
+/* START and END of a completed entry. The backend's timestamps (already on the host clock) are
+ * kept inside the bounds every entry gives: the work cannot start before it was handed over
+ * (t_run) nor end after it was seen complete (t_done). The stream runs its entries one after
+ * the other, so an entry starts no earlier than the previous one ended (q->last_end); an entry
+ * without a token (a marker) or without device times takes [lo, lo] or [lo, t_done]. */
 static void entry_times(cl_command_queue q, const hg_command *c, cl_ulong *start, cl_ulong *end) {
   cl_ulong lo = c->t_run > q->last_end ? c->t_run : q->last_end;
   cl_ulong hi = c->t_done > lo ? c->t_done : lo;
   cl_ulong s = lo, e = c->token ? hi : lo;
-  if (c->token && c->dev_end && c->dev_end >= c->dev_start) {
-    int64_t upper = (int64_t)(c->t_done - c->dev_end), lower = (int64_t)(c->t_run - c->dev_start);
-    if (!q->clock_known) {
-      q->clock_offset = upper;
-      q->clock_known = true;
-    }
-    if (q->clock_offset < lower)
-      q->clock_offset = lower;
-    if (q->clock_offset > upper)
-      q->clock_offset = upper;
-    s = (cl_ulong)((int64_t)c->dev_start + q->clock_offset);
-    e = (cl_ulong)((int64_t)c->dev_end + q->clock_offset);
-  }
+  if (c->token && c->dev_end && c->dev_end >= c->dev_start)
+    s = c->dev_start, e = c->dev_end;
   *start = s < lo ? lo : s > hi ? hi : s;
   *end = e < *start ? *start : e > hi ? hi : e;
   q->last_end = *end;

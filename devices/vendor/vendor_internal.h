@@ -29,6 +29,8 @@ typedef struct hg_vendor_backend {
   cl_device_id device;
   cl_context context;
   cl_command_queue queue; /* in-order, profiling enabled */
+  int64_t clock_offset;   /* host ns - device profiling ns (vendor_clock.c) */
+  bool clock_known;       /* false: the vendor's profiled times are not used */
   /* launches whose printf output is not written yet, in queue order (vendor_printf.c) */
   pthread_mutex_t printf_list_lock;  /* the list, and each entry's `printed` */
   pthread_mutex_t printf_print_lock; /* who prints: one thread at a time, in list order */
@@ -142,5 +144,12 @@ void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *kernel);
 cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
 cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch,
                                      hg_token **token);
+
+/* ---- the device clock (vendor_clock.c) ---------------------------------------------------- */
+
+/* Measures the offset between the vendor's profiling clock and the host clock's; at creation. */
+void hg_vendor_clock_calibrate(hg_vendor_backend *vb);
+/* Moves a command's profiled START/END onto the host clock; both 0 when they are unusable. */
+void hg_vendor_clock_to_host(const hg_vendor_backend *vb, cl_ulong *start, cl_ulong *end);
 
 #endif
