@@ -1,8 +1,14 @@
 /* bench-kernels: the same kernels through hetGPU and directly on a vendor platform, in one run,
  * with hetGPU/native ratios. Both platforms must be visible to the ICD loader (bench/run.sh
- * arranges that). Usage: bench-kernels [NATIVE_PLATFORM_SUBSTRING] (default "Portable"). */
+ * arranges that). Usage: bench-kernels [NATIVE_PLATFORM_SUBSTRING] (default "Portable").
+ * Per kernel it prints two figures: the device time of one launch (median of the profiled
+ * END - START over the launches: what the lowered code costs on the device) and the wall time
+ * per launch of back-to-back launches (what the application sees, submission included). The
+ * rounds of the two platforms are interleaved and the best round is kept, so that the noise of
+ * a shared machine hits both alike. The outputs of both platforms are compared. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +69,8 @@ typedef struct platform_run {
   cl_platform_id platform;
   cl_device_id device;
   cl_context ctx;
-  cl_command_queue queue;
+  cl_command_queue queue;  /* wall times and latency: no profiling cost */
+  cl_command_queue pqueue; /* device times: profiling enabled */
   cl_program program;
 } platform_run;
 
@@ -103,6 +110,9 @@ static void setup(platform_run *r, const char *label, cl_platform_id platform) {
   CHECK(err);
   r->queue = clCreateCommandQueueWithProperties(r->ctx, r->device, NULL, &err);
   CHECK(err);
+  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  r->pqueue = clCreateCommandQueueWithProperties(r->ctx, r->device, props, &err);
+  CHECK(err);
 }
 
 static cl_mem buffer(platform_run *r, size_t bytes, const void *init) {
@@ -118,15 +128,60 @@ typedef struct bench_case {
   size_t global[2], local[2];
 } bench_case;
 
-/* Runs `iters` launches back to back and returns seconds per launch. */
-static double time_kernel(platform_run *r, cl_kernel k, const bench_case *c, int iters) {
-  CHECK(clEnqueueNDRangeKernel(r->queue, k, c->dim, NULL, c->global, c->local[0] ? c->local : NULL, 0, NULL, NULL));
-  CHECK(clFinish(r->queue));
+static void launch(cl_command_queue q, cl_kernel k, const bench_case *c, cl_event *ev) {
+  CHECK(clEnqueueNDRangeKernel(q, k, c->dim, NULL, c->global, c->local[0] ? c->local : NULL, 0, NULL, ev));
+}
+
+/* Wall seconds per launch of `iters` launches back to back (no events) and one clFinish. */
+static double wall_per_launch(platform_run *r, cl_kernel k, const bench_case *c, int iters) {
   double t0 = now_s();
   for (int i = 0; i < iters; i++)
-    CHECK(clEnqueueNDRangeKernel(r->queue, k, c->dim, NULL, c->global, c->local[0] ? c->local : NULL, 0, NULL, NULL));
+    launch(r->queue, k, c, NULL);
   CHECK(clFinish(r->queue));
   return (now_s() - t0) / iters;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median device seconds of `iters` profiled launches (END - START of each launch's event). */
+static double device_time(platform_run *r, cl_kernel k, const bench_case *c, int iters) {
+  cl_event *ev = calloc((size_t)iters, sizeof *ev);
+  double *t = calloc((size_t)iters, sizeof *t);
+  for (int i = 0; i < iters; i++)
+    launch(r->pqueue, k, c, &ev[i]);
+  CHECK(clFinish(r->pqueue));
+  for (int i = 0; i < iters; i++) {
+    cl_ulong s = 0, e = 0;
+    CHECK(clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_START, sizeof s, &s, NULL));
+    CHECK(clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_END, sizeof e, &e, NULL));
+    t[i] = (double)(e - s) * 1e-9;
+    clReleaseEvent(ev[i]);
+  }
+  qsort(t, (size_t)iters, sizeof *t, cmp_double);
+  double med = t[iters / 2];
+  free(ev);
+  free(t);
+  return med;
+}
+
+/* The largest difference between the two platforms' outputs, relative to the output's scale. */
+static double output_difference(platform_run *h, cl_mem hb, platform_run *n, cl_mem nb) {
+  size_t bytes = 0;
+  CHECK(clGetMemObjectInfo(hb, CL_MEM_SIZE, sizeof bytes, &bytes, NULL));
+  float *x = malloc(bytes), *y = malloc(bytes);
+  CHECK(clEnqueueReadBuffer(h->queue, hb, CL_TRUE, 0, bytes, x, 0, NULL, NULL));
+  CHECK(clEnqueueReadBuffer(n->queue, nb, CL_TRUE, 0, bytes, y, 0, NULL, NULL));
+  double scale = FLT_MIN, diff = 0;
+  for (size_t i = 0; i < bytes / 4; i++)
+    scale = fmax(scale, fabs((double)y[i]));
+  for (size_t i = 0; i < bytes / 4; i++)
+    diff = fmax(diff, fabs((double)x[i] - (double)y[i]) / scale);
+  free(x);
+  free(y);
+  return diff;
 }
 
 /* Sets up the arguments of one case on one platform; returns the kernel. */
@@ -197,15 +252,32 @@ int main(int argc, char **argv) {
       {"reduce", 1, {1 << 22, 0}, {256, 0}}, {"stencil", 2, {1024, 1024}, {16, 16}},
       {"nbody", 1, {4096, 0}, {128, 0}},
   };
+  /* the buffer each case writes, for the comparison of the outputs */
+  const int out_index[] = {2, 2, 1, 1, 2};
+  printf("%-28s %14s %14s %10s\n", "(device: median profiled launch; wall: per back-to-back launch)", "", "", "");
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     cl_mem hb[4] = {0}, nb[4] = {0};
     cl_kernel hk = make_case(&het, cases[c].name, host, n, hb);
     cl_kernel nk = make_case(&nat, cases[c].name, host, n, nb);
-    int iters = scale;
-    double th = time_kernel(&het, hk, &cases[c], iters), tn = time_kernel(&nat, nk, &cases[c], iters);
+    double dh = DBL_MAX, dn = DBL_MAX, wh = DBL_MAX, wn = DBL_MAX;
+    wall_per_launch(&het, hk, &cases[c], 2); /* warm-up: first-launch costs stay out */
+    wall_per_launch(&nat, nk, &cases[c], 2);
+    for (int round = 0; round < 5; round++) {
+      dh = fmin(dh, device_time(&het, hk, &cases[c], scale));
+      dn = fmin(dn, device_time(&nat, nk, &cases[c], scale));
+      wh = fmin(wh, wall_per_launch(&het, hk, &cases[c], scale));
+      wn = fmin(wn, wall_per_launch(&nat, nk, &cases[c], scale));
+    }
+    double diff = output_difference(&het, hb[out_index[c]], &nat, nb[out_index[c]]);
     char label[64];
-    snprintf(label, sizeof label, "kernel %s", cases[c].name);
-    printf("%-28s %12.3f ms %12.3f ms %10.3f\n", label, th * 1e3, tn * 1e3, th / tn);
+    snprintf(label, sizeof label, "kernel %s device", cases[c].name);
+    printf("%-28s %12.4f ms %12.4f ms %10.3f\n", label, dh * 1e3, dn * 1e3, dh / dn);
+    snprintf(label, sizeof label, "kernel %s wall", cases[c].name);
+    printf("%-28s %12.4f ms %12.4f ms %10.3f   outputs differ by %.1e\n", label, wh * 1e3, wn * 1e3, wh / wn, diff);
+    if (!(diff < 1e-4)) {
+      fprintf(stderr, "kernel %s: hetGPU's output differs from the native platform's (%.3e)\n", cases[c].name, diff);
+      return 1;
+    }
     for (int i = 0; i < 4; i++) {
       if (hb[i])
         clReleaseMemObject(hb[i]);

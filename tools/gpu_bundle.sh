@@ -5,7 +5,7 @@
 # Usage: tools/gpu_bundle.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build}
+build=$(realpath "${1:-build}")
 out=.gpubundle
 rm -rf "$out" && mkdir -p "$out/bin" "$out/debs"
 cp -a "$build"/icd/libhetgpu.so* "$out/bin/"
@@ -16,5 +16,7 @@ find "$build/conformance" "$build/tools" "$build/bench" -maxdepth 3 -type f -exe
 find "$build/conformance" -name 'libhg_vendor_under_test.so' -exec cp {} "$out/bin/" \;
 cp conformance/pyopencl/test_pyopencl.py "$out/bin/"
 mkdir -p "$out/kernels" && cp -r conformance/kernels/* "$out/kernels/"
-(cd "$out/debs" && apt-get download libllvm15 libclang-cpp15 clang-15 libclang-common-15-dev libz3-4 >/dev/null)
+# .devlibs/debs (git-ignored) keeps a downloaded set for machines without a package mirror
+if ls .devlibs/debs/*.deb >/dev/null 2>&1; then cp .devlibs/debs/*.deb "$out/debs/"
+else (cd "$out/debs" && apt-get download libllvm15 libclang-cpp15 clang-15 libclang-common-15-dev libz3-4 >/dev/null); fi
 du -sh "$out"

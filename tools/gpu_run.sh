@@ -1,42 +1,70 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (see docs/gpu-runs.md): unpacks the Debian runtime libraries from
 # .gpubundle/, registers NVIDIA's OpenCL, and runs the tests and benchmarks through hetGPU on
-# each vendor backend there. Logs go to $OUT (or ./gpu-logs).
+# NVIDIA's OpenCL (HETGPU_BACKEND=vendor:NVIDIA). Logs go to /tmp/gpu-logs, packed into
+# $OUT/gpu-logs.tar.gz when $OUT is set (the device tool brings back only a few files).
+# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench (default: all).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-logs=${OUT:-$root/gpu-logs}; mkdir -p "$logs"
+phases=${*:-tests corpus suite bench}
+logs=/tmp/gpu-logs; rm -rf "$logs"; mkdir -p "$logs"
 dl=/tmp/hg-debs; mkdir -p $dl
 for f in .gpubundle/debs/*.deb; do dpkg -x "$f" $dl; done
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-mkdir -p /tmp/hg-vendors && echo "$root/.gpubundle/bin/libhetgpu.so.1" > /tmp/hg-vendors/hetgpu.icd
+# hetGPU alone (tests), and hetGPU beside NVIDIA's OpenCL (corpus and suite references, bench)
+mkdir -p /tmp/hg-vendors /tmp/hg-vendors-all
+echo "$root/.gpubundle/bin/libhetgpu.so.1" > /tmp/hg-vendors/hetgpu.icd
+cp /tmp/hg-vendors/hetgpu.icd /etc/OpenCL/vendors/nvidia.icd /tmp/hg-vendors-all/
 # CUDA's own libOpenCL comes first on this machine's path and ignores OCL_ICD_VENDORS
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:$dl/usr/lib/x86_64-linux-gnu:$dl/usr/lib/llvm-15/lib:$root/.gpubundle/bin
 export HETGPU_CLANG=$dl/usr/lib/llvm-15/bin/clang-15
 export HETGPU_CACHE_DIR=/tmp/hg-cache HETGPU_VENDORS=/etc/OpenCL/vendors
-export OCL_ICD_VENDORS=/tmp/hg-vendors
+export OCL_ICD_VENDORS=/tmp/hg-vendors HETGPU_BACKEND=vendor:NVIDIA
 B=$root/.gpubundle/bin
 { nvidia-smi -L; ls /etc/OpenCL/vendors; } > "$logs/machine.txt" 2>&1
-run() { # name, then the command
-  local name=$1; shift
+run() { # name, limit in seconds, then the command
+  local name=$1 limit=$2; shift 2
   local t0=$(date +%s%N)
-  timeout 300 "$@" > "$logs/$name.log" 2>&1; local rc=$?
-  printf '%-40s rc=%-4s %6sms  %s\n' "$name" "$rc" "$(( ($(date +%s%N) - t0) / 1000000 ))" \
-    "$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tail -1)" | tee -a "$logs/summary.txt"
+  timeout "$limit" "$@" > "$logs/$name.log" 2>&1; local rc=$?
+  printf '%-32s rc=%-4s %7sms  %s\n' "$name" "$rc" "$(( ($(date +%s%N) - t0) / 1000000 ))" \
+    "$(grep -E '^[0-9]+ passed, [0-9]+ failed|passed.*failed|^TOTAL|^total' "$logs/$name.log" | tail -1)" | tee -a "$logs/summary.txt"
 }
-for backend in "vendor:NVIDIA" "vendor:Portable"; do
-  export HETGPU_BACKEND=$backend
-  tag=${backend#vendor:}
-  run "$tag.demo" $B/hetgpu-demo
-  for t in $B/api_* $B/buffers_* $B/event_* $B/queue_*; do run "$tag.$(basename $t)" $t; done
+for phase in $phases; do
+  case $phase in
+  tests)
+    run demo 60 $B/hetgpu-demo
+    for t in $B/api_* $B/buffers_* $B/event_* $B/queue_*; do
+      [ "$(basename $t)" = api_binary_process ] || run "$(basename $t)" 60 $t
+    done
+    # a program binary written by one process and loaded by another
+    HG_BINARY_STEP=write HG_BINARY_FILE=/tmp/hg-binary.bin run api_binary_write 60 $B/api_binary_process
+    HG_BINARY_STEP=read HG_BINARY_FILE=/tmp/hg-binary.bin run api_binary_read 60 $B/api_binary_process
+    run vendor_backend_test 60 $B/vendor_backend_test
+    if [ -d .whl ]; then
+      python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl && \
+        PYTHONPATH=/tmp/site PYOPENCL_NO_CACHE=1 run pyopencl 120 python3 $B/test_pyopencl.py
+    fi ;;
+  corpus)
+    # IR mode: the lowered kernels on NVIDIA against NVIDIA's build of the originals; API mode:
+    # the originals through hetGPU (on NVIDIA) against NVIDIA directly. Files run in processes
+    # of their own, so a kernel that faults NVIDIA's context takes only its own file down; the
+    # areas run 8 at a time.
+    for mode in ir api; do
+      via=(); [ $mode = api ] && via=(--via hetGPU)
+      t0=$(date +%s)
+      ls -d .gpubundle/kernels/*/ | HG_CORPUS_PLATFORM=NVIDIA OCL_ICD_VENDORS=/tmp/hg-vendors-all \
+        timeout 280 xargs -P 8 -I{} sh -c "$B/corpus_runner ${via[*]} --timeout 60 {} > $logs/corpus_${mode}_\$(basename {}).log 2>&1"
+      cat $logs/corpus_${mode}_*.log > $logs/corpus_$mode.log
+      printf '%-32s %7ss  %s passed, %s failed\n' "corpus_$mode" $(( $(date +%s) - t0 )) \
+        "$(grep -c '^PASS' $logs/corpus_$mode.log)" "$(grep -c '^FAIL' $logs/corpus_$mode.log)" | tee -a "$logs/summary.txt"
+    done ;;
+  suite)
+    OCL_ICD_VENDORS=/tmp/hg-vendors-all run suite_nvidia 150 $B/hg_suite --platform NVIDIA --timeout 120
+    run suite_hetgpu 150 $B/hg_suite --platform hetGPU --timeout 120 ;;
+  bench)
+    OCL_ICD_VENDORS=/tmp/hg-vendors-all HETGPU_BENCH_ITERS=50 run bench 200 $B/bench-kernels NVIDIA ;;
+  esac
 done
-export HETGPU_BACKEND=vendor:NVIDIA
-if [ -d .whl ]; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl && \
-    PYTHONPATH=/tmp/site PYOPENCL_NO_CACHE=1 run NVIDIA.pyopencl python3 $B/test_pyopencl.py
-fi
-run NVIDIA.vendor_backend_test $B/vendor_backend_test
-# bench: hetGPU beside NVIDIA's OpenCL directly, both visible to the loader
-cp /etc/OpenCL/vendors/nvidia.icd /tmp/hg-vendors/
-HETGPU_BENCH_ITERS=20 run NVIDIA.bench $B/bench-kernels NVIDIA
 cat "$logs/summary.txt"
+[ -n "${OUT:-}" ] && tar czf "$OUT/gpu-logs.tar.gz" -C "$logs" .
