@@ -424,13 +424,16 @@ static void check(const char *name, const char *type, int ok, const char *detail
   report(name, type, ok ? 0 : INFINITY, 0, detail);
 }
 
-/* fract as the OpenCL conformance reference defines it: from modf, so the sign of zero follows x */
+/* fract as the OpenCL C specification defines it: the formula, and its special cases for zeros
+ * and infinities */
 static long double ref_fract(long double x, long double *ip, long double below_one, int isf) {
   if (isnan(x) || isinf(x)) {
     *ip = x;
     return isnan(x) ? x : copysignl(0.0L, x);
   }
   long double i, f = modfl(x, &i);
+  if (f == 0)
+    f = x == 0 ? x : 0.0L; /* fract(+-0) = +-0 (the spec's special case); other integral x: x - floor(x) = +0 */
   if (f < 0) {
     f = isf ? (long double)(float)(1.0f + (float)f) : (long double)(1.0 + (double)f);
     i -= 1;

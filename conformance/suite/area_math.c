@@ -120,8 +120,8 @@ R(fract) {
     return x;
   }
   *s = floorl(x);
-  if (isinf(x))
-    return copysignl(0.0L, x);
+  if (isinf(x) || x == 0)
+    return copysignl(0.0L, x); /* the spec's special cases: fract(+-0) = +-0, fract(+-inf) = +-0 */
   if (g_double)
     return fmin((double)x - floor((double)x), 0x1.fffffffffffffp-1);
   return fminf((float)x - floorf((float)x), 0x1.fffffep-1f);
