@@ -3,11 +3,11 @@
 # .gpubundle/, registers NVIDIA's OpenCL, and runs the tests and benchmarks through hetGPU on
 # NVIDIA's OpenCL (HETGPU_BACKEND=vendor:NVIDIA). Logs go to /tmp/gpu-logs, packed into
 # $OUT/gpu-logs.tar.gz when $OUT is set (the device tool brings back only a few files).
-# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench (default: all).
+# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit (default: all).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-phases=${*:-tests corpus suite bench}
+phases=${*:-tests corpus suite bench submit}
 logs=/tmp/gpu-logs; rm -rf "$logs"; mkdir -p "$logs"
 dl=/tmp/hg-debs; mkdir -p $dl
 for f in .gpubundle/debs/*.deb; do dpkg -x "$f" $dl; done
@@ -53,15 +53,18 @@ for phase in $phases; do
     for mode in ir api; do
       via=(); [ $mode = api ] && via=(--via hetGPU)
       t0=$(date +%s)
-      ls -d .gpubundle/kernels/*/ | HG_CORPUS_PLATFORM=NVIDIA OCL_ICD_VENDORS=/tmp/hg-vendors-all \
-        timeout 280 xargs -P 8 -I{} sh -c "$B/corpus_runner ${via[*]} --timeout 60 {} > $logs/corpus_${mode}_\$(basename {}).log 2>&1"
+      ls -d .gpubundle/kernels/*/ | sed 's,/$,,' | HG_CORPUS_PLATFORM=NVIDIA OCL_ICD_VENDORS=/tmp/hg-vendors-all \
+        timeout 280 xargs -P 8 -I{} sh -c "$B/corpus_runner ${via[*]} --timeout 60 --exceptions .gpubundle/kernels/exceptions_nvidia.txt {} > $logs/corpus_${mode}_\$(basename {}).log 2>&1"
       cat $logs/corpus_${mode}_*.log > $logs/corpus_$mode.log
       printf '%-32s %7ss  %s passed, %s failed\n' "corpus_$mode" $(( $(date +%s) - t0 )) \
         "$(grep -c '^PASS' $logs/corpus_$mode.log)" "$(grep -c '^FAIL' $logs/corpus_$mode.log)" | tee -a "$logs/summary.txt"
+      grep -h '^XFAIL\|^XPASS' $logs/corpus_$mode.log | cut -c1-100 | tee -a "$logs/summary.txt"
     done ;;
   suite)
     OCL_ICD_VENDORS=/tmp/hg-vendors-all run suite_nvidia 150 $B/hg_suite --platform NVIDIA --timeout 120
     run suite_hetgpu 150 $B/hg_suite --platform hetGPU --timeout 120 ;;
+  submit)
+    OCL_ICD_VENDORS=/tmp/hg-vendors-all run vendor_submit 120 $B/bench-vendor-submit NVIDIA ;;
   bench)
     OCL_ICD_VENDORS=/tmp/hg-vendors-all HETGPU_BENCH_ITERS=50 run bench 200 $B/bench-kernels NVIDIA ;;
   esac

@@ -1,0 +1,175 @@
+/* bench-vendor-submit: what each part of hetGPU's submission path costs on a vendor platform,
+ * measured on the vendor directly: wall time per launch of a short kernel launched back to
+ * back, adding one ingredient at a time (arguments set per launch, an event per launch, a
+ * flush per launch, a profiling queue, a thread waiting for each event in order as hetGPU's
+ * completion does). hetGPU's own figure for the same launches is printed last when the hetGPU
+ * platform is visible too. Usage: bench-vendor-submit [PLATFORM_SUBSTRING] (default "NVIDIA"). */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CHECK(expr)                                                                \
+  do {                                                                             \
+    cl_int e_ = (expr);                                                            \
+    if (e_ != CL_SUCCESS) {                                                        \
+      fprintf(stderr, "%s:%d %s failed: %d\n", __FILE__, __LINE__, #expr, e_);     \
+      exit(1);                                                                     \
+    }                                                                              \
+  } while (0)
+
+enum { LAUNCHES = 400, W = 1024 };
+
+static const char *src =
+    "__kernel void stencil(__global const float *in, __global float *out, int w, int h) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  if (x > 0 && y > 0 && x < w - 1 && y < h - 1)\n"
+    "    out[y * w + x] = 0.2f * (in[y * w + x] + in[y * w + x - 1] + in[y * w + x + 1] + in[(y - 1) * w + x] + in[(y + 1) * w + x]);\n"
+    "  else out[y * w + x] = in[y * w + x]; }\n";
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+typedef struct setup {
+  cl_context ctx;
+  cl_device_id dev;
+  cl_kernel k;
+  cl_mem in, out;
+  int w;
+} setup;
+
+typedef struct mode {
+  const char *name;
+  bool args_each, event_each, flush_each, profiling, waiter;
+} mode;
+
+typedef struct waiter_state {
+  cl_event *ev;
+  int n;
+} waiter_state;
+
+/* Waits for each event in order and releases it, as hetGPU's completion does. */
+static void *waiter_main(void *arg) {
+  waiter_state *w = arg;
+  for (int i = 0; i < w->n; i++) {
+    while (!__atomic_load_n(&w->ev[i], __ATOMIC_ACQUIRE))
+      ;
+    CHECK(clWaitForEvents(1, &w->ev[i]));
+    clReleaseEvent(w->ev[i]);
+  }
+  return NULL;
+}
+
+static void set_args(setup *s) {
+  CHECK(clSetKernelArg(s->k, 0, sizeof s->in, &s->in));
+  CHECK(clSetKernelArg(s->k, 1, sizeof s->out, &s->out));
+  CHECK(clSetKernelArg(s->k, 2, sizeof s->w, &s->w));
+  CHECK(clSetKernelArg(s->k, 3, sizeof s->w, &s->w));
+}
+
+static double run_mode(setup *s, const mode *m) {
+  cl_int err;
+  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, m->profiling ? CL_QUEUE_PROFILING_ENABLE : 0, 0};
+  cl_command_queue q = clCreateCommandQueueWithProperties(s->ctx, s->dev, props, &err);
+  CHECK(err);
+  size_t global[2] = {W, W}, local[2] = {16, 16};
+  set_args(s);
+  for (int i = 0; i < 5; i++) /* warm-up */
+    CHECK(clEnqueueNDRangeKernel(q, s->k, 2, NULL, global, local, 0, NULL, NULL));
+  CHECK(clFinish(q));
+  double best = 1e9;
+  for (int round = 0; round < 3; round++) {
+    cl_event *ev = calloc(LAUNCHES, sizeof *ev);
+    waiter_state ws = {ev, LAUNCHES};
+    pthread_t th;
+    if (m->waiter)
+      pthread_create(&th, NULL, waiter_main, &ws);
+    double t0 = now_s();
+    for (int i = 0; i < LAUNCHES; i++) {
+      if (m->args_each)
+        set_args(s);
+      cl_event e = NULL;
+      CHECK(clEnqueueNDRangeKernel(q, s->k, 2, NULL, global, local, 0, NULL, m->event_each ? &e : NULL));
+      if (m->flush_each)
+        CHECK(clFlush(q));
+      if (m->event_each)
+        __atomic_store_n(&ev[i], e, __ATOMIC_RELEASE);
+    }
+    CHECK(clFinish(q));
+    if (m->waiter)
+      pthread_join(th, NULL);
+    double t = (now_s() - t0) / LAUNCHES;
+    if (!m->waiter)
+      for (int i = 0; i < LAUNCHES; i++)
+        if (ev[i])
+          clReleaseEvent(ev[i]);
+    free(ev);
+    if (t < best)
+      best = t;
+  }
+  clReleaseCommandQueue(q);
+  return best;
+}
+
+static bool open_platform(const char *want, setup *s) {
+  cl_platform_id ids[16];
+  cl_uint n = 0;
+  clGetPlatformIDs(16, ids, &n);
+  for (cl_uint i = 0; i < n; i++) {
+    char name[256];
+    clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+    if (!strstr(name, want))
+      continue;
+    cl_int err;
+    CHECK(clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_ALL, 1, &s->dev, NULL));
+    s->ctx = clCreateContext(NULL, 1, &s->dev, NULL, NULL, &err);
+    CHECK(err);
+    cl_program p = clCreateProgramWithSource(s->ctx, 1, &src, NULL, &err);
+    CHECK(err);
+    CHECK(clBuildProgram(p, 1, &s->dev, "", NULL, NULL));
+    s->k = clCreateKernel(p, "stencil", &err);
+    CHECK(err);
+    clReleaseProgram(p);
+    s->in = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, (size_t)W * W * 4, NULL, &err);
+    CHECK(err);
+    s->out = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, (size_t)W * W * 4, NULL, &err);
+    CHECK(err);
+    s->w = W;
+    return true;
+  }
+  return false;
+}
+
+int main(int argc, char **argv) {
+  const char *want = argc > 1 ? argv[1] : "NVIDIA";
+  setup s = {0};
+  if (!open_platform(want, &s)) {
+    fprintf(stderr, "no platform '%s'\n", want);
+    return 1;
+  }
+  const mode modes[] = {
+      {"baseline (args once, no events)", false, false, false, false, false},
+      {"+ arguments set per launch", true, false, false, false, false},
+      {"+ an event per launch", true, true, false, false, false},
+      {"+ clFlush per launch", true, true, true, false, false},
+      {"+ profiling queue", true, true, true, true, false},
+      {"+ a thread waiting each event", true, true, true, true, true},
+      {"events + waiter, no flush", true, true, false, true, true},
+  };
+  printf("%-40s %12s\n", "vendor submission path", "us/launch");
+  for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+    printf("%-40s %12.2f\n", modes[i].name, run_mode(&s, &modes[i]) * 1e6);
+  setup h = {0};
+  if (open_platform("hetGPU", &h)) {
+    const mode plain = {"hetGPU (args once, no events)", false, false, false, false, false};
+    printf("%-40s %12.2f\n", plain.name, run_mode(&h, &plain) * 1e6);
+  }
+  return 0;
+}
