@@ -44,9 +44,7 @@
 #include "ir/ir.h"
 #include "lowering/frontend.h"
 #include "lowering/opencl_c.h"
-/* The shared printf formatter, the driver's own code (compiled in here: this runner links the
- * lowering and the IR, not the devices). */
-#include "devices/printf_buffer.c"
+#include "devices/printf_buffer.h" /* the driver's own formatter, built into this runner */
 #include "devices/profile.h"
 
 #define MAX_KERNELS 16
