@@ -354,6 +354,7 @@ static void emit_preamble(oc_ctx *c, oc_buf *out) {
                 sfx, sfx, sfx, sfx, sfx, sfx);
   }
   oc_emit_work_item_helpers(c, out);
+  oc_emit_fix_helpers(c, out);
   oc_emit_printf_helpers(c, out);
   oc_puts(out, "\n");
 }
@@ -372,6 +373,7 @@ char *hg_lower_opencl_c(const hg_ir_module *m, hg_printf_table *printf_table, ch
   c.m = m;
   c.err = err;
   c.err_size = err_size;
+  c.relaxed_math = oc_relaxed_math(m);
   if (m->uses_fp64) c.need |= OC_NEED_FP64;
   size_t nf = m->num_functions;
   bool *reachable = calloc(nf ? nf : 1, sizeof *reachable);
@@ -442,7 +444,8 @@ static const char *const k_math_options[] = {
 static pthread_mutex_t g_opts_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *g_opts[1u << NUM_MATH_OPTIONS];
 
-const char *hg_lower_opencl_c_options(const hg_ir_module *m) {
+/* The math options of the module's build options, one bit per k_math_options entry. */
+static unsigned math_options(const hg_ir_module *m) {
   unsigned mask = 0;
   const char *s = m ? m->build_options : NULL;
   while (s && *s) {
@@ -452,6 +455,14 @@ const char *hg_lower_opencl_c_options(const hg_ir_module *m) {
       if (strlen(k_math_options[i]) == n && !strncmp(s, k_math_options[i], n)) mask |= 1u << i;
     s += n;
   }
+  return mask;
+}
+
+/* Both options allow the relaxed limits of OpenCL 3.0's relaxed-math table. */
+bool oc_relaxed_math(const hg_ir_module *m) { return (math_options(m) & ((1u << 0) | (1u << 3))) != 0; }
+
+const char *hg_lower_opencl_c_options(const hg_ir_module *m) {
+  unsigned mask = math_options(m);
   pthread_mutex_lock(&g_opts_lock);
   if (!g_opts[mask]) {
     char buf[512] = "-cl-std=CL1.2";

@@ -238,6 +238,7 @@ void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
     return;
   default: break;
   }
+  if (oc_emit_fixed_out_call(c, in, name)) return; /* fract, lgamma_r: see opencl_c_fix.c */
   lhs(c, in);
   bool has_result = in->id != HG_IR_NONE && rt.scalar != HG_IR_VOID;
   unsigned closers = 0;
@@ -277,14 +278,20 @@ void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
       oc_value(c, c->body, in->operands[i]);
     }
   } else {
-    oc_printf(c->body, "%s(", name);
+    oc_fix_call fx; /* a vendor deviation corrected by a helper (opencl_c_fix.c) */
+    bool fixed = oc_fix_call_for(c, in, name, &fx);
+    oc_printf(c->body, "%s(", fixed && fx.callee[0] ? fx.callee : name);
     for (uint32_t i = 0; i < in->num_operands; i++) {
       if (i) oc_puts(c->body, ", ");
       if ((int)i == pidx) ptr_arg(c, in, i, pelem, plan, false);
       else if (oc_vtype(c, in->operands[i]).scalar == HG_IR_PTR) {
         oc_fail(c, "pointer argument of builtin '%s' is not supported", name);
         return;
-      } else arg(c, in, i, name);
+      } else {
+        if (fixed && fx.arg_open[0]) oc_puts(c->body, fx.arg_open);
+        arg(c, in, i, name);
+        if (fixed && fx.arg_open[0]) oc_puts(c->body, ")");
+      }
     }
   }
   oc_puts(c->body, ")");

@@ -41,6 +41,19 @@ enum {
 /* Scalar kinds of the may_alias typedefs (index = hg_ir_scalar) x lane counts. */
 #define OC_LANE_KINDS 6 /* 1 2 3 4 8 16 */
 
+/* Builtins corrected around the vendor's (opencl_c_fix.c); per helper a mask of element kinds
+ * (float/long 0, double/ulong 1) x lane kinds. */
+enum oc_fix {
+  OC_FIX_FRACT,
+  OC_FIX_LGAMMA_R,
+  OC_FIX_ILOGB,
+  OC_FIX_NAN_TO_ZERO, /* the argument of convert_<integer>_sat from float or double */
+  OC_FIX_MAD_SAT,     /* 64-bit */
+  OC_FIX_SMOOTHSTEP,  /* double */
+  OC_FIX_EXP10_RELAXED,
+  OC_FIX_COUNT
+};
+
 typedef struct oc_ctx {
   const hg_ir_module *m;
   char *err;
@@ -51,6 +64,8 @@ typedef struct oc_ctx {
    * hg_f2hN (float -> bits, round to nearest even), hg_d2hN (double -> bits) */
   unsigned h2f_mask, f2h_mask, d2h_mask;
   unsigned wi_mask; /* guarded work-item helpers hg_wi_<name> needed (opencl_c_builtin.c) */
+  unsigned fix_mask[OC_FIX_COUNT]; /* vendor-deviation helpers needed (opencl_c_fix.c) */
+  bool relaxed_math; /* built with -cl-fast-relaxed-math or -cl-unsafe-math-optimizations */
   bool may_alias_used[16][OC_LANE_KINDS]; /* [scalar][lane kind] */
   uint32_t *local_uses;   /* [function * num_globals] true when the function (transitively) uses LOCAL global */
   bool *called;           /* per function: called by some function (emitted as a plain function) */
@@ -114,6 +129,19 @@ void oc_emit_atomic(oc_ctx *c, const hg_ir_inst *in);
 void oc_emit_cmpxchg(oc_ctx *c, const hg_ir_inst *in);
 /* The preamble's guarded work-item helpers the code uses (c->wi_mask). */
 void oc_emit_work_item_helpers(oc_ctx *c, oc_buf *out);
+
+/* ---- builtins corrected around vendor deviations (opencl_c_fix.c) ---- */
+typedef struct oc_fix_call {
+  char callee[96];   /* the helper called instead of the builtin ("" keeps the builtin) */
+  char arg_open[96]; /* opens a wrapper around each argument, closed by ")" ("" none) */
+} oc_fix_call;
+/* Whether the call needs a correction, and which (registers the helper for the preamble). */
+bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_call *fx);
+/* fract / lgamma_r with their out pointer: emits the whole statement; false for other calls. */
+bool oc_emit_fixed_out_call(oc_ctx *c, const hg_ir_inst *in, const char *name);
+void oc_emit_fix_helpers(oc_ctx *c, oc_buf *out);
+/* Whether the module's build options relax math (-cl-fast-relaxed-math, -cl-unsafe-math-optimizations). */
+bool oc_relaxed_math(const hg_ir_module *m);
 
 /* ---- printf (opencl_c_printf.c) ---- */
 #define OC_PRINTF_PARAM "hg_printf_buf" /* the hidden buffer parameter */

@@ -1,0 +1,224 @@
+/* IR -> OpenCL C: builtins whose vendor implementations deviate from the OpenCL C specification
+ * on some backend (docs/virtual-device.md, "Vendor deviations the lowering corrects"). A call
+ * of one of them goes to a small helper emitted in the preamble, only for the element types and
+ * widths the module uses. Each helper is right whichever vendor runs it: it keeps the vendor's
+ * builtin for the ordinary inputs and gives the specification's value where vendors were seen to
+ * differ (or computes the result itself where a guard cannot make it exact). Conditions are
+ * ternaries, which OpenCL C applies lane by lane (select) to vectors, so vector forms stay
+ * branch-free. */
+#include <stdio.h>
+#include <string.h>
+
+#include "lowering/builtins.h"
+#include "lowering/opencl_c_internal.h"
+
+#define TB 64
+
+static const unsigned k_lanes[OC_LANE_KINDS] = {1, 2, 3, 4, 8, 16};
+
+/* Templates: $F the value type ("float4"), $I the integer type a comparison of $F gives
+ * ("int4", "long4"; "int" for scalars), $N int of the same width ("int4"), $L / $U long / ulong
+ * of the same width, $S the width suffix ("4", "" for scalars). */
+static const char *const k_templates[OC_FIX_COUNT] = {
+    /* fract(+-0) = +-0 with *iptr = +-0, fract(+-inf) = +-0 with *iptr = +-inf, NaN both
+     * (PoCL 3.1 and NVIDIA return +0 for -0) */
+    [OC_FIX_FRACT] =
+        "static inline $F hg_fract_$F($F x, __private $F *ip) {\n"
+        "  $F r = fract(x, ip);\n"
+        "  $I special = isnan(x) | isinf(x) | (x == ($F)0);\n"
+        "  *ip = special ? x : *ip;\n"
+        "  return special ? (isnan(x) ? x : copysign(($F)0, x)) : r;\n"
+        "}\n",
+    /* the sign of gamma(x), as the C library gives it: -1 for -0 and for negative non-integers
+     * with an odd floor, 1 everywhere else (positive x, +0, poles, infinities, NaN); NVIDIA
+     * gives 0 for x = 1 */
+    [OC_FIX_LGAMMA_R] =
+        "static inline $F hg_lgamma_r_$F($F x, __private $N *signp) {\n"
+        "  $F r = lgamma_r(x, signp);\n"
+        "  $F fl = floor(x);\n"
+        "  $I neg = ((x == ($F)0) & signbit(x)) | ((x < ($F)0) & (fl != x) & (fl != ($F)2 * floor(x * ($F)0.5)));\n"
+        "  *signp = convert_$N(neg) ? ($N)(-1) : ($N)1;\n"
+        "  return r;\n"
+        "}\n",
+    /* FP_ILOGB0 = INT_MIN and FP_ILOGBNAN = INT_MAX, the values of the OpenCL C headers the
+     * front end compiles against (NVIDIA gives INT_MIN for NaN); ilogb(+-inf) = INT_MAX */
+    [OC_FIX_ILOGB] =
+        "static inline $N hg_ilogb_$F($F x) {\n"
+        "  $N r = ilogb(x);\n"
+        "  r = convert_$N(isnan(x) | isinf(x)) ? ($N)INT_MAX : r;\n"
+        "  return convert_$N(x == ($F)0) ? ($N)INT_MIN : r;\n"
+        "}\n",
+    /* convert_<integer>_sat of NaN is 0 (NVIDIA gives the type's minimum): the argument of the
+     * vendor's conversion, NaN replaced by 0 */
+    [OC_FIX_NAN_TO_ZERO] = "static inline $F hg_nan0_$F($F x) { return isnan(x) ? ($F)0 : x; }\n",
+    /* 64-bit mad_sat computed exactly (NVIDIA's is wrong): the 128-bit product from mul_hi and
+     * the low product, plus c with its carry, saturated when the high half is not the sign
+     * extension of the low one. Both signednesses share the bit: see mad_sat_template. */
+    [OC_FIX_MAD_SAT] =
+        "static inline $L hg_mad_sat_$L($L a, $L b, $L c) {\n"
+        "  $U lo = as_$U(a) * as_$U(b), uc = as_$U(c), sum = lo + uc;\n"
+        "  $U carry = ((lo & uc) | ((lo | uc) & ~sum)) >> 63;\n"
+        "  $L hi = as_$L(as_$U(mul_hi(a, b)) + as_$U(c >> 63) + carry), s = as_$L(sum);\n"
+        "  return hi == (s >> 63) ? s : (hi >> 63) ^ ($L)LONG_MAX;\n"
+        "}\n",
+    /* smoothstep in double by the specification's formula (NVIDIA's is off by ~1e-8 relative) */
+    [OC_FIX_SMOOTHSTEP] =
+        "static inline $F hg_smoothstep_$F($F e0, $F e1, $F x) {\n"
+        "  $F t = clamp((x - e0) / (e1 - e0), ($F)0, ($F)1);\n"
+        "  return t * t * (($F)3 - ($F)2 * t);\n"
+        "}\n",
+    /* exp10 under relaxed math: a vendor's exp2(x * log2(10)) loses the rounding error of a
+     * product up to 133, which exp2 magnifies to ~50 ulp. Reduce first: 10^x = 2^n * 10^r with
+     * r = x - n * log10(2) through two fmas (log10(2) in two parts; fma is never reassociated
+     * by fast math), so exp2 sees |r * log2(10)| <= 0.5 and ldexp scales exactly. */
+    [OC_FIX_EXP10_RELAXED] =
+        "static inline $F hg_exp10_$F($F x) {\n"
+        "  $F n = rint(x * ($F)0x1.a934fp+1f);\n"
+        "  $F r = fma(-n, ($F)0x1.344136p-2f, x);\n"
+        "  r = fma(-n, ($F)-0x1.ec10cp-27f, r);\n"
+        "  return ldexp(exp2(r * ($F)0x1.a934fp+1f), convert_$N_sat(n));\n"
+        "}\n",
+};
+
+/* The unsigned 64-bit form of OC_FIX_MAD_SAT: overflow when the high half or the carry is set. */
+static const char k_mad_sat_unsigned[] =
+    "static inline $U hg_mad_sat_$U($U a, $U b, $U c) {\n"
+    "  $U lo = a * b, sum = lo + c;\n"
+    "  $U carry = ((lo & c) | ((lo | c) & ~sum)) >> 63;\n"
+    "  return (mul_hi(a, b) | carry) != ($U)0 ? ($U)ULONG_MAX : sum;\n"
+    "}\n";
+
+/* Mask bit of an element kind (0: float or long, 1: double or ulong) and a width. */
+static unsigned fix_bit(unsigned kind, unsigned lanes) { return 1u << (kind * OC_LANE_KINDS + oc_lane_kind(lanes)); }
+
+static void expand(oc_buf *out, const char *tpl, bool dbl, unsigned lanes) {
+  char sfx[12] = "", f[TB], i[TB], n[TB], l[TB], u[TB];
+  if (lanes > 1) snprintf(sfx, sizeof sfx, "%u", lanes);
+  snprintf(f, sizeof f, "%s%s", dbl ? "double" : "float", sfx);
+  snprintf(i, sizeof i, "%s%s", lanes > 1 && dbl ? "long" : "int", sfx);
+  snprintf(n, sizeof n, "int%s", sfx);
+  snprintf(l, sizeof l, "long%s", sfx);
+  snprintf(u, sizeof u, "ulong%s", sfx);
+  for (const char *p = tpl; *p; p++) {
+    const char *v = NULL;
+    if (*p == '$') switch (p[1]) {
+      case 'F': v = f; break;
+      case 'I': v = i; break;
+      case 'N': v = n; break;
+      case 'L': v = l; break;
+      case 'U': v = u; break;
+      case 'S': v = sfx; break;
+      default: break;
+      }
+    if (v) {
+      oc_puts(out, v);
+      p++;
+    } else {
+      oc_printf(out, "%c", *p);
+    }
+  }
+}
+
+void oc_emit_fix_helpers(oc_ctx *c, oc_buf *out) {
+  for (unsigned fx = 0; fx < OC_FIX_COUNT; fx++)
+    for (unsigned kind = 0; kind < 2; kind++)
+      for (unsigned k = 0; k < OC_LANE_KINDS; k++) {
+        if (!(c->fix_mask[fx] & fix_bit(kind, k_lanes[k]))) continue;
+        const char *tpl = fx == OC_FIX_MAD_SAT && kind ? k_mad_sat_unsigned : k_templates[fx];
+        expand(out, tpl, kind == 1, k_lanes[k]);
+      }
+}
+
+static unsigned lanes_of(hg_ir_type t) { return t.lanes ? t.lanes : 1; }
+static bool is_fp(hg_ir_type t) { return t.scalar == HG_IR_F32 || t.scalar == HG_IR_F64; }
+
+/* "float4" / "double" for a floating-point type. */
+static const char *fp_name(hg_ir_type t, char *b, size_t n) {
+  unsigned lanes = lanes_of(t);
+  const char *e = t.scalar == HG_IR_F64 ? "double" : "float";
+  if (lanes > 1) snprintf(b, n, "%s%u", e, lanes);
+  else snprintf(b, n, "%s", e);
+  return b;
+}
+
+static bool is_int_type_name(const char *t) {
+  return strncmp(t, "float", 5) && strncmp(t, "double", 6) && strncmp(t, "half", 4);
+}
+
+bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_call *fx) {
+  memset(fx, 0, sizeof *fx);
+  if (!in->num_operands) return false;
+  hg_ir_type t0 = oc_vtype(c, in->operands[0]), rt = in->type;
+  unsigned lanes = lanes_of(t0);
+  char tb[TB];
+  if (!strcmp(name, "ilogb") && in->num_operands == 1 && is_fp(t0)) {
+    c->fix_mask[OC_FIX_ILOGB] |= fix_bit(t0.scalar == HG_IR_F64, lanes);
+    snprintf(fx->callee, sizeof fx->callee, "hg_ilogb_%s", fp_name(t0, tb, sizeof tb));
+    return true;
+  }
+  if (!strcmp(name, "mad_sat") && in->num_operands == 3 && rt.scalar == HG_IR_I64) {
+    bool is_unsigned = in->flags & 1;
+    c->fix_mask[OC_FIX_MAD_SAT] |= fix_bit(is_unsigned, lanes_of(rt));
+    if (lanes_of(rt) > 1) snprintf(fx->callee, sizeof fx->callee, "hg_mad_sat_%s%u", is_unsigned ? "ulong" : "long", rt.lanes);
+    else snprintf(fx->callee, sizeof fx->callee, "hg_mad_sat_%s", is_unsigned ? "ulong" : "long");
+    return true;
+  }
+  if (!strcmp(name, "smoothstep") && in->num_operands == 3 && rt.scalar == HG_IR_F64) {
+    /* the edges may be scalars beside a vector x: each argument is cast to the result type */
+    c->fix_mask[OC_FIX_SMOOTHSTEP] |= fix_bit(1, lanes_of(rt));
+    snprintf(fx->callee, sizeof fx->callee, "hg_smoothstep_%s", fp_name(rt, tb, sizeof tb));
+    snprintf(fx->arg_open, sizeof fx->arg_open, "(%s)(", tb);
+    return true;
+  }
+  if (!strcmp(name, "exp10") && in->num_operands == 1 && t0.scalar == HG_IR_F32 && c->relaxed_math) {
+    c->fix_mask[OC_FIX_EXP10_RELAXED] |= fix_bit(0, lanes);
+    snprintf(fx->callee, sizeof fx->callee, "hg_exp10_%s", fp_name(t0, tb, sizeof tb));
+    return true;
+  }
+  char dst[TB];
+  bool sat = false;
+  if (in->num_operands == 1 && is_fp(t0) && hg_builtin_parse_convert(name, dst, sizeof dst, &sat, NULL) && sat &&
+      is_int_type_name(dst)) {
+    c->fix_mask[OC_FIX_NAN_TO_ZERO] |= fix_bit(t0.scalar == HG_IR_F64, lanes);
+    snprintf(fx->arg_open, sizeof fx->arg_open, "hg_nan0_%s(", fp_name(t0, tb, sizeof tb));
+    return true;
+  }
+  return false;
+}
+
+/* fract and lgamma_r write through a pointer in any address space, and OpenCL C 1.2 has no
+ * generic one: the helper writes a private temporary, stored through the call's pointer after
+ * (vstore3 for 3 lanes, which writes exactly the 3 elements). */
+bool oc_emit_fixed_out_call(oc_ctx *c, const hg_ir_inst *in, const char *name) {
+  bool fract = !strcmp(name, "fract");
+  if ((!fract && strcmp(name, "lgamma_r")) || in->num_operands != 2) return false;
+  hg_ir_type t = oc_vtype(c, in->operands[0]);
+  if (!is_fp(t) || oc_vtype(c, in->operands[1]).scalar != HG_IR_PTR) return false;
+  unsigned lanes = lanes_of(t);
+  enum oc_fix which = fract ? OC_FIX_FRACT : OC_FIX_LGAMMA_R;
+  c->fix_mask[which] |= fix_bit(t.scalar == HG_IR_F64, lanes);
+  char ft[TB], ot[TB];
+  fp_name(t, ft, sizeof ft);
+  const char *elem = fract ? (t.scalar == HG_IR_F64 ? "double" : "float") : "int";
+  if (lanes > 1) snprintf(ot, sizeof ot, "%s%u", elem, lanes);
+  else snprintf(ot, sizeof ot, "%s", elem);
+  unsigned k = c->tmp_counter++;
+  oc_printf(c->body, "  { %s hg_fx%u = (%s)(0); ", ot, k, ot);
+  if (in->id != HG_IR_NONE && in->type.scalar != HG_IR_VOID) {
+    oc_res(c, c->body, in);
+    oc_puts(c->body, " = ");
+  }
+  oc_printf(c->body, "hg_%s_%s(", fract ? "fract" : "lgamma_r", ft);
+  oc_value_f(c, c->body, in->operands[0]);
+  oc_printf(c->body, ", &hg_fx%u); ", k);
+  if (lanes == 3) {
+    oc_printf(c->body, "vstore3(hg_fx%u, 0, ", k);
+    oc_ptr_as(c, c->body, in->operands[1], elem, false);
+    oc_puts(c->body, "); }\n");
+  } else {
+    oc_puts(c->body, "*");
+    oc_ptr_as(c, c->body, in->operands[1], ot, false);
+    oc_printf(c->body, " = hg_fx%u; }\n", k);
+  }
+  return true;
+}
