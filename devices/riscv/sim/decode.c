@@ -228,7 +228,7 @@ hg_sim_decoded hg_sim_decode(uint32_t r, uint64_t pc_index, uint64_t nins) {
 }
 
 int hg_sim_fuse(const hg_sim_decoded *a, const hg_sim_decoded *next) {
-  if (a->op == HG_SIM_OP_ADDI && next->op >= HG_SIM_OP_BEQ && next->op <= HG_SIM_OP_BGEU)
+  if (a->op == HG_SIM_OP_ADDI && next->op >= HG_SIM_OP_BEQ && next->op <= HG_SIM_OP_BGEU && next->rs1 == a->rd)
     return HG_SIM_OP_ADDI_BEQ + (next->op - HG_SIM_OP_BEQ);
   return a->op;
 }

@@ -341,19 +341,23 @@ L_BGEU:
   if (RS1 >= RS2) JUMP_TO(REL_TARGET);
   NEXT;
 
-/* fused ADDI + conditional branch: the ADDI, then the branch at the next slot (its own
- * fields; ip moves there first, so counts, targets and the hang pc are the pair's own) */
+/* fused ADDI + conditional branch on its result (a loop counter step): the branch compares
+ * the sum in a host register instead of reloading it; ip moves to the branch first, so counts,
+ * targets and the hang pc are the pair's own */
 #define ADDI_BRANCH(COND)                                                                                 \
-  RD = RS1 + IMM;                                                                                         \
-  ip++;                                                                                                   \
-  if (COND) JUMP_TO(REL_TARGET);                                                                          \
-  NEXT;
-L_ADDI_BEQ: ADDI_BRANCH(RS1 == RS2)
-L_ADDI_BNE: ADDI_BRANCH(RS1 != RS2)
-L_ADDI_BLT: ADDI_BRANCH((int64_t)RS1 < (int64_t)RS2)
-L_ADDI_BGE: ADDI_BRANCH((int64_t)RS1 >= (int64_t)RS2)
-L_ADDI_BLTU: ADDI_BRANCH(RS1 < RS2)
-L_ADDI_BGEU: ADDI_BRANCH(RS1 >= RS2)
+  {                                                                                                       \
+    uint64_t v = RS1 + IMM;                                                                               \
+    RD = v;                                                                                               \
+    ip++;                                                                                                 \
+    if (COND) JUMP_TO(REL_TARGET);                                                                        \
+    NEXT;                                                                                                 \
+  }
+L_ADDI_BEQ: ADDI_BRANCH(v == RS2)
+L_ADDI_BNE: ADDI_BRANCH(v != RS2)
+L_ADDI_BLT: ADDI_BRANCH((int64_t)v < (int64_t)RS2)
+L_ADDI_BGE: ADDI_BRANCH((int64_t)v >= (int64_t)RS2)
+L_ADDI_BLTU: ADDI_BRANCH(v < RS2)
+L_ADDI_BGEU: ADDI_BRANCH(v >= RS2)
 
 L_LB: LOAD(int8_t, (uint64_t)(int64_t))
 L_LH: LOAD(int16_t, (uint64_t)(int64_t))
