@@ -29,8 +29,8 @@ typedef struct launch_ctx {
 static void reset_views(hg_sim_core *c) {
   /* an empty view is the L1 window itself: the fast path checks L1 first, so it never hits.
    * Only the slots filled by the last launch need it (the ranges change between launches). */
-  for (unsigned s = 0; s < HG_SIM_VIEW_SLOTS; s++)
-    if (c->views_used >> s & 1) c->views[s] = (hg_sim_view){HG_SIM_L1_BASE, c->l1_lim, c->l1, 1};
+  for (uint64_t used = c->views_used; used; used &= used - 1)
+    c->views[__builtin_ctzll(used)] = (hg_sim_view){HG_SIM_L1_BASE, c->l1_lim, c->l1, 1};
   c->views_used = 0;
 }
 

@@ -67,8 +67,8 @@ typedef struct hg_sim_decoded {
 } hg_sim_decoded;
 hg_sim_decoded hg_sim_decode(uint32_t raw, uint64_t pc_index, uint64_t nins);
 /* Superinstructions: the operation to predecode for `a` when `next` follows it in the same
- * segment (a fused pair: ADDI then a near conditional branch, the usual loop counter step),
- * else a->op. Only the first instruction's handler changes: a jump straight to the second
+ * segment (a fused pair: ADDI then a near conditional branch on the ADDI's result, the usual
+ * loop counter step), else a->op. Only the first instruction's handler changes: a jump straight to the second
  * still finds its own. */
 int hg_sim_fuse(const hg_sim_decoded *a, const hg_sim_decoded *next);
 
