@@ -3,11 +3,11 @@
 # .gpubundle/, registers NVIDIA's OpenCL, and runs the tests and benchmarks through hetGPU on
 # NVIDIA's OpenCL (HETGPU_BACKEND=vendor:NVIDIA). Logs go to /tmp/gpu-logs, packed into
 # $OUT/gpu-logs.tar.gz when $OUT is set (the device tool brings back only a few files).
-# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit (default: all).
+# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit riscv (default: all).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-phases=${*:-tests corpus suite bench submit}
+phases=${*:-tests corpus suite bench submit riscv}
 logs=/tmp/gpu-logs; rm -rf "$logs"; mkdir -p "$logs"
 dl=/tmp/hg-debs; mkdir -p $dl
 for f in .gpubundle/debs/*.deb; do dpkg -x "$f" $dl; done
@@ -65,6 +65,9 @@ for phase in $phases; do
     run suite_hetgpu 150 $B/hg_suite --platform hetGPU --timeout 120 ;;
   submit)
     OCL_ICD_VENDORS=/tmp/hg-vendors-all run vendor_submit 120 $B/bench-vendor-submit NVIDIA ;;
+  riscv)
+    # the simulator's MIPS across the host's cores (docs/riscv-simulator.md)
+    run riscv_sim_bench 200 $B/bench-riscv-sim --threads "$(nproc)" ;;
   bench)
     OCL_ICD_VENDORS=/tmp/hg-vendors-all HETGPU_BENCH_ITERS=50 run bench 200 $B/bench-kernels NVIDIA ;;
   esac
