@@ -9,8 +9,8 @@ modes=("$@"); [ ${#modes[@]} -gt 0 ] || modes=(latency stream copy)
 n1=${HETGPU_CALLGRIND_N1:-100}; n2=${HETGPU_CALLGRIND_N2:-300}
 vendors=$(mktemp -d); out=$(mktemp -d)
 trap 'rm -rf "$vendors" "$out"' EXIT
-cp "$build/vendors/hetgpu.icd" "$vendors/"
-for f in /etc/OpenCL/vendors/*.icd; do cp "$f" "$vendors/"; done
+. "$(dirname "$0")/vendors.sh"
+hg_bench_vendors "$build" "$vendors"
 total() { # platform mode iterations -> total Ir
   OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors valgrind --tool=callgrind \
     --callgrind-out-file="$out/cg.out" "$build/bench/bench-enqueue" "$1" "$2" "$3" > /dev/null 2> "$out/log" ||

@@ -5,7 +5,6 @@ set -euo pipefail
 build=${1:-build}; native=${2:-Portable}
 vendors=$(mktemp -d)
 trap 'rm -rf "$vendors"' EXIT
-# the system's vendors, then the build tree's hetGPU (an installed hetgpu.icd must not win)
-for f in /etc/OpenCL/vendors/*.icd; do [ "$(basename "$f")" = hetgpu.icd ] || cp "$f" "$vendors/"; done
-cp "$build/vendors/hetgpu.icd" "$vendors/"
+. "$(dirname "$0")/vendors.sh"
+hg_bench_vendors "$build" "$vendors"
 OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors "$build/bench/bench-kernels" "$native"
