@@ -13,12 +13,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devices/host_clock.h"
 #include "devices/profile.h"
 #include "devices/printf_buffer.h"
 #include "devices/riscv/backend_internal.h"
 #include "platform/log.h"
 
 static uint64_t align16(uint64_t x) { return (x + 15) & ~15ull; }
+
+
+/* HETGPU_DEBUG=sim: the launch's counters from the cycle model, per core that ran work-groups
+ * and in total, with the simulator's speed (simulated instructions per host second). */
+static void log_counters(const char *kernel, const hg_sim_machine *sim, const hg_sim_core_stats *st, uint64_t host_ns) {
+  hg_sim_core_stats t = {0};
+  for (unsigned c = 0; c < hg_sim_core_count(sim); c++) {
+    if (!st[c].jobs)
+      continue;
+    HG_LOG(HG_LOG_SIM,
+           "riscv: %s core %u: %llu work-groups, %llu instructions, %llu cycles, L1 %llu bytes, DRAM %llu reads "
+           "%llu writes, NoC %llu bytes in %llu flits",
+           kernel, c, (unsigned long long)st[c].jobs, (unsigned long long)st[c].insns,
+           (unsigned long long)st[c].cycles, (unsigned long long)st[c].l1_bytes, (unsigned long long)st[c].dram_reads,
+           (unsigned long long)st[c].dram_writes, (unsigned long long)st[c].noc_bytes,
+           (unsigned long long)st[c].noc_flits);
+    t.insns += st[c].insns, t.cycles += st[c].cycles, t.noc_bytes += st[c].noc_bytes;
+    t.dram_reads += st[c].dram_reads, t.dram_writes += st[c].dram_writes;
+  }
+  HG_LOG(HG_LOG_SIM,
+         "riscv: %s total: %llu instructions, %llu core cycles, DRAM %llu reads %llu writes, NoC %llu bytes; "
+         "%.1f ms on the host, %.0f simulated MIPS",
+         kernel, (unsigned long long)t.insns, (unsigned long long)t.cycles, (unsigned long long)t.dram_reads,
+         (unsigned long long)t.dram_writes, (unsigned long long)t.noc_bytes, host_ns / 1e6,
+         host_ns ? t.insns * 1e3 / host_ns : 0.0);
+}
 
 cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launch, uint64_t *device_ns) {
   hg_rv_backend *rb = hg_rv_of(be);
@@ -139,6 +166,10 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
   for (uint64_t j = 0; j < njobs; j++)
     jobs[j] = (hg_sim_job){.pc = k->entry, .a = {block, j}};
   hg_sim_launch sl = {.jobs = jobs, .njobs = njobs, .ranges = ranges, .nranges = nranges};
+  /* the per-core counters cost a little: only when HETGPU_DEBUG=sim asks for them */
+  if (hg_log_mask & HG_LOG_SIM)
+    sl.stats = calloc(hg_sim_core_count(sim), sizeof *sl.stats);
+  uint64_t t_start = hg_host_clock_ns();
   pthread_mutex_lock(&rb->lock);
   int src = HG_SIM_OK;
   if (rb->loaded_program != k->prog->id) {
@@ -148,6 +179,9 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
   if (src == HG_SIM_OK)
     src = hg_sim_run(sim, &sl);
   pthread_mutex_unlock(&rb->lock);
+  if (sl.stats && src == HG_SIM_OK)
+    log_counters(f->name, sim, sl.stats, hg_host_clock_ns() - t_start);
+  free(sl.stats);
   if (device_ns)
     *device_ns = sl.max_cycles; /* 1 GHz: one cycle a nanosecond */
   if (sl.out_len) {
