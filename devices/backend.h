@@ -110,20 +110,25 @@ typedef struct hg_backend_ops {
   cl_int (*kernel_launch)(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
 
   /* Optional asynchronous forms (see the top of this file). Each returns CL_SUCCESS with *token
-   * set (NULL: nothing was submitted, the work is done), or an error with nothing submitted. */
-  cl_int (*mem_read_async)(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst, hg_token **token);
+   * set (NULL: nothing was submitted, the work is done), or an error with nothing submitted.
+   * timed: token_wait will be asked for the work's device times (a backend may run work whose
+   * times nobody wants more cheaply). */
+  cl_int (*mem_read_async)(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst, bool timed,
+                           hg_token **token);
   cl_int (*mem_write_async)(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src,
-                            hg_token **token);
+                            bool timed, hg_token **token);
   cl_int (*mem_copy_async)(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst, size_t dst_offset,
-                           size_t size, hg_token **token);
+                           size_t size, bool timed, hg_token **token);
   cl_int (*mem_fill_async)(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
-                           size_t pattern_size, hg_token **token);
-  cl_int (*mem_read_rect_async)(hg_backend *be, hg_dev_mem *src, const hg_rect *rect, void *dst, hg_token **token);
-  cl_int (*mem_write_rect_async)(hg_backend *be, hg_dev_mem *dst, const hg_rect *rect, const void *src,
-                                 hg_token **token);
-  cl_int (*mem_copy_rect_async)(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect,
+                           size_t pattern_size, bool timed, hg_token **token);
+  cl_int (*mem_read_rect_async)(hg_backend *be, hg_dev_mem *src, const hg_rect *rect, void *dst, bool timed,
                                 hg_token **token);
-  cl_int (*kernel_launch_async)(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, hg_token **token);
+  cl_int (*mem_write_rect_async)(hg_backend *be, hg_dev_mem *dst, const hg_rect *rect, const void *src,
+                                 bool timed, hg_token **token);
+  cl_int (*mem_copy_rect_async)(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect,
+                                bool timed, hg_token **token);
+  cl_int (*kernel_launch_async)(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, bool timed,
+                                hg_token **token);
   /* Blocks until the token's operation has finished; CL_SUCCESS or its (negative) error. May be
    * called any number of times, from several threads at once, until token_release. device_start
    * and device_end (not NULL) receive the device's timestamps of the work, moved onto the host

@@ -98,6 +98,8 @@ cl_int hg_command_create(cl_command_queue queue, cl_command_type type, size_t si
 /* Frees a command that was created but never submitted (an argument check failed); calls its
  * cleanup if set. */
 void hg_command_discard(hg_command *cmd);
+/* True when the command's event profiles: the backend will be asked for its device times. */
+bool hg_command_timed(const hg_command *cmd);
 /* Hands the command to its queue; the engine owns and frees it from here on. Stores a new
  * reference to its event in *event when event is not NULL. When blocking, waits for
  * completion and returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if a dependency failed,

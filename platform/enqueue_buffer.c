@@ -30,7 +30,7 @@ static cl_int read_go(hg_command *c, hg_token **token) {
     return err;
   hg_backend *be = hg_command_backend(c);
   if (token && be->ops->mem_read_async)
-    return be->ops->mem_read_async(be, dm, base + cmd->offset, cmd->size, cmd->ptr, token);
+    return be->ops->mem_read_async(be, dm, base + cmd->offset, cmd->size, cmd->ptr, hg_command_timed(c), token);
   return be->ops->mem_read(be, dm, base + cmd->offset, cmd->size, cmd->ptr);
 }
 
@@ -45,7 +45,7 @@ static cl_int write_go(hg_command *c, hg_token **token) {
     return err;
   hg_backend *be = hg_command_backend(c);
   if (token && be->ops->mem_write_async)
-    return be->ops->mem_write_async(be, dm, base + cmd->offset, cmd->size, cmd->ptr, token);
+    return be->ops->mem_write_async(be, dm, base + cmd->offset, cmd->size, cmd->ptr, hg_command_timed(c), token);
   return be->ops->mem_write(be, dm, base + cmd->offset, cmd->size, cmd->ptr);
 }
 
@@ -130,7 +130,7 @@ static cl_int copy_go(hg_command *c, hg_token **token) {
   hg_backend *be = hg_command_backend(c);
   if (token && be->ops->mem_copy_async)
     return be->ops->mem_copy_async(be, src, src_base + cmd->src_offset, dst, dst_base + cmd->dst_offset, cmd->size,
-                                   token);
+                                   hg_command_timed(c), token);
   return be->ops->mem_copy(be, src, src_base + cmd->src_offset, dst, dst_base + cmd->dst_offset, cmd->size);
 }
 
@@ -198,7 +198,8 @@ static cl_int fill_go(hg_command *c, hg_token **token) {
     return err;
   hg_backend *be = hg_command_backend(c);
   if (token && be->ops->mem_fill_async)
-    return be->ops->mem_fill_async(be, dm, base + cmd->offset, cmd->size, cmd->pattern, cmd->pattern_size, token);
+    return be->ops->mem_fill_async(be, dm, base + cmd->offset, cmd->size, cmd->pattern, cmd->pattern_size,
+                                   hg_command_timed(c), token);
   return be->ops->mem_fill(be, dm, base + cmd->offset, cmd->size, cmd->pattern, cmd->pattern_size);
 }
 

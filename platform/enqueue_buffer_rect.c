@@ -117,7 +117,7 @@ static cl_int read_rect_go(hg_command *c, hg_token **token) {
   hg_rect r = rect_of(&cmd->buf, &cmd->host, cmd->region, base, 0);
   hg_backend *be = hg_command_backend(c);
   if (token && be->ops->mem_read_rect_async)
-    return be->ops->mem_read_rect_async(be, dm, &r, cmd->ptr, token);
+    return be->ops->mem_read_rect_async(be, dm, &r, cmd->ptr, hg_command_timed(c), token);
   return be->ops->mem_read_rect(be, dm, &r, cmd->ptr);
 }
 
@@ -131,7 +131,7 @@ static cl_int write_rect_go(hg_command *c, hg_token **token) {
   hg_rect r = rect_of(&cmd->host, &cmd->buf, cmd->region, 0, base);
   hg_backend *be = hg_command_backend(c);
   if (token && be->ops->mem_write_rect_async)
-    return be->ops->mem_write_rect_async(be, dm, &r, cmd->ptr, token);
+    return be->ops->mem_write_rect_async(be, dm, &r, cmd->ptr, hg_command_timed(c), token);
   return be->ops->mem_write_rect(be, dm, &r, cmd->ptr);
 }
 
@@ -253,7 +253,7 @@ static cl_int copy_rect_go(hg_command *c, hg_token **token) {
   if (src == dst)
     return copy_rect_staged(be, src, &r); /* synchronous: the backend orders it after the stream */
   if (token && be->ops->mem_copy_rect_async)
-    return be->ops->mem_copy_rect_async(be, src, dst, &r, token);
+    return be->ops->mem_copy_rect_async(be, src, dst, &r, hg_command_timed(c), token);
   return be->ops->mem_copy_rect(be, src, dst, &r);
 }
 

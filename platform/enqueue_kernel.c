@@ -87,7 +87,7 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
   memcpy(launch.local_size, kc->local, sizeof kc->local);
   uint64_t device_ns = 0;
   if (token && be->ops->kernel_launch_async)
-    err = be->ops->kernel_launch_async(be, dk, &launch, token);
+    err = be->ops->kernel_launch_async(be, dk, &launch, hg_command_timed(c), token);
   else
     err = be->ops->kernel_launch(be, dk, &launch, &device_ns);
   if (largs != stack_args)

@@ -119,6 +119,8 @@ static void command_free(hg_command *cmd) {
   hg_queue_unhold(q);
 }
 
+bool hg_command_timed(const hg_command *cmd) { return cmd->event->profiling; }
+
 void hg_command_discard(hg_command *cmd) {
   if (!cmd)
     return;

@@ -1,8 +1,9 @@
 /* Pipelined submission: many back-to-back kernels and transfers on in-order and out-of-order
  * queues, from several threads at once, with every result checked against a host model of
  * the same steps. Also: a failed wait-list event in the middle of a pipelined chain, event
- * status order on an in-order queue, profiling times in order, and releasing a queue with
- * pipelined work still pending. No timing assertions. */
+ * status order on an in-order queue, profiling times in order, a profiling and a plain queue
+ * taking turns on one buffer, and releasing a queue with pipelined work still pending. No timing
+ * assertions. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -404,6 +405,73 @@ HG_TEST(in_order_completion_and_profiling) {
   clReleaseMemObject(a);
   clReleaseKernel(step);
   clReleaseCommandQueue(q);
+  clReleaseProgram(prog);
+  clReleaseContext(ctx);
+}
+
+/* A profiling queue and a plain one on the same buffer, each command waiting for the previous
+ * one's event on the other queue (the vendor backend runs the two kinds on different vendor
+ * queues): results against the host model, every profiled time in order. */
+HG_TEST(profiling_and_plain_queues_interleaved) {
+  cl_context ctx = hg_test_context();
+  cl_program prog = hg_test_build(ctx, src, "");
+  cl_command_queue qs[2] = {hg_test_queue(ctx, CL_QUEUE_PROFILING_ENABLE), hg_test_queue(ctx, 0)};
+  cl_int err;
+  cl_kernel step = clCreateKernel(prog, "advance", &err);
+  CHECK_CL(err);
+  enum { N = 48 };
+  static cl_uint model[WORDS], host[WORDS], snap[N][WORDS];
+  hg_test_fill_random(model, sizeof model);
+  memcpy(host, model, sizeof host);
+  memset(snap, 0xa5, sizeof snap);
+  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof host, NULL, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(step, 0, sizeof a, &a));
+  cl_event ev[N + 1];
+  CHECK_CL(clEnqueueWriteBuffer(qs[0], a, CL_FALSE, 0, sizeof host, host, 0, NULL, &ev[0]));
+  static cl_uint want[N][WORDS];
+  const size_t global = WORDS;
+  for (int i = 1; i <= N; i++) {
+    cl_command_queue q = qs[(i + (int)(hg_test_rand() & 1)) & 1];
+    if (i % 4 == 0) {
+      CHECK_CL(clEnqueueReadBuffer(q, a, CL_FALSE, 0, sizeof host, snap[i - 1], 1, &ev[i - 1], &ev[i]));
+      memcpy(want[i - 1], model, sizeof model);
+    } else {
+      cl_uint k = hg_test_rand();
+      CHECK_CL(clSetKernelArg(step, 1, sizeof k, &k));
+      CHECK_CL(clEnqueueNDRangeKernel(q, step, 1, NULL, &global, NULL, 1, &ev[i - 1], &ev[i]));
+      model_step(model, WORDS, k);
+    }
+    CHECK_CL(clFlush(q));
+  }
+  CHECK_CL(clEnqueueReadBuffer(qs[1], a, CL_TRUE, 0, sizeof host, host, 1, &ev[N], NULL));
+  CHECK_CL(clFinish(qs[0]));
+  CHECK_MSG(memcmp(host, model, sizeof host) == 0, "final contents differ from the host model");
+  for (int i = 3; i < N; i += 4)
+    CHECK_MSG(memcmp(snap[i], want[i], sizeof want[i]) == 0, "read %d differs from the host model", i);
+  for (int i = 0; i <= N; i++) {
+    cl_command_queue q;
+    CHECK_CL(clGetEventInfo(ev[i], CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL));
+    if (q == qs[0]) {
+      cl_ulong t[4];
+      static const cl_profiling_info order[] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                                CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+      for (int j = 0; j < 4; j++)
+        CHECK_CL(clGetEventProfilingInfo(ev[i], order[j], sizeof t[j], &t[j], NULL));
+      for (int j = 1; j < 4; j++)
+        CHECK_MSG(t[j - 1] <= t[j], "event %d: profiling time %d after time %d", i, j - 1, j);
+    } else {
+      cl_ulong t;
+      CHECK_MSG(clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_START, sizeof t, &t, NULL) ==
+                    CL_PROFILING_INFO_NOT_AVAILABLE,
+                "event %d of the plain queue has profiling times", i);
+    }
+    clReleaseEvent(ev[i]);
+  }
+  clReleaseMemObject(a);
+  clReleaseKernel(step);
+  clReleaseCommandQueue(qs[0]);
+  clReleaseCommandQueue(qs[1]);
   clReleaseProgram(prog);
   clReleaseContext(ctx);
 }

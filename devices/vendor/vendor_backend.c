@@ -43,13 +43,13 @@ cl_int hg_vendor_wait(cl_event ev) {
   return err;
 }
 
-cl_int hg_vendor_submitted(hg_vendor_backend *vb, cl_int enqueue_err, cl_event ev, hg_token **token) {
+cl_int hg_vendor_submitted(cl_command_queue queue, cl_int enqueue_err, cl_event ev, hg_token **token) {
   *token = NULL;
   if (enqueue_err != CL_SUCCESS)
     return hg_vendor_error(enqueue_err);
   /* Without a flush some vendors hold the command back until something waits on it, which
    * would leave the device idle while we submit the next one. */
-  VCL(vb->queue)->clFlush(vb->queue);
+  VCL(queue)->clFlush(queue);
   *token = (hg_token *)ev;
   return CL_SUCCESS;
 }
@@ -86,12 +86,17 @@ static void vendor_token_release(hg_backend *be, hg_token *token) {
 
 static void vendor_destroy(hg_backend *be) {
   hg_vendor_backend *vb = hg_vendor_of(be);
+  if (vb->last_event)
+    VCL(vb->last_event)->clReleaseEvent(vb->last_event);
+  if (vb->plain_queue)
+    VCL(vb->plain_queue)->clReleaseCommandQueue(vb->plain_queue);
   if (vb->queue)
     VCL(vb->queue)->clReleaseCommandQueue(vb->queue);
   if (vb->context)
     VCL(vb->context)->clReleaseContext(vb->context);
   pthread_mutex_destroy(&vb->printf_list_lock);
   pthread_mutex_destroy(&vb->printf_print_lock);
+  pthread_mutex_destroy(&vb->stream_lock);
   free(vb);
 }
 
@@ -181,16 +186,18 @@ static bool read_limits(cl_device_id dev, hg_backend_limits *l) {
   return true;
 }
 
-static cl_command_queue create_queue(hg_vendor_backend *vb, cl_int *err) {
+/* An in-order vendor queue, profiling or not. */
+static cl_command_queue create_queue(hg_vendor_backend *vb, bool profiling, cl_int *err) {
   const cl_icd_dispatch *d = VCL(vb->context);
+  cl_command_queue_properties flags = profiling ? CL_QUEUE_PROFILING_ENABLE : 0;
   char version[64] = "";
   VCL(vb->device)->clGetDeviceInfo(vb->device, CL_DEVICE_VERSION, sizeof version - 1, version, NULL);
   bool cl2 = !strncmp(version, "OpenCL ", 7) && version[7] >= '2' && version[7] <= '9';
   if (cl2 && d->clCreateCommandQueueWithProperties) {
-    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, flags, 0};
     return d->clCreateCommandQueueWithProperties(vb->context, vb->device, props, err);
   }
-  return d->clCreateCommandQueue(vb->context, vb->device, CL_QUEUE_PROFILING_ENABLE, err);
+  return d->clCreateCommandQueue(vb->context, vb->device, flags, err);
 }
 
 static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id device, const char *platform_name) {
@@ -201,6 +208,7 @@ static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id dev
   be->ops = &vendor_ops;
   pthread_mutex_init(&vb->printf_list_lock, NULL);
   pthread_mutex_init(&vb->printf_print_lock, NULL);
+  pthread_mutex_init(&vb->stream_lock, NULL);
   vb->platform = platform;
   vb->device = device;
   snprintf(be->platform_name, sizeof be->platform_name, "%s", platform_name);
@@ -220,11 +228,13 @@ static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id dev
     HG_LOG(HG_LOG_BACKEND, "%s: clCreateContext failed (%d)", be->name, err);
     goto fail;
   }
-  vb->queue = create_queue(vb, &err);
+  vb->queue = create_queue(vb, true, &err);
   if (!vb->queue) {
     HG_LOG(HG_LOG_BACKEND, "%s: creating the command queue failed (%d)", be->name, err);
     goto fail;
   }
+  /* without it every operation goes to the profiling queue, slower but right */
+  vb->plain_queue = create_queue(vb, false, &err);
   hg_vendor_clock_calibrate(vb);
   return vb;
 fail:

@@ -220,10 +220,12 @@ static cl_int set_arg(cl_kernel kernel, cl_uint index, const hg_launch_arg *a) {
   return CL_INVALID_ARG_VALUE;
 }
 
-/* Sets the arguments and enqueues the launch; *ev receives the vendor event (NULL when the range
- * is empty and nothing was enqueued), *print the launch's printf buffer when the kernel prints. */
-static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch *l, cl_event *ev,
-                             hg_vendor_print **print) {
+/* Sets the arguments and enqueues the launch on the stream (timed: its profiling times will be
+ * asked for); *ev receives the vendor event (NULL when the range is empty and nothing was
+ * enqueued), *print the launch's printf buffer when the kernel prints, *queue the vendor queue
+ * it went to. */
+static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch *l, bool timed, cl_event *ev,
+                             hg_vendor_print **print, cl_command_queue *queue) {
   *ev = NULL;
   *print = NULL;
   if (l->work_dim < 1 || l->work_dim > 3)
@@ -246,11 +248,18 @@ static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_l
   }
   if (err == CL_SUCCESS && *print)
     err = hg_vendor_print_set_arg(*print, k->kernel, l->num_args); /* after the application's */
-  if (err == CL_SUCCESS && *print)
-    err = hg_vendor_print_enqueue(*print, k->kernel, l->work_dim, l->global_offset, l->global_size, local, ev);
-  else if (err == CL_SUCCESS)
-    err = VCL(vb->queue)->clEnqueueNDRangeKernel(vb->queue, k->kernel, l->work_dim, l->global_offset, l->global_size,
-                                                 local, 0, NULL, ev);
+  if (err == CL_SUCCESS) {
+    hg_vendor_slot slot;
+    hg_vendor_stream_take(vb, timed, &slot);
+    *queue = slot.queue;
+    if (*print)
+      err = hg_vendor_print_enqueue(*print, &slot, k->kernel, l->work_dim, l->global_offset, l->global_size, local,
+                                    ev);
+    else
+      err = VCL(slot.queue)->clEnqueueNDRangeKernel(slot.queue, k->kernel, l->work_dim, l->global_offset,
+                                                    l->global_size, local, HG_VENDOR_WAIT(slot), ev);
+    hg_vendor_stream_give(vb, &slot, err != CL_SUCCESS ? NULL : *print ? hg_vendor_print_last(*print) : *ev);
+  }
   pthread_mutex_unlock(&k->launch_lock);
   if (err != CL_SUCCESS) {
     *ev = NULL;
@@ -266,7 +275,8 @@ cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch
     *device_ns = 0;
   cl_event ev;
   hg_vendor_print *print;
-  cl_int err = enqueue_launch(vb, k, l, &ev, &print);
+  cl_command_queue queue;
+  cl_int err = enqueue_launch(vb, k, l, device_ns != NULL, &ev, &print, &queue);
   if (err != CL_SUCCESS || !ev)
     return err;
 
@@ -290,15 +300,17 @@ cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch
   return err;
 }
 
-cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, hg_token **token) {
+cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, bool timed,
+                                     hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   *token = NULL;
   cl_event ev;
   hg_vendor_print *print;
-  cl_int err = enqueue_launch(vb, k, l, &ev, &print);
+  cl_command_queue queue;
+  cl_int err = enqueue_launch(vb, k, l, timed, &ev, &print, &queue);
   if (err != CL_SUCCESS || !ev)
     return err;
-  err = hg_vendor_submitted(vb, CL_SUCCESS, ev, token);
+  err = hg_vendor_submitted(queue, CL_SUCCESS, ev, token);
   if (print) { /* the print is the token: it holds the launch's event */
     VCL(ev)->clReleaseEvent(ev);
     *token = hg_vendor_print_token(print);

@@ -28,7 +28,11 @@ typedef struct hg_vendor_backend {
   cl_platform_id platform;
   cl_device_id device;
   cl_context context;
-  cl_command_queue queue; /* in-order, profiling enabled */
+  cl_command_queue queue;       /* in-order, profiling enabled */
+  cl_command_queue plain_queue; /* in-order, no profiling (NULL: everything goes to queue) */
+  pthread_mutex_t stream_lock;  /* vendor_stream.c: the order across the two queues */
+  cl_command_queue last_queue;  /* where the latest operation went */
+  cl_event last_event;          /* the latest operation (retained), or NULL */
   int64_t clock_offset;   /* host ns - device profiling ns (vendor_clock.c) */
   bool clock_known;       /* false: the vendor's profiled times are not used */
   /* launches whose printf output is not written yet, in queue order (vendor_printf.c) */
@@ -78,7 +82,24 @@ cl_int hg_vendor_wait(cl_event ev);
 /* The end of an asynchronous operation: the vendor event becomes the token (no allocation). The
  * queue is flushed so the work starts without waiting for a later wait. *token is NULL and the
  * error returned when the enqueue failed. */
-cl_int hg_vendor_submitted(hg_vendor_backend *vb, cl_int enqueue_err, cl_event ev, hg_token **token);
+cl_int hg_vendor_submitted(cl_command_queue queue, cl_int enqueue_err, cl_event ev, hg_token **token);
+
+/* ---- the stream (vendor_stream.c) ---------------------------------------------------------- */
+
+/* Where one operation goes: its queue and what it must wait for (num_wait, &wait: the wait
+ * list of its enqueue). */
+typedef struct hg_vendor_slot {
+  cl_command_queue queue;
+  cl_uint num_wait;
+  cl_event wait;
+} hg_vendor_slot;
+#define HG_VENDOR_WAIT(slot) (slot).num_wait, (slot).num_wait ? &(slot).wait : NULL
+
+/* Takes the stream for one operation (timed: its profiling times will be asked for) and
+ * returns with it held; enqueue, then give it back with the operation's last event (NULL when
+ * the enqueue failed). */
+void hg_vendor_stream_take(hg_vendor_backend *vb, bool timed, hg_vendor_slot *s);
+void hg_vendor_stream_give(hg_vendor_backend *vb, const hg_vendor_slot *s, cl_event last);
 
 /* ---- printf through a buffer (vendor_printf.c, docs/printf.md) ------------------------- */
 typedef struct hg_vendor_print hg_vendor_print; /* one launch's printf buffer and its output */
@@ -89,8 +110,10 @@ cl_int hg_vendor_print_create(hg_vendor_backend *vb, const hg_dev_kernel *k, hg_
 cl_int hg_vendor_print_set_arg(hg_vendor_print *p, cl_kernel kernel, cl_uint index);
 /* Enqueues the header reset, the launch (its event in *ev, the caller's reference) and the read
  * back, and lists the print for output. */
-cl_int hg_vendor_print_enqueue(hg_vendor_print *p, cl_kernel kernel, cl_uint work_dim, const size_t *offset,
-                               const size_t *global, const size_t *local, cl_event *ev);
+cl_int hg_vendor_print_enqueue(hg_vendor_print *p, const hg_vendor_slot *slot, cl_kernel kernel, cl_uint work_dim,
+                               const size_t *offset, const size_t *global, const size_t *local, cl_event *ev);
+/* The last command a print enqueued (its read back, or the launch when that failed). */
+cl_event hg_vendor_print_last(const hg_vendor_print *p);
 /* Synchronous launches: where the output goes (hg_launch's printf_out), instead of stdout. */
 void hg_vendor_print_set_output(hg_vendor_print *p, char **out, size_t *out_len);
 /* Writes out every listed print up to and including target (all of them when NULL), waiting
@@ -120,19 +143,19 @@ cl_int hg_vendor_mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *r
 cl_int hg_vendor_mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *rect, const void *src);
 cl_int hg_vendor_mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect);
 cl_int hg_vendor_mem_read_async(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst,
-                                hg_token **token);
+                                bool timed, hg_token **token);
 cl_int hg_vendor_mem_write_async(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src,
-                                 hg_token **token);
+                                 bool timed, hg_token **token);
 cl_int hg_vendor_mem_copy_async(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst,
-                                size_t dst_offset, size_t size, hg_token **token);
+                                size_t dst_offset, size_t size, bool timed, hg_token **token);
 cl_int hg_vendor_mem_fill_async(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
-                                size_t pattern_size, hg_token **token);
+                                size_t pattern_size, bool timed, hg_token **token);
 cl_int hg_vendor_mem_read_rect_async(hg_backend *be, hg_dev_mem *src, const hg_rect *rect, void *dst,
-                                     hg_token **token);
+                                     bool timed, hg_token **token);
 cl_int hg_vendor_mem_write_rect_async(hg_backend *be, hg_dev_mem *dst, const hg_rect *rect, const void *src,
-                                      hg_token **token);
+                                      bool timed, hg_token **token);
 cl_int hg_vendor_mem_copy_rect_async(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect,
-                                     hg_token **token);
+                                     bool timed, hg_token **token);
 /* The vendor buffer a kernel argument at (mem, offset) names: mem itself or a cached sub-buffer. */
 cl_int hg_vendor_mem_at(hg_dev_mem *mem, size_t offset, cl_mem *out);
 
@@ -143,7 +166,7 @@ cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *prog, const char 
 void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *kernel);
 cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
 cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch,
-                                     hg_token **token);
+                                     bool timed, hg_token **token);
 
 /* ---- the device clock (vendor_clock.c) ---------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* Memory operations of the vendor backend: one vendor buffer per allocation, transfers through
- * the vendor's own enqueue calls: the synchronous forms wait for their vendor event, the
- * asynchronous ones return it as the token. */
+ * the vendor's own enqueue calls on the backend's stream (vendor_stream.c): the synchronous
+ * forms wait for their vendor event, the asynchronous ones return it as the token. */
 #include <stdlib.h>
 
 #include "devices/vendor/vendor_internal.h"
@@ -25,8 +25,11 @@ cl_int hg_vendor_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
   /* Vendors allocate lazily; migrating the (undefined) content to the device makes the
    * allocation happen now, so a buffer we report as allocated really is. */
   cl_event ev = NULL;
-  err = VCL(vb->queue)->clEnqueueMigrateMemObjects(vb->queue, 1, &m->mem, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0,
-                                                   NULL, &ev);
+  hg_vendor_slot slot;
+  hg_vendor_stream_take(vb, false, &slot);
+  err = VCL(slot.queue)->clEnqueueMigrateMemObjects(slot.queue, 1, &m->mem, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED,
+                                                    HG_VENDOR_WAIT(slot), &ev);
+  hg_vendor_stream_give(vb, &slot, err == CL_SUCCESS ? ev : NULL);
   if (err == CL_SUCCESS)
     err = hg_vendor_wait(ev);
   if (err != CL_SUCCESS) {
@@ -97,37 +100,44 @@ cl_int hg_vendor_mem_at(hg_dev_mem *m, size_t offset, cl_mem *out) {
   return err;
 }
 
-/* Ends a transfer enqueued with event ev: the synchronous form (token NULL) waits for it, the
- * asynchronous one hands it over as the token. */
-static cl_int finish(hg_vendor_backend *vb, cl_int err, cl_event ev, hg_token **token) {
+/* Ends a transfer enqueued (never blocking: the stream was held) with event ev: the stream
+ * learns its event, then the synchronous form (token NULL) waits for it and the asynchronous one
+ * hands it over as the token. */
+static cl_int finish(hg_vendor_backend *vb, const hg_vendor_slot *slot, cl_int err, cl_event ev, hg_token **token) {
+  hg_vendor_stream_give(vb, slot, err == CL_SUCCESS ? ev : NULL);
   if (token)
-    return hg_vendor_submitted(vb, err, ev, token);
+    return hg_vendor_submitted(slot->queue, err, ev, token);
   return err == CL_SUCCESS ? hg_vendor_wait(ev) : hg_vendor_error(err);
 }
 
-static cl_int mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst, hg_token **token) {
+static cl_int mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst, bool timed,
+                       hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (size == 0)
     return CL_SUCCESS;
   cl_event ev = NULL;
-  cl_int err = VCL(vb->queue)->clEnqueueReadBuffer(vb->queue, src->mem, token ? CL_FALSE : CL_TRUE, offset, size, dst,
-                                                   0, NULL, &ev);
-  return finish(vb, err, ev, token);
+  hg_vendor_slot slot;
+  hg_vendor_stream_take(vb, timed, &slot);
+  cl_int err = VCL(slot.queue)->clEnqueueReadBuffer(slot.queue, src->mem, CL_FALSE, offset, size, dst,
+                                                    HG_VENDOR_WAIT(slot), &ev);
+  return finish(vb, &slot, err, ev, token);
 }
 
-static cl_int mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src,
+static cl_int mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src, bool timed,
                         hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (size == 0)
     return CL_SUCCESS;
   cl_event ev = NULL;
-  cl_int err = VCL(vb->queue)->clEnqueueWriteBuffer(vb->queue, dst->mem, token ? CL_FALSE : CL_TRUE, offset, size,
-                                                    src, 0, NULL, &ev);
-  return finish(vb, err, ev, token);
+  hg_vendor_slot slot;
+  hg_vendor_stream_take(vb, timed, &slot);
+  cl_int err = VCL(slot.queue)->clEnqueueWriteBuffer(slot.queue, dst->mem, CL_FALSE, offset, size, src,
+                                                     HG_VENDOR_WAIT(slot), &ev);
+  return finish(vb, &slot, err, ev, token);
 }
 
 static cl_int mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst, size_t dst_offset,
-                       size_t size, hg_token **token) {
+                       size_t size, bool timed, hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (size == 0)
     return CL_SUCCESS;
@@ -135,116 +145,130 @@ static cl_int mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_de
   if (src == dst && src_offset < dst_offset + size && dst_offset < src_offset + size)
     return CL_MEM_COPY_OVERLAP;
   cl_event ev = NULL;
-  cl_int err = VCL(vb->queue)->clEnqueueCopyBuffer(vb->queue, src->mem, dst->mem, src_offset, dst_offset, size, 0,
-                                                   NULL, &ev);
-  return finish(vb, err, ev, token);
+  hg_vendor_slot slot;
+  hg_vendor_stream_take(vb, timed, &slot);
+  cl_int err = VCL(slot.queue)->clEnqueueCopyBuffer(slot.queue, src->mem, dst->mem, src_offset, dst_offset, size,
+                                                    HG_VENDOR_WAIT(slot), &ev);
+  return finish(vb, &slot, err, ev, token);
 }
 
 static cl_int mem_fill(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
-                       size_t pattern_size, hg_token **token) {
+                       size_t pattern_size, bool timed, hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (size == 0)
     return CL_SUCCESS;
   cl_event ev = NULL;
-  cl_int err = VCL(vb->queue)->clEnqueueFillBuffer(vb->queue, dst->mem, pattern, pattern_size, offset, size, 0, NULL,
-                                                   &ev);
-  return finish(vb, err, ev, token);
+  hg_vendor_slot slot;
+  hg_vendor_stream_take(vb, timed, &slot);
+  cl_int err = VCL(slot.queue)->clEnqueueFillBuffer(slot.queue, dst->mem, pattern, pattern_size, offset, size,
+                                                    HG_VENDOR_WAIT(slot), &ev);
+  return finish(vb, &slot, err, ev, token);
 }
 
 static bool empty_region(const hg_rect *r) { return !r->region[0] || !r->region[1] || !r->region[2]; }
 
-static cl_int mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *r, void *dst, hg_token **token) {
+static cl_int mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *r, void *dst, bool timed,
+                            hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (empty_region(r))
     return CL_SUCCESS;
   cl_event ev = NULL;
-  cl_int err = VCL(vb->queue)->clEnqueueReadBufferRect(
-      vb->queue, src->mem, token ? CL_FALSE : CL_TRUE, r->src_origin, r->dst_origin, r->region, r->src_row_pitch,
-      r->src_slice_pitch, r->dst_row_pitch, r->dst_slice_pitch, dst, 0, NULL, &ev);
-  return finish(vb, err, ev, token);
+  hg_vendor_slot slot;
+  hg_vendor_stream_take(vb, timed, &slot);
+  cl_int err = VCL(slot.queue)->clEnqueueReadBufferRect(
+      slot.queue, src->mem, CL_FALSE, r->src_origin, r->dst_origin, r->region, r->src_row_pitch,
+      r->src_slice_pitch, r->dst_row_pitch, r->dst_slice_pitch, dst, HG_VENDOR_WAIT(slot), &ev);
+  return finish(vb, &slot, err, ev, token);
 }
 
-static cl_int mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, const void *src, hg_token **token) {
+static cl_int mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, const void *src, bool timed,
+                             hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (empty_region(r))
     return CL_SUCCESS;
   cl_event ev = NULL;
-  cl_int err = VCL(vb->queue)->clEnqueueWriteBufferRect(
-      vb->queue, dst->mem, token ? CL_FALSE : CL_TRUE, r->dst_origin, r->src_origin, r->region, r->dst_row_pitch,
-      r->dst_slice_pitch, r->src_row_pitch, r->src_slice_pitch, src, 0, NULL, &ev);
-  return finish(vb, err, ev, token);
+  hg_vendor_slot slot;
+  hg_vendor_stream_take(vb, timed, &slot);
+  cl_int err = VCL(slot.queue)->clEnqueueWriteBufferRect(
+      slot.queue, dst->mem, CL_FALSE, r->dst_origin, r->src_origin, r->region, r->dst_row_pitch,
+      r->dst_slice_pitch, r->src_row_pitch, r->src_slice_pitch, src, HG_VENDOR_WAIT(slot), &ev);
+  return finish(vb, &slot, err, ev, token);
 }
 
-static cl_int mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r, hg_token **token) {
+static cl_int mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r, bool timed,
+                            hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (empty_region(r))
     return CL_SUCCESS;
   cl_event ev = NULL;
-  cl_int err = VCL(vb->queue)->clEnqueueCopyBufferRect(vb->queue, src->mem, dst->mem, r->src_origin, r->dst_origin,
-                                                       r->region, r->src_row_pitch, r->src_slice_pitch,
-                                                       r->dst_row_pitch, r->dst_slice_pitch, 0, NULL, &ev);
-  return finish(vb, err, ev, token);
+  hg_vendor_slot slot;
+  hg_vendor_stream_take(vb, timed, &slot);
+  cl_int err = VCL(slot.queue)->clEnqueueCopyBufferRect(slot.queue, src->mem, dst->mem, r->src_origin, r->dst_origin,
+                                                        r->region, r->src_row_pitch, r->src_slice_pitch,
+                                                        r->dst_row_pitch, r->dst_slice_pitch, HG_VENDOR_WAIT(slot),
+                                                        &ev);
+  return finish(vb, &slot, err, ev, token);
 }
 
 /* ---- the table's entries: synchronous, then asynchronous ---- */
 
 cl_int hg_vendor_mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst) {
-  return mem_read(be, src, offset, size, dst, NULL);
+  return mem_read(be, src, offset, size, dst, false, NULL);
 }
 cl_int hg_vendor_mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src) {
-  return mem_write(be, dst, offset, size, src, NULL);
+  return mem_write(be, dst, offset, size, src, false, NULL);
 }
 cl_int hg_vendor_mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst, size_t dst_offset,
                           size_t size) {
-  return mem_copy(be, src, src_offset, dst, dst_offset, size, NULL);
+  return mem_copy(be, src, src_offset, dst, dst_offset, size, false, NULL);
 }
 cl_int hg_vendor_mem_fill(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
                           size_t pattern_size) {
-  return mem_fill(be, dst, offset, size, pattern, pattern_size, NULL);
+  return mem_fill(be, dst, offset, size, pattern, pattern_size, false, NULL);
 }
 cl_int hg_vendor_mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *r, void *dst) {
-  return mem_read_rect(be, src, r, dst, NULL);
+  return mem_read_rect(be, src, r, dst, false, NULL);
 }
 cl_int hg_vendor_mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, const void *src) {
-  return mem_write_rect(be, dst, r, src, NULL);
+  return mem_write_rect(be, dst, r, src, false, NULL);
 }
 cl_int hg_vendor_mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r) {
-  return mem_copy_rect(be, src, dst, r, NULL);
+  return mem_copy_rect(be, src, dst, r, false, NULL);
 }
 
 /* An operation with nothing to do returns CL_SUCCESS with a NULL token. */
-cl_int hg_vendor_mem_read_async(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst,
+cl_int hg_vendor_mem_read_async(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst, bool timed,
                                 hg_token **token) {
   *token = NULL;
-  return mem_read(be, src, offset, size, dst, token);
+  return mem_read(be, src, offset, size, dst, timed, token);
 }
 cl_int hg_vendor_mem_write_async(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src,
-                                 hg_token **token) {
+                                 bool timed, hg_token **token) {
   *token = NULL;
-  return mem_write(be, dst, offset, size, src, token);
+  return mem_write(be, dst, offset, size, src, timed, token);
 }
-cl_int hg_vendor_mem_copy_async(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst,
-                                size_t dst_offset, size_t size, hg_token **token) {
+cl_int hg_vendor_mem_copy_async(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst, size_t dst_offset,
+                                size_t size, bool timed, hg_token **token) {
   *token = NULL;
-  return mem_copy(be, src, src_offset, dst, dst_offset, size, token);
+  return mem_copy(be, src, src_offset, dst, dst_offset, size, timed, token);
 }
 cl_int hg_vendor_mem_fill_async(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
-                                size_t pattern_size, hg_token **token) {
+                                size_t pattern_size, bool timed, hg_token **token) {
   *token = NULL;
-  return mem_fill(be, dst, offset, size, pattern, pattern_size, token);
+  return mem_fill(be, dst, offset, size, pattern, pattern_size, timed, token);
 }
-cl_int hg_vendor_mem_read_rect_async(hg_backend *be, hg_dev_mem *src, const hg_rect *r, void *dst,
+cl_int hg_vendor_mem_read_rect_async(hg_backend *be, hg_dev_mem *src, const hg_rect *r, void *dst, bool timed,
                                      hg_token **token) {
   *token = NULL;
-  return mem_read_rect(be, src, r, dst, token);
+  return mem_read_rect(be, src, r, dst, timed, token);
 }
-cl_int hg_vendor_mem_write_rect_async(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, const void *src,
+cl_int hg_vendor_mem_write_rect_async(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, const void *src, bool timed,
                                       hg_token **token) {
   *token = NULL;
-  return mem_write_rect(be, dst, r, src, token);
+  return mem_write_rect(be, dst, r, src, timed, token);
 }
-cl_int hg_vendor_mem_copy_rect_async(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r,
+cl_int hg_vendor_mem_copy_rect_async(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r, bool timed,
                                      hg_token **token) {
   *token = NULL;
-  return mem_copy_rect(be, src, dst, r, token);
+  return mem_copy_rect(be, src, dst, r, timed, token);
 }

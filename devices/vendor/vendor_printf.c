@@ -1,6 +1,6 @@
 /* printf on the vendor backend (docs/printf.md): a launch of a kernel that prints gets a fresh
  * buffer as its hidden last argument, its header zeroed before the kernel and the whole buffer
- * read back after it, both on the backend's in-order queue. The records are formatted by the
+ * read back after it, all three on the stream's queue of the launch (vendor_stream.c). The records are formatted by the
  * shared formatter (devices/printf_buffer.c) when the launch is waited for, before its event
  * completes.
  *
@@ -63,13 +63,13 @@ cl_int hg_vendor_print_set_arg(hg_vendor_print *p, cl_kernel kernel, cl_uint ind
   return VCL(kernel)->clSetKernelArg(kernel, index, sizeof p->buf, &p->buf);
 }
 
-cl_int hg_vendor_print_enqueue(hg_vendor_print *p, cl_kernel kernel, cl_uint work_dim, const size_t *offset,
-                               const size_t *global, const size_t *local, cl_event *ev) {
+cl_int hg_vendor_print_enqueue(hg_vendor_print *p, const hg_vendor_slot *slot, cl_kernel kernel, cl_uint work_dim,
+                               const size_t *offset, const size_t *global, const size_t *local, cl_event *ev) {
   hg_vendor_backend *vb = p->vb;
-  cl_command_queue q = vb->queue;
+  cl_command_queue q = slot->queue;
   pthread_mutex_lock(&vb->printf_list_lock);
-  cl_int err = VCL(q)->clEnqueueWriteBuffer(q, p->buf, CL_FALSE, 0, sizeof k_zero_header, k_zero_header, 0, NULL,
-                                            NULL);
+  cl_int err = VCL(q)->clEnqueueWriteBuffer(q, p->buf, CL_FALSE, 0, sizeof k_zero_header, k_zero_header,
+                                            HG_VENDOR_WAIT(*slot), NULL);
   if (err == CL_SUCCESS)
     err = VCL(q)->clEnqueueNDRangeKernel(q, kernel, work_dim, offset, global, local, 0, NULL, ev);
   if (err == CL_SUCCESS) {
@@ -139,6 +139,8 @@ void hg_vendor_print_set_output(hg_vendor_print *p, char **out, size_t *out_len)
 }
 
 cl_event hg_vendor_print_event(const hg_vendor_print *p) { return p->kernel; }
+
+cl_event hg_vendor_print_last(const hg_vendor_print *p) { return p->read ? p->read : p->kernel; }
 
 void hg_vendor_print_release(hg_vendor_print *p) {
   if (!p)
