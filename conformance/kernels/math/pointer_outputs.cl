@@ -9,8 +9,12 @@
 // fract, modf, frexp, lgamma_r, remquo and sincos with their pointer outputs in __private,
 // __local and __global memory. fract/modf/frexp/remquo are exact; sincos has a 4 ulp bound, so
 // two conformant libraries may differ by 8 (compare ulp 8). lgamma_r's bound is undefined in
-// OpenCL 1.2; its inputs stay where common libraries agree within that. Each function's result
-// has its own slot: a sum of several would cancel and amplify the 1-ulp differences.
+// OpenCL 1.2; its inputs stay where common libraries agree within that: away from lgamma's
+// zeros, where a tiny absolute difference is many ulp (a seed once put x + 0.5 next to the zero
+// near -2.46: results 19 ulp apart at -0.000326). Positive inputs from 2.5 up; negative ones
+// below -5.5 keep the sign output covered (their zeros lie within about 1/n! of the pole -n, a
+// window random inputs practically never hit). Each function's result has its own slot: a sum
+// of several would cancel and amplify the 1-ulp differences.
 __kernel void pointer_outputs(__global const float *a, __global const float *b,
                               __global float *o, __global int *oi)
 {
@@ -24,11 +28,11 @@ __kernel void pointer_outputs(__global const float *a, __global const float *b,
     r[0] = fract(x, &pf) + pf * 2.0f;                 /* private */
     r[1] = modf(x, &lf[l]);                            /* local */
     r[2] = frexp(x, &ri[0]);                           /* global */
-    r[3] = lgamma_r(y, &li[l]);                        /* local */
+    r[3] = lgamma_r(y + 2.0f, &li[l]);                 /* local */
     r[4] = remquo(x, y, &pi);                          /* private */
     r[5] = sincos(x, &r[6]);                           /* global */
     float s2;
-    r[7] = lgamma_r(x + 0.5f, &ri[1]);                 /* global */
+    r[7] = lgamma_r(x < 0.0f ? x - 5.5f : x + 2.5f, &ri[1]); /* global */
     r[8] = remquo(y, x + 40.0f, &ri[2]);               /* global */
     r[9] = sincos(y, &s2);                             /* private */
     r[10] = s2;

@@ -21,7 +21,7 @@ __kernel void pointer_outputs_vectors(__global const float *a, __global const fl
     int4 e4; float4 mant = frexp(x.s89AB, &e4);
     int3 q3; float3 rq = remquo(x.sCDE, y.sCDE, &q3);
     float2 c2; float2 s2 = sincos(x.sF0, &c2);
-    int2 sg; float2 lg = lgamma_r(y.s12, &sg);
+    int2 sg; float2 lg = lgamma_r(y.s12 + 2.0f, &sg); /* away from lgamma's zeros at 1 and 2 */
     vstore16((float16)(fr8, mant, rq, s2.x), 4 * i + 2, o);
     vstore16((float16)(m8, c2, lg, s2.y, 0.0f, 1.0f, 2.0f), 4 * i + 3, o);
     vstore16((int16)(e4, q3, sg, e4.wzyx, 7, 8, 9), i, oi);
