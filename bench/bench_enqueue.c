@@ -14,23 +14,11 @@
 #include <string.h>
 #include <time.h>
 
-#define CHECK(expr)                                                              \
-  do {                                                                           \
-    cl_int e_ = (expr);                                                          \
-    if (e_ != CL_SUCCESS) {                                                      \
-      fprintf(stderr, "%s:%d %s failed: %d\n", __FILE__, __LINE__, #expr, e_);   \
-      exit(1);                                                                   \
-    }                                                                            \
-  } while (0)
+#include "bench_util.h"
+
 
 static const char *src = "__kernel void empty(void) {}\n"
                          "__kernel void inc(__global int *a) { a[get_global_id(0)] += 1; }\n";
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv) {
   if (argc < 4) {
@@ -39,15 +27,7 @@ int main(int argc, char **argv) {
   }
   const char *want = argv[1], *mode = argv[2];
   int iters = atoi(argv[3]);
-  cl_platform_id ids[16], p = NULL;
-  cl_uint n = 0;
-  clGetPlatformIDs(16, ids, &n);
-  for (cl_uint i = 0; i < n && !p; i++) {
-    char name[256];
-    clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-    if (strstr(name, want))
-      p = ids[i];
-  }
+  cl_platform_id p = bench_find_platform(want);
   if (!p) {
     fprintf(stderr, "no platform matching '%s'\n", want);
     return 1;
@@ -78,7 +58,7 @@ int main(int argc, char **argv) {
   CHECK(clEnqueueNDRangeKernel(q, inc, 1, NULL, &words, NULL, 0, NULL, NULL));
   CHECK(clFinish(q));
 
-  double t0 = now_s();
+  double t0 = bench_now_s();
   if (!strcmp(mode, "latency")) {
     for (int i = 0; i < iters; i++) {
       CHECK(clEnqueueNDRangeKernel(q, empty, 1, NULL, &one, &one, 0, NULL, NULL));
@@ -114,7 +94,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "unknown mode %s\n", mode);
     return 2;
   }
-  double t = now_s() - t0;
+  double t = bench_now_s() - t0;
   printf("%s %s: %d iterations, %.3f us each\n", want, mode, iters, t / iters * 1e6);
   clReleaseMemObject(buf);
   clReleaseKernel(empty);

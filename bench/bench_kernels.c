@@ -14,22 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "bench_util.h"
 #include <unistd.h>
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-#define CHECK(expr)                                                   \
-  do {                                                                \
-    cl_int e_ = (expr);                                               \
-    if (e_ != CL_SUCCESS) {                                           \
-      fprintf(stderr, "%s:%d %s failed: %d\n", __FILE__, __LINE__, #expr, e_); \
-      exit(1);                                                        \
-    }                                                                 \
-  } while (0)
 
 static const char *kernels_src =
     "__kernel void vadd(__global const float *a, __global const float *b, __global float *c) {\n"
@@ -74,26 +62,13 @@ typedef struct platform_run {
   cl_program program;
 } platform_run;
 
-static cl_platform_id find_platform(const char *want) {
-  cl_platform_id ids[16];
-  cl_uint n = 0;
-  clGetPlatformIDs(16, ids, &n);
-  for (cl_uint i = 0; i < n; i++) {
-    char name[256];
-    clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-    if (strstr(name, want))
-      return ids[i];
-  }
-  return NULL;
-}
-
 static double build_time(platform_run *r) {
   cl_int err;
   cl_program p = clCreateProgramWithSource(r->ctx, 1, &kernels_src, NULL, &err);
   CHECK(err);
-  double t0 = now_s();
+  double t0 = bench_now_s();
   CHECK(clBuildProgram(p, 1, &r->device, "", NULL, NULL));
-  double t = now_s() - t0;
+  double t = bench_now_s() - t0;
   if (r->program)
     clReleaseProgram(p);
   else
@@ -134,11 +109,11 @@ static void launch(cl_command_queue q, cl_kernel k, const bench_case *c, cl_even
 
 /* Wall seconds per launch of `iters` launches back to back (no events) and one clFinish. */
 static double wall_per_launch(platform_run *r, cl_kernel k, const bench_case *c, int iters) {
-  double t0 = now_s();
+  double t0 = bench_now_s();
   for (int i = 0; i < iters; i++)
     launch(r->queue, k, c, NULL);
   CHECK(clFinish(r->queue));
-  return (now_s() - t0) / iters;
+  return (bench_now_s() - t0) / iters;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -224,7 +199,7 @@ static cl_kernel make_case(platform_run *r, const char *name, const float *host,
 int main(int argc, char **argv) {
   const char *native_name = argc > 1 ? argv[1] : "Portable";
   int scale = getenv("HETGPU_BENCH_ITERS") ? atoi(getenv("HETGPU_BENCH_ITERS")) : 20;
-  cl_platform_id hp = find_platform("hetGPU"), np = find_platform(native_name);
+  cl_platform_id hp = bench_find_platform("hetGPU"), np = bench_find_platform(native_name);
   if (!hp || !np) {
     fprintf(stderr, "need both platforms visible: hetGPU %s, native '%s' %s\n", hp ? "found" : "missing", native_name,
             np ? "found" : "missing");
@@ -294,14 +269,14 @@ int main(int argc, char **argv) {
   double lh = 0, ln = 0;
   int reps = scale * 10;
   for (int i = 0; i < reps; i++) {
-    double t0 = now_s();
+    double t0 = bench_now_s();
     CHECK(clEnqueueNDRangeKernel(het.queue, he, 1, NULL, empty.global, empty.local, 0, NULL, NULL));
     CHECK(clFinish(het.queue));
-    lh += now_s() - t0;
-    t0 = now_s();
+    lh += bench_now_s() - t0;
+    t0 = bench_now_s();
     CHECK(clEnqueueNDRangeKernel(nat.queue, ne, 1, NULL, empty.global, empty.local, 0, NULL, NULL));
     CHECK(clFinish(nat.queue));
-    ln += now_s() - t0;
+    ln += bench_now_s() - t0;
   }
   printf("%-28s %12.3f us %12.3f us %10.3f\n", "empty kernel enqueue+finish", lh / reps * 1e6, ln / reps * 1e6,
          lh / ln);

@@ -13,14 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#define CHECK(expr)                                                                \
-  do {                                                                             \
-    cl_int e_ = (expr);                                                            \
-    if (e_ != CL_SUCCESS) {                                                        \
-      fprintf(stderr, "%s:%d %s failed: %d\n", __FILE__, __LINE__, #expr, e_);     \
-      exit(1);                                                                     \
-    }                                                                              \
-  } while (0)
+#include "bench_util.h"
+
 
 enum { LAUNCHES = 400, W = 1024 };
 
@@ -30,12 +24,6 @@ static const char *src =
     "  if (x > 0 && y > 0 && x < w - 1 && y < h - 1)\n"
     "    out[y * w + x] = 0.2f * (in[y * w + x] + in[y * w + x - 1] + in[y * w + x + 1] + in[(y - 1) * w + x] + in[(y + 1) * w + x]);\n"
     "  else out[y * w + x] = in[y * w + x]; }\n";
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 typedef struct setup {
   cl_context ctx;
@@ -91,7 +79,7 @@ static double run_mode(setup *s, const mode *m) {
     pthread_t th;
     if (m->waiter)
       pthread_create(&th, NULL, waiter_main, &ws);
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (int i = 0; i < LAUNCHES; i++) {
       if (m->args_each)
         set_args(s);
@@ -105,7 +93,7 @@ static double run_mode(setup *s, const mode *m) {
     CHECK(clFinish(q));
     if (m->waiter)
       pthread_join(th, NULL);
-    double t = (now_s() - t0) / LAUNCHES;
+    double t = (bench_now_s() - t0) / LAUNCHES;
     if (!m->waiter)
       for (int i = 0; i < LAUNCHES; i++)
         if (ev[i])
@@ -119,32 +107,25 @@ static double run_mode(setup *s, const mode *m) {
 }
 
 static bool open_platform(const char *want, setup *s) {
-  cl_platform_id ids[16];
-  cl_uint n = 0;
-  clGetPlatformIDs(16, ids, &n);
-  for (cl_uint i = 0; i < n; i++) {
-    char name[256];
-    clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-    if (!strstr(name, want))
-      continue;
-    cl_int err;
-    CHECK(clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_ALL, 1, &s->dev, NULL));
-    s->ctx = clCreateContext(NULL, 1, &s->dev, NULL, NULL, &err);
-    CHECK(err);
-    cl_program p = clCreateProgramWithSource(s->ctx, 1, &src, NULL, &err);
-    CHECK(err);
-    CHECK(clBuildProgram(p, 1, &s->dev, "", NULL, NULL));
-    s->k = clCreateKernel(p, "stencil", &err);
-    CHECK(err);
-    clReleaseProgram(p);
-    s->in = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, (size_t)W * W * 4, NULL, &err);
-    CHECK(err);
-    s->out = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, (size_t)W * W * 4, NULL, &err);
-    CHECK(err);
-    s->w = W;
-    return true;
-  }
-  return false;
+  cl_platform_id platform = bench_find_platform(want);
+  if (!platform)
+    return false;
+  cl_int err;
+  CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &s->dev, NULL));
+  s->ctx = clCreateContext(NULL, 1, &s->dev, NULL, NULL, &err);
+  CHECK(err);
+  cl_program p = clCreateProgramWithSource(s->ctx, 1, &src, NULL, &err);
+  CHECK(err);
+  CHECK(clBuildProgram(p, 1, &s->dev, "", NULL, NULL));
+  s->k = clCreateKernel(p, "stencil", &err);
+  CHECK(err);
+  clReleaseProgram(p);
+  s->in = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, (size_t)W * W * 4, NULL, &err);
+  CHECK(err);
+  s->out = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, (size_t)W * W * 4, NULL, &err);
+  CHECK(err);
+  s->w = W;
+  return true;
 }
 
 int main(int argc, char **argv) {

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../bench_util.h"
+
 static const char *source =
     "__kernel void saxpy(__global const float *x, __global float *y, float a) {\n"
     "  size_t i = get_global_id(0); y[i] = a * x[i] + y[i]; }\n"
@@ -46,12 +48,6 @@ typedef struct target {
   double t[4];   /* seconds per launch */
   float *result[4];
 } target;
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static bool setup(target *t) {
   cl_platform_id ids[16];
@@ -118,11 +114,11 @@ static void run(target *t, int k, const float *x, const float *y, int reps) {
    * target runs the same launches, so saxpy's accumulation stays comparable) */
   clEnqueueNDRangeKernel(t->q, kern, dim, NULL, global, local, 0, NULL, NULL);
   clFinish(t->q);
-  double t0 = now();
+  double t0 = bench_now_s();
   for (int r = 0; r < reps; r++)
     clEnqueueNDRangeKernel(t->q, kern, dim, NULL, global, local, 0, NULL, NULL);
   clFinish(t->q);
-  t->t[k] = (now() - t0) / reps;
+  t->t[k] = (bench_now_s() - t0) / reps;
   t->result[k] = malloc(out_bytes);
   clEnqueueReadBuffer(t->q, out, CL_TRUE, 0, out_bytes, t->result[k], 0, NULL, NULL);
   for (int i = 0; i < 3; i++)
