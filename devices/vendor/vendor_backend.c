@@ -61,12 +61,8 @@ static cl_int vendor_token_wait(hg_backend *be, hg_token *token, uint64_t *devic
   cl_event ev = print ? hg_vendor_print_event(print) : (cl_event)token;
   cl_int err = wait_status(ev);
   cl_ulong start = 0, end = 0;
-  if (err == CL_SUCCESS && (device_start || device_end)) {
-    if (VCL(ev)->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) != CL_SUCCESS ||
-        VCL(ev)->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) != CL_SUCCESS)
-      start = end = 0;
+  if (err == CL_SUCCESS && (device_start || device_end) && hg_vendor_event_times(ev, &start, &end))
     hg_vendor_clock_to_host(hg_vendor_of(be), &start, &end);
-  }
   if (device_start)
     *device_start = start;
   if (device_end)

@@ -10,6 +10,17 @@
 
 enum { CALIBRATION_SAMPLES = 5 };
 
+bool hg_vendor_event_times(cl_event ev, cl_ulong *start, cl_ulong *end) {
+  *start = *end = 0;
+  if (VCL(ev)->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof *start, start, NULL) != CL_SUCCESS ||
+      VCL(ev)->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof *end, end, NULL) != CL_SUCCESS ||
+      *end < *start) {
+    *start = *end = 0;
+    return false;
+  }
+  return true;
+}
+
 /* One sample: the interval [lo, hi] of the offset; false if the vendor gave no usable times. */
 static bool sample(hg_vendor_backend *vb, cl_mem scratch, int64_t *lo, int64_t *hi) {
   const cl_icd_dispatch *d = VCL(vb->queue);
@@ -20,13 +31,10 @@ static bool sample(hg_vendor_backend *vb, cl_mem scratch, int64_t *lo, int64_t *
       CL_SUCCESS)
     return false;
   cl_int err = d->clWaitForEvents(1, &ev);
-  cl_ulong after = hg_host_clock_ns(), start = 0, end = 0;
-  if (err == CL_SUCCESS)
-    err = d->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
-  if (err == CL_SUCCESS)
-    err = d->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+  cl_ulong after = hg_host_clock_ns(), start, end;
+  bool timed = err == CL_SUCCESS && hg_vendor_event_times(ev, &start, &end);
   d->clReleaseEvent(ev);
-  if (err != CL_SUCCESS || start == 0 || end < start)
+  if (!timed || start == 0)
     return false;
   *lo = (int64_t)(before - start);
   *hi = (int64_t)(after - end);

@@ -283,13 +283,9 @@ cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch
   /* keep the event for its profiling times: hg_vendor_wait releases it */
   VCL(ev)->clRetainEvent(ev);
   err = hg_vendor_wait(ev);
-  if (err == CL_SUCCESS && device_ns) {
-    cl_ulong start = 0, end = 0;
-    if (VCL(ev)->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) == CL_SUCCESS &&
-        VCL(ev)->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) == CL_SUCCESS &&
-        end >= start)
-      *device_ns = end - start;
-  }
+  cl_ulong start, end;
+  if (err == CL_SUCCESS && device_ns && hg_vendor_event_times(ev, &start, &end))
+    *device_ns = end - start;
   VCL(ev)->clReleaseEvent(ev);
   if (print) {
     hg_vendor_print_set_output(print, l->printf_out, l->printf_len);

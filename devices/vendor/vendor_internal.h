@@ -170,6 +170,9 @@ cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *kernel, cons
 
 /* ---- the device clock (vendor_clock.c) ---------------------------------------------------- */
 
+/* A completed command's profiled START and END on the vendor's clock; false (both 0) when the
+ * vendor gives none (a queue without profiling) or they are out of order. */
+bool hg_vendor_event_times(cl_event ev, cl_ulong *start, cl_ulong *end);
 /* Measures the offset between the vendor's profiling clock and the host clock's; at creation. */
 void hg_vendor_clock_calibrate(hg_vendor_backend *vb);
 /* Moves a command's profiled START/END onto the host clock; both 0 when they are unusable. */
