@@ -1,10 +1,10 @@
 /* The vendor backend: one hg_backend per device of every vendor platform the mini-loader finds.
- * Each owns one vendor context and one in-order, profiling command queue: the backend's stream.
- * A synchronous operation waits for its own vendor event (not clFinish, so that operations from
- * other threads on the same queue do not delay it more than the in-order queue must); an
- * asynchronous one hands its vendor event back as the completion token (a launch that prints:
- * its print, vendor_printf.c, whose wait writes the output). Both go through the one in-order
- * queue, which gives the order backend.h promises. */
+ * Each owns one vendor context and two in-order command queues, one profiling and one not, that
+ * together are the backend's stream (vendor_stream.c). A synchronous operation waits for its own
+ * vendor event (not clFinish, so that operations from other threads do not delay it more than
+ * the stream's order must); an asynchronous one hands its vendor event back as the completion
+ * token (a launch that prints: its print, vendor_printf.c, whose wait writes the output). Both
+ * go through the stream, which gives the order backend.h promises. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
