@@ -132,7 +132,7 @@ typedef struct hg_backend_ops {
   /* Blocks until the token's operation has finished; CL_SUCCESS or its (negative) error. May be
    * called any number of times, from several threads at once, until token_release. device_start
    * and device_end (not NULL) receive the device's timestamps of the work, moved onto the host
-   * clock (devices/host_clock.h) by the backend, both 0 when it cannot measure them. */
+   * clock (common/host_clock.h) by the backend, both 0 when it cannot measure them. */
   cl_int (*token_wait)(hg_backend *be, hg_token *token, uint64_t *device_start, uint64_t *device_end);
   void (*token_release)(hg_backend *be, hg_token *token);
 } hg_backend_ops;

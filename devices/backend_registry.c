@@ -10,7 +10,7 @@
 #include "devices/profile.h"
 #include "devices/riscv/riscv.h"
 #include "devices/vendor/vendor.h"
-#include "platform/log.h"
+#include "common/log.h"
 
 #define HG_MAX_BACKENDS 16
 

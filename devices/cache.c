@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "platform/log.h"
+#include "common/log.h"
 
 #define ENTRY_MAGIC "HGCACHE1"
 #define MEMORY_ENTRIES 64

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "platform/info.h"
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/platform.h"
 
 typedef void(CL_CALLBACK *hg_notify_fn)(const char *, const void *, size_t, void *);

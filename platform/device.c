@@ -2,7 +2,7 @@
  * timers. Every answer comes from the fixed profile (devices/profile.h), so the device looks
  * the same whichever backend runs the work; docs/virtual-device.md explains each value. */
 
-#include "devices/host_clock.h"
+#include "common/host_clock.h"
 #include "devices/profile.h"
 #include "platform/info.h"
 #include "platform/platform.h"

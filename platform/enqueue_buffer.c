@@ -4,7 +4,7 @@
  * worker thread. */
 #include <string.h>
 
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/mem.h"
 #include "platform/mem_enqueue.h"
 

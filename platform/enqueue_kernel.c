@@ -9,7 +9,7 @@
 #include "devices/profile.h"
 #include "platform/command.h"
 #include "platform/kernel.h"
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/mem.h"
 #include "platform/platform.h"
 #include "platform/queue.h"

@@ -4,7 +4,7 @@
  * region is invalidated); the unmap command of a write mapping writes it back. */
 #include <stdlib.h>
 
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/mem.h"
 #include "platform/mem_enqueue.h"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/mem.h"
 #include "platform/mem_enqueue.h"
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "devices/host_clock.h"
+#include "common/host_clock.h"
 #include "platform/info.h"
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/platform.h"
 #include "platform/queue.h"
 

@@ -8,7 +8,7 @@
 
 #include "devices/profile.h"
 #include "platform/info.h"
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/mem.h"
 #include "platform/platform.h"
 

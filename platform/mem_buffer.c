@@ -5,7 +5,7 @@
 
 #include "devices/profile.h"
 #include "platform/info.h"
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/mem.h"
 #include "platform/mem_object.h"
 #include "platform/platform.h"

@@ -10,7 +10,7 @@
  * starts only after the work submitted before it (devices/backend.h). */
 #include <stdlib.h>
 
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/mem.h"
 #include "platform/mem_object.h"
 #include "platform/platform.h"

@@ -3,7 +3,7 @@
 #include "platform/platform.h"
 
 #include "platform/info.h"
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/version.h"
 
 static struct _cl_platform_id the_platform;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "platform/info.h"
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/platform.h"
 
 cl_program hg_program_create(cl_context context, cl_int *err) {

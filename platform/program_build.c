@@ -11,7 +11,7 @@
 #include "devices/cache.h"
 #include "lowering/frontend.h"
 #include "platform/info.h"
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/platform.h"
 #include "platform/program.h"
 #include "platform/version.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "platform/info.h"
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/platform.h"
 
 void hg_queue_hold(cl_command_queue q) { atomic_fetch_add_explicit(&q->holds, 1, memory_order_relaxed); }

@@ -37,7 +37,7 @@
 
 #include "platform/command.h"
 #include "platform/event.h"
-#include "platform/log.h"
+#include "common/log.h"
 #include "platform/platform.h"
 #include "platform/queue.h"
 

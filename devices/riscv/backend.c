@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "devices/riscv/backend_internal.h"
-#include "platform/log.h"
+#include "common/log.h"
 
 hg_sim_machine *hg_rv_machine(hg_rv_backend *rb) {
   pthread_mutex_lock(&rb->lock);

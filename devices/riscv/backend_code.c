@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "devices/riscv/backend_internal.h"
-#include "platform/log.h"
+#include "common/log.h"
 
 static int alloc_dram(void *ctx, size_t size, uint64_t *base) {
   return hg_sim_dram_alloc((hg_sim_machine *)ctx, size, base) == HG_SIM_OK ? 0 : -1;

@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devices/host_clock.h"
+#include "common/host_clock.h"
 #include "devices/profile.h"
 #include "devices/printf_buffer.h"
 #include "devices/riscv/backend_internal.h"
-#include "platform/log.h"
+#include "common/log.h"
 
 static uint64_t align16(uint64_t x) { return (x + 15) & ~15ull; }
 

@@ -11,7 +11,7 @@
 
 #include "devices/vendor/vendor.h"
 #include "devices/vendor/vendor_internal.h"
-#include "platform/log.h"
+#include "common/log.h"
 
 cl_int hg_vendor_error(cl_int e) {
   /* the OpenCL 3.0 error codes: -1..-19 (runtime) and -30..-73 (API) */

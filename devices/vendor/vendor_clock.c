@@ -5,8 +5,8 @@
  * the submission - device start, host time after the completion - device end]. The narrowest
  * interval's midpoint is the offset, off by at most half its width (tens of microseconds). */
 #include "devices/vendor/vendor_internal.h"
-#include "devices/host_clock.h"
-#include "platform/log.h"
+#include "common/host_clock.h"
+#include "common/log.h"
 
 enum { CALIBRATION_SAMPLES = 5 };
 

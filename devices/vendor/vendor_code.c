@@ -7,7 +7,7 @@
 #include "devices/cache.h"
 #include "devices/vendor/vendor_internal.h"
 #include "lowering/opencl_c.h"
-#include "platform/log.h"
+#include "common/log.h"
 
 static char *dup_string(const char *s) {
   size_t n = strlen(s) + 1;

@@ -18,7 +18,7 @@
 #include <CL/cl_ext.h>
 
 #include "devices/vendor/vendor_internal.h"
-#include "platform/log.h"
+#include "common/log.h"
 
 #define MAX_LIBS 16
 #define MAX_PLATFORMS 32

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "devices/vendor/vendor_internal.h"
-#include "platform/log.h"
+#include "common/log.h"
 
 cl_int hg_vendor_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
   hg_vendor_backend *vb = hg_vendor_of(be);

@@ -13,7 +13,7 @@
 #include "devices/printf_buffer.h"
 #include "devices/profile.h"
 #include "devices/vendor/vendor_internal.h"
-#include "platform/log.h"
+#include "common/log.h"
 
 #define BUF_BYTES (HG_PRINTF_HEADER_BYTES + HG_PROFILE_PRINTF_BUFFER_SIZE)
 

@@ -1,7 +1,7 @@
 /* The one logger. HETGPU_DEBUG=cat1,cat2 (or "all") switches categories on; output goes to
  * stderr, or to the file named by HETGPU_DEBUG_FILE. */
-#ifndef HETGPU_PLATFORM_LOG_H
-#define HETGPU_PLATFORM_LOG_H
+#ifndef HETGPU_COMMON_LOG_H
+#define HETGPU_COMMON_LOG_H
 
 #include <stdbool.h>
 

@@ -1,4 +1,4 @@
-#include "platform/log.h"
+#include "common/log.h"
 
 #include <pthread.h>
 #include <stdarg.h>

@@ -1,8 +1,8 @@
 /* hetGPU's one clock: CLOCK_MONOTONIC in nanoseconds. Event profiling times, the device and host
  * timers of clGetDeviceAndHostTimer, and the device times backends report (moved onto it) all
  * use it, so that times stay comparable whatever backend ran a command. */
-#ifndef HETGPU_DEVICES_HOST_CLOCK_H
-#define HETGPU_DEVICES_HOST_CLOCK_H
+#ifndef HETGPU_COMMON_HOST_CLOCK_H
+#define HETGPU_COMMON_HOST_CLOCK_H
 
 #include <stdint.h>
 #include <time.h>
