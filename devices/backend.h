@@ -98,6 +98,10 @@ typedef struct hg_backend_ops {
   cl_int (*mem_read_rect)(hg_backend *be, hg_dev_mem *src, const hg_rect *rect, void *dst);
   cl_int (*mem_write_rect)(hg_backend *be, hg_dev_mem *dst, const hg_rect *rect, const void *src);
   cl_int (*mem_copy_rect)(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect);
+  /* Optional: a host pointer to the allocation's bytes when the backend's memory is host
+   * memory, valid until the allocation is freed; NULL otherwise. Only read or written while
+   * no operation on the allocation runs (migrations move buffers through it with one copy). */
+  void *(*mem_host_view)(hg_backend *be, hg_dev_mem *mem);
 
   /* code: lower the IR module for this backend and build it; log receives a malloc'd build log */
   cl_int (*program_build)(hg_backend *be, const struct hg_ir_module *module, const char *options,
@@ -158,5 +162,8 @@ unsigned hg_backend_count(void);
 hg_backend *hg_backend_at(unsigned index);
 /* The backend HETGPU_BACKEND selects (or the best available); NULL when none is usable. */
 hg_backend *hg_backend_active(void);
+/* The backend a name in HETGPU_BACKEND's syntax selects ("riscv", "vendor:NAME"); NULL when
+ * none matches. */
+hg_backend *hg_backend_find(const char *spec);
 
 #endif

@@ -69,3 +69,4 @@ cl_int hg_backends_init(void) {
 unsigned hg_backend_count(void) { return num_backends; }
 hg_backend *hg_backend_at(unsigned index) { return index < num_backends ? backends[index] : NULL; }
 hg_backend *hg_backend_active(void) { return selected; }
+hg_backend *hg_backend_find(const char *spec) { return spec && *spec ? choose(spec) : NULL; }

@@ -71,7 +71,8 @@ struct hg_command {
   hg_dep_link *links;               /* one per dependency on an event (explicit, then implicit) */
   cl_uint num_links;
   bool streamed_kind;               /* goes through the stream (submit, or nothing to run) */
-  hg_backend *backend;              /* where submit runs it (streamed_kind with submit) */
+  bool unplaced;                    /* run needs no backend (a context migration): not placed */
+  hg_backend *backend;              /* where it runs: set by hg_command_place */
   /* under the queue's lock */
   bool streamed;                    /* handed to the stream (or completed without it) */
   bool completed;                   /* its event is final; only the memory remains */

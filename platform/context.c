@@ -3,9 +3,78 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "platform/info.h"
 #include "common/log.h"
+#include "platform/context_objects.h"
+#include "platform/info.h"
 #include "platform/platform.h"
+
+/* The live contexts of the process, for the control socket (hetgpu-ctl). */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static cl_context live_head;
+static uint64_t last_context_id;
+
+static void live_add(cl_context ctx) {
+  pthread_mutex_lock(&live_lock);
+  ctx->id = ++last_context_id;
+  ctx->live_next = live_head;
+  if (live_head)
+    live_head->live_prev = ctx;
+  live_head = ctx;
+  pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(cl_context ctx) {
+  pthread_mutex_lock(&live_lock);
+  if (ctx->live_prev)
+    ctx->live_prev->live_next = ctx->live_next;
+  else
+    live_head = ctx->live_next;
+  if (ctx->live_next)
+    ctx->live_next->live_prev = ctx->live_prev;
+  pthread_mutex_unlock(&live_lock);
+}
+
+/* Takes an internal hold unless the context is already being destroyed. */
+static bool hold_if_alive(cl_context ctx) {
+  unsigned n = atomic_load(&ctx->holds);
+  while (n && !atomic_compare_exchange_weak(&ctx->holds, &n, n + 1))
+    ;
+  return n != 0;
+}
+
+cl_context hg_context_find(uint64_t id) {
+  cl_context found = NULL;
+  pthread_mutex_lock(&live_lock);
+  for (cl_context c = live_head; c; c = c->live_next)
+    if (c->id == id && hg_object_is(c, HG_OBJ_CONTEXT) && hold_if_alive(c)) {
+      found = c;
+      break;
+    }
+  pthread_mutex_unlock(&live_lock);
+  return found;
+}
+
+size_t hg_context_ids(uint64_t *ids, size_t cap) {
+  size_t n = 0;
+  pthread_mutex_lock(&live_lock);
+  for (cl_context c = live_head; c; c = c->live_next)
+    if (hg_object_is(c, HG_OBJ_CONTEXT)) {
+      if (n < cap)
+        ids[n] = c->id;
+      n++;
+    }
+  pthread_mutex_unlock(&live_lock);
+  /* newest first in the list: hand them out in creation order */
+  size_t m = n < cap ? n : cap;
+  for (size_t i = 0; i < m / 2; i++) {
+    uint64_t t = ids[i];
+    ids[i] = ids[m - 1 - i];
+    ids[m - 1 - i] = t;
+  }
+  return n;
+}
+
+hg_backend *hg_context_backend(cl_context ctx) { return hg_placement_current(&ctx->placement); }
 
 typedef void(CL_CALLBACK *hg_notify_fn)(const char *, const void *, size_t, void *);
 typedef void(CL_CALLBACK *hg_context_destructor_fn)(cl_context, void *);
@@ -61,23 +130,35 @@ static cl_context context_new(const cl_context_properties *properties, hg_notify
     memcpy(ctx->properties, properties, num_properties * sizeof *properties);
     ctx->num_properties = num_properties;
   }
-  if (!hg_platform_backend()) {
+  hg_backend *be = hg_platform_backend();
+  if (!be) {
     err = CL_DEVICE_NOT_AVAILABLE;
     goto fail;
   }
   ctx->device = hg_device_get();
   ctx->pfn_notify = pfn_notify;
   ctx->notify_user_data = user_data;
-  if (pthread_mutex_init(&ctx->lock, NULL) != 0) {
-    err = CL_OUT_OF_HOST_MEMORY;
+  if (pthread_mutex_init(&ctx->lock, NULL) != 0)
     goto fail;
-  }
+  if (pthread_mutex_init(&ctx->migrate_lock, NULL) != 0)
+    goto fail_lock;
+  if (pthread_mutex_init(&ctx->objects_lock, NULL) != 0)
+    goto fail_migrate_lock;
+  if (hg_placement_init(&ctx->placement, be) != 0)
+    goto fail_objects_lock;
   atomic_init(&ctx->holds, 1); /* all the application's references together */
   hg_object_init(&ctx->obj, HG_OBJ_CONTEXT);
-  HG_LOG(HG_LOG_API, "context %p created", (void *)ctx);
+  live_add(ctx);
+  HG_LOG(HG_LOG_API, "context %p (id %llu) created on %s", (void *)ctx, (unsigned long long)ctx->id, be->name);
   HG_SET_ERR(errcode_ret, CL_SUCCESS);
   return ctx;
 
+fail_objects_lock:
+  pthread_mutex_destroy(&ctx->objects_lock);
+fail_migrate_lock:
+  pthread_mutex_destroy(&ctx->migrate_lock);
+fail_lock:
+  pthread_mutex_destroy(&ctx->lock);
 fail:
   if (ctx)
     free(ctx->properties);
@@ -136,6 +217,11 @@ static void context_destroy(cl_context ctx) {
     cb = next;
   }
   HG_LOG(HG_LOG_API, "context %p destroyed", (void *)ctx);
+  live_remove(ctx);
+  hg_placement_destroy(&ctx->placement);
+  free(ctx->objects); /* every object untracked itself before the last hold went */
+  pthread_mutex_destroy(&ctx->objects_lock);
+  pthread_mutex_destroy(&ctx->migrate_lock);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx->properties);
   hg_object_free(&ctx->obj);
@@ -184,6 +270,20 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_
     HG_INFO_VALUE(cl_device_id, context->device);
   case CL_CONTEXT_PROPERTIES:
     HG_INFO_ARRAY(context->properties, context->num_properties * sizeof *context->properties);
+  case CL_CONTEXT_BACKEND_HETGPU:
+    HG_INFO_VALUE(cl_backend_id_hetgpu, hg_context_backend(context)->index);
+  case CL_CONTEXT_MIGRATION_COUNT_HETGPU: {
+    pthread_mutex_lock(&context->migrate_lock);
+    cl_uint n = context->migrations;
+    pthread_mutex_unlock(&context->migrate_lock);
+    HG_INFO_VALUE(cl_uint, n);
+  }
+  case CL_CONTEXT_LAST_MIGRATION_HETGPU: {
+    pthread_mutex_lock(&context->migrate_lock);
+    cl_migration_report_hetgpu r = context->last_migration;
+    pthread_mutex_unlock(&context->migrate_lock);
+    HG_INFO_VALUE(cl_migration_report_hetgpu, r);
+  }
   default:
     return CL_INVALID_VALUE;
   }

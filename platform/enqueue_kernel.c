@@ -9,6 +9,7 @@
 #include "devices/profile.h"
 #include "platform/command.h"
 #include "platform/kernel.h"
+#include "platform/mem_enqueue.h"
 #include "common/log.h"
 #include "platform/mem.h"
 #include "platform/platform.h"
@@ -39,9 +40,7 @@ static void kernel_command_cleanup(hg_command *c) {
  * when token is not NULL and it can, else synchronously. */
 static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
   kernel_command *kc = (kernel_command *)c;
-  hg_backend *be = hg_platform_backend();
-  if (!be)
-    return CL_DEVICE_NOT_AVAILABLE;
+  hg_backend *be = hg_command_backend(c);
   if (!kc->global[0] || !kc->global[1] || !kc->global[2])
     return CL_SUCCESS; /* an empty range: nothing to run */
   hg_dev_kernel *dk;

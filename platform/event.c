@@ -1,5 +1,7 @@
 /* Events: the status machine, callbacks, waiting, user events, profiling info, and the event
  * entry points. */
+#include <errno.h>
+#include <time.h>
 #include "platform/event.h"
 
 #include <stdlib.h>
@@ -169,6 +171,21 @@ cl_int hg_event_wait(cl_event ev) {
   cl_int s = ev->status;
   pthread_mutex_unlock(&ev->lock);
   return s;
+}
+
+bool hg_event_wait_for(cl_event ev, uint64_t timeout_ns) {
+  struct timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline); /* the event's condition variable's clock */
+  uint64_t ns = (uint64_t)deadline.tv_nsec + timeout_ns % 1000000000ull;
+  deadline.tv_sec += (time_t)(timeout_ns / 1000000000ull + ns / 1000000000ull);
+  deadline.tv_nsec = (long)(ns % 1000000000ull);
+  pthread_mutex_lock(&ev->lock);
+  int rc = 0;
+  while (!ev->finished && rc != ETIMEDOUT)
+    rc = pthread_cond_timedwait(&ev->cond, &ev->lock, &deadline);
+  bool finished = ev->finished;
+  pthread_mutex_unlock(&ev->lock);
+  return finished;
 }
 
 /* ---- entry points ---- */

@@ -68,6 +68,9 @@ void hg_event_set_run_times(cl_event ev, cl_ulong start, cl_ulong end);
 bool hg_event_add_waiter(cl_event ev, hg_dep_link *link, cl_int *status);
 /* Blocks until the event is finished; returns its final status. */
 cl_int hg_event_wait(cl_event ev);
+/* Waits at most timeout_ns for the event to finish (the queue's worker completes it); true
+ * when it did. */
+bool hg_event_wait_for(cl_event ev, uint64_t timeout_ns);
 
 /* The engine's side of a resolved dependency (platform/queue_engine.c). */
 void hg_engine_dep_done(hg_command *cmd, bool failed);

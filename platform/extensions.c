@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <CL/cl_hetgpu.h>
+
 #include "icd/extension_functions.h"
 #include "platform/version.h"
 
@@ -21,6 +23,7 @@ static const cl_name_version extension_list[] = {
     {V1, "cl_khr_local_int32_extended_atomics"},
     {V1, "cl_khr_int64_base_atomics"},
     {V1, "cl_khr_int64_extended_atomics"},
+    {CL_HETGPU_MIGRATE_EXTENSION_VERSION, CL_HETGPU_MIGRATE_EXTENSION_NAME},
 };
 #define NUM_EXTENSIONS (sizeof extension_list / sizeof extension_list[0])
 #define FIRST_DEVICE_EXTENSION 1
@@ -80,6 +83,10 @@ const cl_name_version *hg_device_opencl_c_features(size_t *count) {
   return opencl_c_features;
 }
 
+#define FN(name) {#name, (void *)name}
 const hg_extension_function hg_platform_extension_functions[] = {
+    FN(clGetBackendIDsHETGPU),     FN(clGetBackendInfoHETGPU),    FN(clMigrateContextHETGPU),
+    FN(clEnqueueMigrateContextHETGPU), FN(clCheckpointContextHETGPU), FN(clRestoreContextHETGPU),
+    FN(clGetContextObjectsHETGPU), FN(clSetObjectLabelHETGPU),    FN(clGetObjectByLabelHETGPU),
     {NULL, NULL},
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "devices/profile.h"
+#include "platform/context_objects.h"
 #include "platform/info.h"
 #include "common/log.h"
 #include "platform/mem.h"
@@ -15,6 +16,7 @@
 const hg_ir_function *hg_kernel_function(cl_kernel k) { return &k->program->module->functions[k->function]; }
 
 static void kernel_free(cl_kernel k) {
+  hg_context_untrack(k->program->context, k);
   hg_object_retire(&k->obj);
   const hg_ir_function *f = hg_kernel_function(k);
   for (unsigned i = 0; i < HG_MAX_BACKENDS; i++)
@@ -36,6 +38,12 @@ static cl_kernel kernel_new(cl_program program, uint32_t function, cl_int *err) 
   cl_kernel k = calloc(1, sizeof *k);
   const hg_ir_function *f = &program->module->functions[function];
   if (!k || !(k->args = calloc(f->num_params ? f->num_params : 1, sizeof *k->args))) {
+    free(k);
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  if (hg_context_track(program->context, k, CL_OBJECT_KERNEL_HETGPU) != CL_SUCCESS) {
+    free(k->args);
     free(k);
     *err = CL_OUT_OF_HOST_MEMORY;
     return NULL;

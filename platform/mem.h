@@ -12,6 +12,10 @@
  * buffer; `will_write` marks the other copies stale. NULL on allocation failure. */
 hg_dev_mem *hg_mem_device(cl_mem mem, hg_backend *be, bool will_write, size_t *offset);
 
+/* clCreateBuffer without a host pointer, initialised from `contents` (restoring a checkpoint). */
+cl_mem hg_buffer_create_with_contents(cl_context context, cl_mem_flags flags, size_t size, const void *contents,
+                                      cl_int *errcode_ret);
+
 /* Size in bytes, flags, context. */
 size_t hg_mem_size(cl_mem mem);
 cl_mem_flags hg_mem_flags(cl_mem mem);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "devices/profile.h"
+#include "platform/context_objects.h"
 #include "platform/info.h"
 #include "common/log.h"
 #include "platform/mem.h"
@@ -30,6 +31,7 @@ void hg_mem_mapping_release(hg_mem_mapping *m) {
  * kernel argument holds it. Callbacks first (they may free a USE_HOST_PTR region), then the
  * memory. */
 static void mem_destroy(cl_mem mem) {
+  hg_context_untrack(mem->context, mem);
   for (hg_mem_destructor *d = mem->destructors; d;) {
     hg_mem_destructor *next = d->next;
     d->fn(mem, d->user_data);
@@ -99,8 +101,10 @@ static cl_int properties_check(const cl_mem_properties *properties, size_t *coun
   return CL_SUCCESS;
 }
 
+/* `init`, when not NULL, gives the initial contents of a buffer created without a host pointer
+ * (a restored checkpoint's). */
 static cl_mem buffer_create(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags, size_t size,
-                            void *host_ptr, cl_int *errcode_ret) {
+                            void *host_ptr, const void *init, cl_int *errcode_ret) {
   cl_int err;
   cl_mem mem = NULL;
   size_t num_properties = 0;
@@ -115,8 +119,7 @@ static cl_mem buffer_create(cl_context context, const cl_mem_properties *propert
     err = CL_INVALID_VALUE;
     goto fail;
   }
-  hg_backend *be = hg_platform_backend();
-  if (size == 0 || !be || size > hg_profile_max_mem_alloc_size()) {
+  if (size == 0 || size > hg_profile_max_mem_alloc_size()) {
     err = CL_INVALID_BUFFER_SIZE;
     goto fail;
   }
@@ -142,8 +145,15 @@ static cl_mem buffer_create(cl_context context, const cl_mem_properties *propert
   }
   if (flags & CL_MEM_USE_HOST_PTR)
     mem->host_ptr = host_ptr;
-  /* the device copy is initialised now: host_ptr may change right after we return */
-  err = hg_mem_storage_create(size, be, wants_ptr ? host_ptr : NULL, &mem->storage);
+  /* the device copy is initialised now: host_ptr may change right after we return. Inside the
+   * placement gate, so a migration either moves the new buffer or finds it on its target. */
+  hg_backend *be = hg_placement_enter(&context->placement);
+  err = hg_mem_storage_create(size, be, wants_ptr ? host_ptr : init, &mem->storage);
+  if (err == CL_SUCCESS && (err = hg_context_track(context, mem, CL_OBJECT_MEM_HETGPU)) != CL_SUCCESS) {
+    hg_mem_storage_destroy(mem->storage);
+    mem->storage = NULL;
+  }
+  hg_placement_leave(&context->placement);
   if (err != CL_SUCCESS)
     goto fail;
 
@@ -166,13 +176,18 @@ fail:
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
                                                cl_int *errcode_ret) {
-  return buffer_create(context, NULL, flags, size, host_ptr, errcode_ret);
+  return buffer_create(context, NULL, flags, size, host_ptr, NULL, errcode_ret);
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem_properties *properties,
                                                              cl_mem_flags flags, size_t size, void *host_ptr,
                                                              cl_int *errcode_ret) {
-  return buffer_create(context, properties, flags, size, host_ptr, errcode_ret);
+  return buffer_create(context, properties, flags, size, host_ptr, NULL, errcode_ret);
+}
+
+cl_mem hg_buffer_create_with_contents(cl_context context, cl_mem_flags flags, size_t size, const void *contents,
+                                      cl_int *errcode_ret) {
+  return buffer_create(context, NULL, flags, size, NULL, contents, errcode_ret);
 }
 
 /* The flags of a sub-buffer: those asked for, checked against the parent's, plus what is
@@ -237,6 +252,11 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
   sub->storage = buffer->storage;
   if (buffer->host_ptr)
     sub->host_ptr = (char *)buffer->host_ptr + region->origin;
+  if ((err = hg_context_track(buffer->context, sub, CL_OBJECT_MEM_HETGPU)) != CL_SUCCESS) {
+    pthread_mutex_destroy(&sub->lock);
+    free(sub);
+    goto fail;
+  }
   hg_mem_retain(buffer);
   hg_context_retain(buffer->context);
   hg_object_init(&sub->obj, HG_OBJ_MEM);

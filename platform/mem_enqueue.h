@@ -14,8 +14,7 @@ cl_int hg_enqueue_queue_context(cl_command_queue queue, cl_context *ctx);
 cl_int hg_enqueue_check_buffer(cl_context ctx, cl_mem mem);
 /* True when [offset, offset + size) lies within the buffer. */
 bool hg_enqueue_range_ok(cl_mem mem, size_t offset, size_t size);
-/* The backend a command runs on (the queue's device is the virtual device, run by the
- * process's active backend). */
+/* The backend a command runs on: where hg_command_place put it (platform/placement.h). */
 hg_backend *hg_command_backend(const hg_command *cmd);
 /* The allocation on the command's backend valid for the access, and the byte offset of the
  * (sub-)buffer in it. */

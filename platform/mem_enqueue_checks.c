@@ -22,7 +22,7 @@ bool hg_enqueue_range_ok(cl_mem mem, size_t offset, size_t size) {
   return offset <= mem->size && size <= mem->size - offset;
 }
 
-hg_backend *hg_command_backend(const hg_command *cmd) { return hg_platform_backend(); }
+hg_backend *hg_command_backend(const hg_command *cmd) { return cmd->backend; }
 
 cl_int hg_command_buffer(const hg_command *cmd, cl_mem mem, hg_mem_access access, hg_dev_mem **dm, size_t *base) {
   cl_int err = hg_mem_storage_acquire(mem->storage, hg_command_backend(cmd), access, dm);

@@ -55,6 +55,20 @@ cl_int hg_mem_storage_acquire(hg_mem_storage *st, hg_backend *be, hg_mem_access 
 /* Makes the host copy valid (no transfer when the contents may be undefined). */
 cl_int hg_mem_storage_to_host(hg_mem_storage *st, bool content_undefined);
 
+/* A migration moves a storage in two steps so that a failure anywhere leaves the source whole:
+ * stage makes a current copy on the target without touching the others (*allocated: the
+ * target's allocation is new; *moved: bytes copied, 0 when the target was current already);
+ * then either commit (the target's copy becomes the only one: the others are freed) or abort
+ * (a new target allocation is freed again). The caller keeps every command away meanwhile. */
+cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *allocated, size_t *moved);
+void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target);
+void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target, bool allocated);
+/* The current contents readable on the host, for a checkpoint: a valid backend copy in host
+ * memory when there is one (no copy made), else the host copy, filled first. Valid while no
+ * command runs; hg_mem_storage_drop_host afterwards frees a host copy that is not the only one. */
+cl_int hg_mem_storage_host_contents(hg_mem_storage *st, const void **data);
+void hg_mem_storage_drop_host(hg_mem_storage *st);
+
 /* One mapping handed to the application by clEnqueueMapBuffer. Shared by the list of the
  * buffer's mappings and the map command, which may still be writing to it. */
 typedef struct hg_mem_mapping {

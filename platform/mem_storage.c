@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "platform/mem.h"
 #include "platform/mem_object.h"
+#include "platform/migrate_internal.h"
 #include "platform/platform.h"
 
 /* A failed allocation is reported with the allocation codes the API names. */
@@ -166,4 +167,100 @@ hg_dev_mem *hg_mem_device(cl_mem mem, hg_backend *be, bool will_write, size_t *o
   if (offset)
     *offset = mem->origin;
   return dm;
+}
+
+/* ---- migration (platform/migrate.c): stage on the target, then commit or abort ---- */
+
+cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *allocated, size_t *moved) {
+  *allocated = false;
+  *moved = 0;
+  pthread_mutex_lock(&st->lock);
+  hg_mem_copy *t = &st->dev[target->index];
+  cl_int err = CL_SUCCESS;
+  if (t->valid)
+    goto out; /* already current there (read-only since the last visit) */
+  if (!t->mem) {
+    if (hg_migrate_fault("alloc")) {
+      err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+      goto out;
+    }
+    if ((err = ensure_allocated(st, target)) != CL_SUCCESS)
+      goto out;
+    *allocated = true;
+  }
+  if (st->host_valid) {
+    err = target->ops->mem_write(target, t->mem, 0, st->size, st->host);
+  } else {
+    err = CL_INVALID_OPERATION; /* no valid copy: cannot happen, see pull_to_host */
+    for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++)
+      if (st->dev[i].valid) {
+        hg_backend *src = hg_backend_at(i);
+        err = hg_migrate_copy(src, st->dev[i].mem, target, t->mem, st->size);
+        break;
+      }
+  }
+  if (err == CL_SUCCESS)
+    *moved = st->size;
+out:
+  pthread_mutex_unlock(&st->lock);
+  return err;
+}
+
+void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target) {
+  pthread_mutex_lock(&st->lock);
+  st->dev[target->index].valid = true;
+  for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++) {
+    hg_mem_copy *c = &st->dev[i];
+    if (i == target->index || !c->mem)
+      continue;
+    hg_backend *be = hg_backend_at(i);
+    be->ops->mem_free(be, c->mem); /* the context left that backend: give its memory back */
+    c->mem = NULL;
+    c->valid = false;
+  }
+  free(st->host);
+  st->host = NULL;
+  st->host_valid = false;
+  pthread_mutex_unlock(&st->lock);
+}
+
+void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target, bool allocated) {
+  if (!allocated)
+    return;
+  pthread_mutex_lock(&st->lock);
+  hg_mem_copy *t = &st->dev[target->index];
+  target->ops->mem_free(target, t->mem);
+  t->mem = NULL;
+  t->valid = false;
+  pthread_mutex_unlock(&st->lock);
+}
+
+cl_int hg_mem_storage_host_contents(hg_mem_storage *st, const void **data) {
+  pthread_mutex_lock(&st->lock);
+  cl_int err = CL_SUCCESS;
+  *data = NULL;
+  for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS && !*data && !st->host_valid; i++) {
+    hg_backend *be = hg_backend_at(i);
+    if (st->dev[i].valid && be->ops->mem_host_view)
+      *data = be->ops->mem_host_view(be, st->dev[i].mem);
+  }
+  if (!*data) {
+    err = pull_to_host(st);
+    *data = st->host;
+  }
+  pthread_mutex_unlock(&st->lock);
+  return err;
+}
+
+void hg_mem_storage_drop_host(hg_mem_storage *st) {
+  pthread_mutex_lock(&st->lock);
+  bool device_valid = false;
+  for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++)
+    device_valid |= st->dev[i].valid;
+  if (device_valid) {
+    free(st->host);
+    st->host = NULL;
+    st->host_valid = false;
+  }
+  pthread_mutex_unlock(&st->lock);
 }

@@ -4,8 +4,11 @@
 
 #include <pthread.h>
 
+#include <CL/cl_hetgpu.h>
+
 #include "devices/backend.h"
 #include "platform/object.h"
+#include "platform/placement.h"
 
 struct _cl_platform_id {
   hg_object obj;
@@ -36,15 +39,29 @@ struct _cl_context {
   void *notify_user_data;
   pthread_mutex_t lock;
   hg_callback *destructor_callbacks; /* called last-registered first on destruction */
+
+  /* cl_hetgpu_migrate */
+  uint64_t id;                /* process-unique, from 1 in creation order (hetgpu-ctl names it) */
+  hg_placement placement;     /* where its commands run, and the migration gate */
+  pthread_mutex_t migrate_lock; /* one migration or checkpoint at a time */
+  pthread_mutex_t objects_lock; /* the list below; taken after the gate, never before it */
+  struct hg_ctx_object *objects; /* queues, buffers, programs, kernels in creation order */
+  size_t num_objects, cap_objects;
+  uint64_t next_object_seq;
+  cl_uint migrations;         /* completed (under migrate_lock) */
+  cl_migration_report_hetgpu last_migration;
+  struct _cl_context *live_prev, *live_next; /* the process's live contexts */
 };
 
 /* The singletons; hg_platform_get() also initialises the logger. */
 cl_platform_id hg_platform_get(void);
 cl_device_id hg_device_get(void);
 
-/* The backend that runs this process's work (HETGPU_BACKEND); NULL if none is usable, in which
- * case the virtual device is not offered (clGetDeviceIDs: CL_DEVICE_NOT_FOUND). */
+/* The backend a new context starts on (HETGPU_BACKEND); NULL if none is usable, in which case
+ * the virtual device is not offered (clGetDeviceIDs: CL_DEVICE_NOT_FOUND). */
 hg_backend *hg_platform_backend(void);
+/* The backend the context's work runs on now (it changes when the context migrates). */
+hg_backend *hg_context_backend(cl_context ctx);
 
 /* Internal reference counting of contexts (queues, buffers, programs and events hold one):
  * use these, never hg_object_retain on a context, so CL_CONTEXT_REFERENCE_COUNT stays the
@@ -52,6 +69,11 @@ hg_backend *hg_platform_backend(void);
  * goes. */
 void hg_context_retain(cl_context ctx);
 void hg_context_release(cl_context ctx);
+/* The live context with this id, with an internal hold (release it with hg_context_release);
+ * NULL when there is none. */
+cl_context hg_context_find(uint64_t id);
+/* The ids of the live contexts in creation order (up to cap); returns how many there are. */
+size_t hg_context_ids(uint64_t *ids, size_t cap);
 /* Reports an error through the context's pfn_notify, if any. */
 void hg_context_notify(cl_context ctx, const char *errinfo);
 

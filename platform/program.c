@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform/context_objects.h"
 #include "platform/info.h"
 #include "common/log.h"
 #include "platform/platform.h"
@@ -13,6 +14,11 @@
 cl_program hg_program_create(cl_context context, cl_int *err) {
   cl_program p = calloc(1, sizeof *p);
   if (!p) {
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  if (hg_context_track(context, p, CL_OBJECT_PROGRAM_HETGPU) != CL_SUCCESS) {
+    free(p);
     *err = CL_OUT_OF_HOST_MEMORY;
     return NULL;
   }
@@ -28,6 +34,7 @@ cl_program hg_program_create(cl_context context, cl_int *err) {
 }
 
 static void program_free(cl_program p) {
+  hg_context_untrack(p->context, p);
   hg_object_retire(&p->obj);
   for (unsigned i = 0; i < HG_MAX_BACKENDS; i++)
     if (p->dev[i]) {

@@ -67,11 +67,8 @@ static cl_int compile_source(cl_program p, const char *options, const hg_source_
       return CL_SUCCESS;
     }
   }
-  cl_int err = hg_frontend_compile(p->source, options, headers, num_headers, library, out, log);
+  cl_int err = hg_frontend_source_to_ir(p->source, options, headers, num_headers, library, out, log);
   if (err == CL_SUCCESS) {
-    (*out)->program_kind = library ? HG_IR_PROGRAM_OBJECT : HG_IR_PROGRAM_EXECUTABLE;
-    if (!library)
-      hg_ir_compute_state(*out);
     if (hg_ir_encode(*out, &bytes, &size) == 0) {
       hg_cache_put(&key, bytes, size);
       free(bytes);
@@ -81,30 +78,16 @@ static cl_int compile_source(cl_program p, const char *options, const hg_source_
   return err;
 }
 
-/* Builds the executable on the active backend, so errors surface at build time. */
+/* Builds the executable on the context's backend, so errors surface at build time (a migration
+ * meanwhile builds it on its target itself). */
 static cl_int build_on_active_backend(cl_program p) {
-  hg_backend *be = hg_platform_backend();
-  if (!be)
-    return CL_BUILD_PROGRAM_FAILURE;
+  hg_backend *be = hg_context_backend(p->context);
   hg_dev_program *dev;
   return hg_program_device(p, be, &dev) == CL_SUCCESS ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
 }
 
 /* Turns a linked or loaded module into an executable: calls inlined, state computed. */
-static cl_int finish_executable(hg_ir_module *m, char **log) {
-  char err[512];
-  if (!hg_ir_inline_calls(m, err, sizeof err)) {
-    *log = strdup(err);
-    return CL_LINK_PROGRAM_FAILURE;
-  }
-  m->program_kind = HG_IR_PROGRAM_EXECUTABLE;
-  hg_ir_compute_state(m);
-  if (!hg_ir_verify(m, err, sizeof err)) {
-    *log = strdup(err);
-    return CL_LINK_PROGRAM_FAILURE;
-  }
-  return CL_SUCCESS;
-}
+static cl_int finish_executable(hg_ir_module *m, char **log) { return hg_frontend_finish_executable(m, log); }
 
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                                                const char *options, program_notify_fn pfn_notify, void *user_data) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform/context_objects.h"
 #include "platform/info.h"
 #include "common/log.h"
 #include "platform/platform.h"
@@ -17,6 +18,7 @@ void hg_queue_unhold(cl_command_queue q) {
   /* Nothing refers to the queue any more: every command finished, no event names it, the
    * worker has exited (each of those holds it). */
   cl_context ctx = q->context;
+  hg_context_untrack(ctx, q);
   pthread_cond_destroy(&q->cond);
   pthread_mutex_destroy(&q->lock);
   free(q->props_array);
@@ -63,10 +65,16 @@ static cl_command_queue queue_create(cl_context context, cl_device_id device, cl
   hg_context_retain(context);
   q->device = device;
   q->properties = props;
+  if (hg_context_track(context, q, CL_OBJECT_COMMAND_QUEUE_HETGPU) != CL_SUCCESS) {
+    hg_context_release(context);
+    goto fail_cond;
+  }
   hg_object_init(&q->obj, HG_OBJ_QUEUE);
   HG_LOG(HG_LOG_SCHED, "queue %p created, properties 0x%llx", (void *)q, (unsigned long long)props);
   HG_SET_ERR(errcode_ret, CL_SUCCESS);
   return q;
+fail_cond:
+  pthread_cond_destroy(&q->cond);
 fail_lock:
   pthread_mutex_destroy(&q->lock);
 fail_props:

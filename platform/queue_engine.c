@@ -38,6 +38,7 @@
 #include "platform/command.h"
 #include "platform/event.h"
 #include "common/log.h"
+#include "platform/placement.h"
 #include "platform/platform.h"
 #include "platform/queue.h"
 
@@ -209,7 +210,9 @@ static void stream_one(hg_command *c) {
     c->t_run = hg_now_ns();
     hg_event_set_status(c->event, CL_RUNNING);
     if (c->submit) {
+      hg_command_place(c);
       cl_int r = c->submit(c, &token);
+      hg_command_unplace(c);
       if (r != CL_SUCCESS) {
         status = r < 0 ? r : CL_OUT_OF_RESOURCES;
         token = NULL;
@@ -531,7 +534,12 @@ static void command_execute(hg_command *cmd) {
     status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   } else {
     hg_event_set_status(ev, CL_RUNNING);
+    bool placed = cmd->run && !cmd->unplaced;
+    if (placed)
+      hg_command_place(cmd);
     cl_int r = cmd->run ? cmd->run(cmd) : CL_SUCCESS;
+    if (placed)
+      hg_command_unplace(cmd);
     hg_event_mark_end(ev);
     if (ev->profiling && hg_queue_in_order(q))
       order_run_times(q, ev);
@@ -613,11 +621,10 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
   if (!cmd->run) {
     cmd->streamed_kind = true; /* nothing to run: completes in stream order */
   } else if (cmd->submit) {
-    hg_backend *be = hg_platform_backend();
-    if (be && hg_backend_async(be->ops)) {
-      cmd->streamed_kind = true;
-      cmd->backend = be;
-    }
+    /* the stream when the context's backend has one now; placement may still pick another
+     * backend, whose synchronous operations the submit functions then use */
+    hg_backend *be = hg_context_backend(q->context);
+    cmd->streamed_kind = hg_backend_async(be->ops);
   }
 
   /* Links: the explicit wait list, then the implicit dependencies, counted under the lock. */

@@ -1,0 +1,29 @@
+/* The objects a context holds (queues, buffers, programs, kernels), in creation order, with the
+ * labels the application gave them: what a migration moves, a checkpoint saves and a restore
+ * hands back (platform/context_objects.c). */
+#ifndef HETGPU_PLATFORM_CONTEXT_OBJECTS_H
+#define HETGPU_PLATFORM_CONTEXT_OBJECTS_H
+
+#include <CL/cl_hetgpu.h>
+#include <stdint.h>
+
+#include "platform/platform.h"
+
+#define HG_LABEL_MAX 255 /* bytes, not counting the terminating NUL */
+
+typedef struct hg_ctx_object {
+  void *obj;                  /* cl_command_queue, cl_mem, cl_program or cl_kernel */
+  cl_object_type_hetgpu type; /* CL_OBJECT_*_HETGPU */
+  uint64_t seq;               /* creation order within the context */
+  char *label;                /* NULL when none was set */
+} hg_ctx_object;
+
+/* Called by each constructor once the object is complete (CL_OUT_OF_HOST_MEMORY: the object
+ * must be destroyed), and by each destructor before it frees anything (it waits while a
+ * migration or checkpoint walks the list). */
+cl_int hg_context_track(cl_context ctx, void *obj, cl_object_type_hetgpu type);
+void hg_context_untrack(cl_context ctx, void *obj);
+/* Sets an object's label (NULL clears it); used by clSetObjectLabelHETGPU and restore. */
+cl_int hg_context_set_label(cl_context ctx, void *obj, const char *label);
+
+#endif

@@ -1,0 +1,208 @@
+/* Moving a context to another backend at a kernel boundary (docs/cl_hetgpu_migrate.md).
+ *
+ * Phases, each timed for the report:
+ *  quiesce   close the placement gate: wait until no command is being handed to the source;
+ *            queued commands wait at the gate and run on whichever backend it opens onto
+ *  capture   list the context's buffers, programs and kernels (the list stays locked)
+ *  build     every built program and created kernel on the target (cached per backend)
+ *  transfer  every root buffer's contents staged on the target, source copies untouched
+ *  resume    commit (the target's copies become the only ones, source memory freed) or, on any
+ *            failure, abort (new target allocations freed); the gate reopens on the target
+ *            or on the source. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/host_clock.h"
+#include "common/log.h"
+#include "platform/context_objects.h"
+#include "platform/kernel.h"
+#include "platform/mem_object.h"
+#include "platform/migrate_internal.h"
+#include "platform/program.h"
+
+cl_int hg_migrate_check_flags(cl_migration_flags_hetgpu flags) {
+  const cl_migration_flags_hetgpu known = CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU | CL_MIGRATE_AT_SAFE_POINT_HETGPU;
+  if (flags & ~known)
+    return CL_INVALID_VALUE;
+  if (flags & CL_MIGRATE_AT_SAFE_POINT_HETGPU)
+    return CL_INVALID_VALUE; /* stopping kernels at safe points is not implemented yet */
+  return CL_SUCCESS;
+}
+
+static bool program_is_built(cl_program p) {
+  pthread_mutex_lock(&p->lock);
+  bool built = p->module && p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && p->build_status == CL_BUILD_SUCCESS;
+  pthread_mutex_unlock(&p->lock);
+  return built;
+}
+
+/* Builds the context's programs and kernels on the target. Under objects_lock. */
+static cl_int build_on_target(cl_context ctx, hg_backend *target, cl_migration_report_hetgpu *r) {
+  for (size_t i = 0; i < ctx->num_objects; i++) {
+    hg_ctx_object *o = &ctx->objects[i];
+    if (o->type == CL_OBJECT_PROGRAM_HETGPU && program_is_built(o->obj)) {
+      hg_dev_program *dp;
+      if (hg_migrate_fault("build"))
+        return CL_BUILD_PROGRAM_FAILURE;
+      cl_int err = hg_program_device(o->obj, target, &dp);
+      if (err != CL_SUCCESS)
+        return err == CL_OUT_OF_HOST_MEMORY ? err : CL_BUILD_PROGRAM_FAILURE;
+      r->programs++;
+    } else if (o->type == CL_OBJECT_KERNEL_HETGPU) {
+      hg_dev_kernel *dk;
+      cl_int err = hg_kernel_device(o->obj, target, &dk);
+      if (err != CL_SUCCESS)
+        return err;
+      r->kernels++;
+    }
+  }
+  return CL_SUCCESS;
+}
+
+/* Stages every root buffer on the target; on failure aborts what was staged. Under
+ * objects_lock; `allocated` has one entry per object. */
+static cl_int stage_buffers(cl_context ctx, hg_backend *target, bool *allocated, cl_migration_report_hetgpu *r) {
+  for (size_t i = 0; i < ctx->num_objects; i++) {
+    hg_ctx_object *o = &ctx->objects[i];
+    cl_mem mem = o->obj;
+    if (o->type != CL_OBJECT_MEM_HETGPU || mem->parent)
+      continue;
+    size_t moved;
+    cl_int err = hg_mem_storage_stage(mem->storage, target, &allocated[i], &moved);
+    if (err != CL_SUCCESS) {
+      HG_LOG(HG_LOG_MIGRATE, "moving buffer %p (%zu bytes) to %s failed: %d", (void *)mem, mem->size, target->name, err);
+      for (size_t j = 0; j <= i; j++)
+        if (ctx->objects[j].type == CL_OBJECT_MEM_HETGPU && !((cl_mem)ctx->objects[j].obj)->parent)
+          hg_mem_storage_abort(((cl_mem)ctx->objects[j].obj)->storage, target, allocated[j]);
+      return err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    }
+    r->buffers++;
+    r->bytes += moved;
+  }
+  return CL_SUCCESS;
+}
+
+static void commit_buffers(cl_context ctx, hg_backend *target) {
+  for (size_t i = 0; i < ctx->num_objects; i++) {
+    hg_ctx_object *o = &ctx->objects[i];
+    if (o->type == CL_OBJECT_MEM_HETGPU && !((cl_mem)o->obj)->parent)
+      hg_mem_storage_commit(((cl_mem)o->obj)->storage, target);
+  }
+}
+
+/* The work between closing and opening the gate; returns the phases' end times. */
+static cl_int move_context(cl_context ctx, hg_backend *target, cl_migration_report_hetgpu *r, uint64_t t[3]) {
+  pthread_mutex_lock(&ctx->objects_lock);
+  bool *allocated = calloc(ctx->num_objects ? ctx->num_objects : 1, sizeof *allocated);
+  t[0] = hg_host_clock_ns();
+  cl_int err = allocated ? build_on_target(ctx, target, r) : CL_OUT_OF_HOST_MEMORY;
+  t[1] = hg_host_clock_ns();
+  if (err == CL_SUCCESS)
+    err = stage_buffers(ctx, target, allocated, r);
+  t[2] = hg_host_clock_ns();
+  if (err == CL_SUCCESS)
+    commit_buffers(ctx, target);
+  pthread_mutex_unlock(&ctx->objects_lock);
+  free(allocated);
+  return err;
+}
+
+cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags_hetgpu flags, cl_ulong timeout_ns,
+                          cl_migration_report_hetgpu *report) {
+  cl_int err = hg_migrate_check_flags(flags);
+  if (err != CL_SUCCESS)
+    return err;
+  if (!target)
+    return CL_INVALID_BACKEND_HETGPU;
+  uint64_t start = hg_host_clock_ns();
+  pthread_mutex_lock(&ctx->migrate_lock);
+  hg_backend *source = hg_context_backend(ctx);
+  cl_migration_report_hetgpu r = {.source = source->index, .target = target->index};
+  if (source != target) {
+    err = hg_placement_close(&ctx->placement, timeout_ns);
+    uint64_t quiesced = hg_host_clock_ns(), t[3];
+    r.quiesce_ns = quiesced - start;
+    if (err == CL_SUCCESS) {
+      err = move_context(ctx, target, &r, t);
+      hg_placement_open(&ctx->placement, err == CL_SUCCESS ? target : source);
+      r.capture_ns = t[0] - quiesced;
+      r.build_ns = t[1] - t[0];
+      r.transfer_ns = t[2] - t[1];
+      r.resume_ns = hg_host_clock_ns() - t[2];
+    }
+    if (err == CL_SUCCESS)
+      ctx->migrations++;
+  }
+  r.status = err;
+  r.total_ns = hg_host_clock_ns() - start;
+  ctx->last_migration = r;
+  pthread_mutex_unlock(&ctx->migrate_lock);
+  HG_LOG(HG_LOG_MIGRATE,
+         "context %llu: %s -> %s: %d; %u buffers, %llu bytes, %u programs, %u kernels; quiesce %llu, capture %llu, "
+         "build %llu, transfer %llu, resume %llu ns",
+         (unsigned long long)ctx->id, source->name, target->name, err, r.buffers, (unsigned long long)r.bytes,
+         r.programs, r.kernels, (unsigned long long)r.quiesce_ns, (unsigned long long)r.capture_ns,
+         (unsigned long long)r.build_ns, (unsigned long long)r.transfer_ns, (unsigned long long)r.resume_ns);
+  if (report)
+    *report = r;
+  return err;
+}
+
+cl_int hg_context_migrate_by_id(uint64_t id, hg_backend *target, cl_ulong timeout_ns, cl_migration_report_hetgpu *report) {
+  uint64_t ids[64];
+  size_t n = id ? 1 : hg_context_ids(ids, 64);
+  if (id)
+    ids[0] = id;
+  if (n > 64)
+    n = 64;
+  if (n == 0)
+    return CL_INVALID_CONTEXT;
+  cl_int result = CL_SUCCESS;
+  for (size_t i = 0; i < n; i++) {
+    cl_context ctx = hg_context_find(ids[i]);
+    if (!ctx) {
+      if (id)
+        return CL_INVALID_CONTEXT;
+      continue; /* released meanwhile */
+    }
+    cl_int err = hg_context_migrate(ctx, target, CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU, timeout_ns, report);
+    hg_context_release(ctx);
+    if (err != CL_SUCCESS && result == CL_SUCCESS)
+      result = err;
+  }
+  return result;
+}
+
+size_t hg_contexts_summarize(hg_context_summary *out, size_t cap) {
+  uint64_t ids[256];
+  size_t n = hg_context_ids(ids, 256), filled = 0;
+  for (size_t i = 0; i < n && i < 256 && filled < cap; i++) {
+    cl_context ctx = hg_context_find(ids[i]);
+    if (!ctx)
+      continue;
+    hg_context_summary *s = &out[filled++];
+    *s = (hg_context_summary){.id = ctx->id};
+    hg_backend *be = hg_context_backend(ctx);
+    s->backend = be->index;
+    snprintf(s->backend_name, sizeof s->backend_name, "%s", be->name);
+    pthread_mutex_lock(&ctx->objects_lock);
+    for (size_t j = 0; j < ctx->num_objects; j++) {
+      hg_ctx_object *o = &ctx->objects[j];
+      switch (o->type) {
+      case CL_OBJECT_COMMAND_QUEUE_HETGPU: s->queues++; break;
+      case CL_OBJECT_PROGRAM_HETGPU: s->programs++; break;
+      case CL_OBJECT_KERNEL_HETGPU: s->kernels++; break;
+      default:
+        s->buffers++;
+        if (!((cl_mem)o->obj)->parent)
+          s->bytes += ((cl_mem)o->obj)->size;
+      }
+    }
+    pthread_mutex_unlock(&ctx->objects_lock);
+    pthread_mutex_lock(&ctx->migrate_lock);
+    s->migrations = ctx->migrations;
+    pthread_mutex_unlock(&ctx->migrate_lock);
+    hg_context_release(ctx);
+  }
+  return n < cap ? n : filled;
+}

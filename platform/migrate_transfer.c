@@ -1,0 +1,76 @@
+/* Moving one allocation's bytes from one backend to another for a migration
+ * (platform/migrate.c). The fastest way both sides allow:
+ *  - one side's memory is host memory (mem_host_view): the other side reads into it or writes
+ *    from it directly, one copy and no staging;
+ *  - otherwise through two host staging chunks: while chunk k is written to the target, chunk
+ *    k+1 is read from the source (asynchronously when the source has mem_read_async), so the
+ *    two directions overlap. */
+#include "platform/migrate_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+
+#define CHUNK (8u << 20)
+
+static cl_int via_staging(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size) {
+  size_t chunk = size < CHUNK ? size : CHUNK;
+  uint8_t *stage[2] = {malloc(chunk), malloc(chunk)};
+  cl_int err = stage[0] && stage[1] ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+  bool overlap = src->ops->mem_read_async && src->ops->token_wait && src->ops->token_release;
+  hg_token *pending = NULL; /* the read of the chunk at `next` into stage[next_slot] */
+  size_t off = 0;
+  unsigned slot = 0;
+  if (err == CL_SUCCESS)
+    err = src->ops->mem_read(src, sm, 0, chunk, stage[0]);
+  while (err == CL_SUCCESS && off < size) {
+    size_t n = size - off < chunk ? size - off : chunk;
+    size_t next = off + n, next_n = size - next < chunk ? size - next : chunk;
+    if (next < size && overlap)
+      err = src->ops->mem_read_async(src, sm, next, next_n, stage[slot ^ 1], false, &pending);
+    cl_int werr = err == CL_SUCCESS ? dst->ops->mem_write(dst, dm, off, n, stage[slot]) : err;
+    if (pending) {
+      cl_int rerr = src->ops->token_wait(src, pending, NULL, NULL);
+      src->ops->token_release(src, pending);
+      pending = NULL;
+      if (err == CL_SUCCESS)
+        err = rerr;
+    } else if (err == CL_SUCCESS && werr == CL_SUCCESS && next < size) {
+      err = src->ops->mem_read(src, sm, next, next_n, stage[slot ^ 1]);
+    }
+    if (err == CL_SUCCESS)
+      err = werr;
+    off = next;
+    slot ^= 1;
+  }
+  free(stage[0]);
+  free(stage[1]);
+  return err;
+}
+
+cl_int hg_migrate_copy(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size) {
+  if (hg_migrate_fault("transfer"))
+    return CL_OUT_OF_RESOURCES;
+  void *view = dst->ops->mem_host_view ? dst->ops->mem_host_view(dst, dm) : NULL;
+  if (view)
+    return src->ops->mem_read(src, sm, 0, size, view);
+  view = src->ops->mem_host_view ? src->ops->mem_host_view(src, sm) : NULL;
+  if (view)
+    return dst->ops->mem_write(dst, dm, 0, size, view);
+  return via_staging(src, sm, dst, dm, size);
+}
+
+bool hg_migrate_fault(const char *point) {
+  /* HETGPU_FAULT_INJECT=alloc,build,transfer: those phases of every migration fail (tests) */
+  const char *spec = getenv("HETGPU_FAULT_INJECT");
+  if (!spec)
+    return false;
+  size_t n = strlen(point);
+  for (const char *p = spec; (p = strstr(p, point)); p += n)
+    if ((p == spec || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) {
+      HG_LOG(HG_LOG_MIGRATE, "fault injected: %s", point);
+      return true;
+    }
+  return false;
+}

@@ -1,0 +1,93 @@
+/* The placement gate (platform/placement.h). */
+#include "platform/placement.h"
+
+#include <errno.h>
+#include <time.h>
+
+#include "platform/command.h"
+#include "platform/platform.h"
+#include "platform/queue.h"
+
+int hg_placement_init(hg_placement *p, hg_backend *backend) {
+  if (pthread_mutex_init(&p->lock, NULL))
+    return -1;
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC); /* timeouts do not move with the wall clock */
+  int rc = pthread_cond_init(&p->cond, &attr);
+  pthread_condattr_destroy(&attr);
+  if (rc) {
+    pthread_mutex_destroy(&p->lock);
+    return -1;
+  }
+  p->backend = backend;
+  p->inside = 0;
+  p->closed = false;
+  return 0;
+}
+
+void hg_placement_destroy(hg_placement *p) {
+  pthread_cond_destroy(&p->cond);
+  pthread_mutex_destroy(&p->lock);
+}
+
+hg_backend *hg_placement_current(hg_placement *p) {
+  pthread_mutex_lock(&p->lock);
+  hg_backend *be = p->backend;
+  pthread_mutex_unlock(&p->lock);
+  return be;
+}
+
+hg_backend *hg_placement_enter(hg_placement *p) {
+  pthread_mutex_lock(&p->lock);
+  while (p->closed)
+    pthread_cond_wait(&p->cond, &p->lock);
+  p->inside++;
+  hg_backend *be = p->backend;
+  pthread_mutex_unlock(&p->lock);
+  return be;
+}
+
+void hg_placement_leave(hg_placement *p) {
+  pthread_mutex_lock(&p->lock);
+  if (--p->inside == 0 && p->closed)
+    pthread_cond_broadcast(&p->cond); /* the closer waits for the last one out */
+  pthread_mutex_unlock(&p->lock);
+}
+
+hg_backend *hg_command_place(hg_command *cmd) {
+  cmd->backend = hg_placement_enter(&cmd->queue->context->placement);
+  return cmd->backend;
+}
+
+void hg_command_unplace(hg_command *cmd) { hg_placement_leave(&cmd->queue->context->placement); }
+
+cl_int hg_placement_close(hg_placement *p, unsigned long long timeout_ns) {
+  struct timespec deadline;
+  clock_gettime(CLOCK_MONOTONIC, &deadline);
+  unsigned long long ns = (unsigned long long)deadline.tv_nsec + timeout_ns % 1000000000ull;
+  deadline.tv_sec += (time_t)(timeout_ns / 1000000000ull + ns / 1000000000ull);
+  deadline.tv_nsec = (long)(ns % 1000000000ull);
+  pthread_mutex_lock(&p->lock);
+  p->closed = true;
+  cl_int err = CL_SUCCESS;
+  while (p->inside) {
+    int rc = timeout_ns ? pthread_cond_timedwait(&p->cond, &p->lock, &deadline) : pthread_cond_wait(&p->cond, &p->lock);
+    if (rc == ETIMEDOUT && p->inside) {
+      p->closed = false;
+      pthread_cond_broadcast(&p->cond);
+      err = CL_MIGRATION_TIMEOUT_HETGPU;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&p->lock);
+  return err;
+}
+
+void hg_placement_open(hg_placement *p, hg_backend *backend) {
+  pthread_mutex_lock(&p->lock);
+  p->backend = backend;
+  p->closed = false;
+  pthread_cond_broadcast(&p->cond);
+  pthread_mutex_unlock(&p->lock);
+}

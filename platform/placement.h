@@ -1,0 +1,55 @@
+/* Placement: which backend runs a context's work, and the gate that lets a migration change it
+ * while the application runs.
+ *
+ * Every command is placed when it is handed to a backend (hg_command_place), not when it is
+ * enqueued: a command enqueued before a migration and started after it runs on the target.
+ * Placing enters the context's gate; the command leaves it once the backend has the work (an
+ * asynchronous submission) or has done it (a synchronous run). A migration closes the gate:
+ * new placements wait, and it waits (with a timeout) until no command is between enter and
+ * leave. With the gate closed nothing runs on the context's backend except the work already
+ * handed to it, which every later synchronous backend operation waits for (devices/backend.h),
+ * so the migration sees the contents that work leaves. */
+#ifndef HETGPU_PLATFORM_PLACEMENT_H
+#define HETGPU_PLATFORM_PLACEMENT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "devices/backend.h"
+
+typedef struct hg_placement {
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  hg_backend *backend;  /* where the context's work runs now */
+  unsigned inside;      /* placements between enter and leave */
+  bool closed;          /* a migration or checkpoint holds the gate */
+} hg_placement;
+
+struct hg_command;
+
+int hg_placement_init(hg_placement *p, hg_backend *backend);
+void hg_placement_destroy(hg_placement *p);
+
+/* The backend work of the context runs on now, without entering the gate: for decisions that
+ * may be revised when the work is placed (e.g. whether a command can use the backend's
+ * asynchronous stream). */
+hg_backend *hg_placement_current(hg_placement *p);
+
+/* Enters the gate (waiting while a migration holds it) and returns the backend to use until
+ * hg_placement_leave. Never call it twice on one thread without leaving in between. */
+hg_backend *hg_placement_enter(hg_placement *p);
+void hg_placement_leave(hg_placement *p);
+
+/* The one function that decides which backend a command runs on: enters its context's gate
+ * and records the backend in cmd->backend (hg_command_unplace leaves). */
+hg_backend *hg_command_place(struct hg_command *cmd);
+void hg_command_unplace(struct hg_command *cmd);
+
+/* Closes the gate and waits until nothing is inside: CL_SUCCESS (the caller now owns the
+ * context's backend) or CL_MIGRATION_TIMEOUT_HETGPU after timeout_ns (0: no limit), with the
+ * gate open again. Only one closer at a time: callers serialise (the context's migrate_lock). */
+cl_int hg_placement_close(hg_placement *p, unsigned long long timeout_ns);
+/* Opens the gate again with `backend` (unchanged or a migration's target). */
+void hg_placement_open(hg_placement *p, hg_backend *backend);
+
+#endif
