@@ -1,7 +1,9 @@
-/* The backends of this process: probed once, chosen by HETGPU_BACKEND.
+/* The backends of this process: probed once, all kept live together (a context can migrate
+ * between them); HETGPU_BACKEND chooses where a new context starts:
  *   HETGPU_BACKEND=vendor:NAME  the vendor platform whose platform or device name contains NAME
  *   HETGPU_BACKEND=riscv        our RISC-V many-core (devices/riscv, when built)
- *   unset                       the best available: a GPU if there is one, else the first CPU */
+ *   unset                       the best available: a GPU if there is one, else the first CPU
+ * HETGPU_BACKENDS=NAME,NAME... (same names) keeps only those backends; unset keeps every one. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,11 +44,33 @@ static hg_backend *choose(const char *spec) {
   return num_backends ? backends[0] : NULL;
 }
 
+/* True when HETGPU_BACKENDS is unset or one of its names matches the backend. */
+static bool allowed(const hg_backend *be) {
+  const char *list = getenv("HETGPU_BACKENDS");
+  if (!list || !*list)
+    return true;
+  char *copy = strdup(list), *save = NULL;
+  bool ok = false;
+  for (char *name = copy ? strtok_r(copy, ",", &save) : NULL; name && !ok; name = strtok_r(NULL, ",", &save)) {
+    if (!strncmp(name, "vendor:", 7))
+      ok = !strcmp(be->ops->kind, "vendor") && name_matches(be, name + 7);
+    else
+      ok = !strcmp(be->ops->kind, name);
+  }
+  free(copy);
+  return ok;
+}
+
 static void probe_all(void) {
   unsigned n = hg_vendor_probe(backends, HG_MAX_BACKENDS);
   n += hg_riscv_probe(backends + n, HG_MAX_BACKENDS - n); /* after the vendors: never the default */
   for (unsigned i = 0; i < n; i++) {
     char why[256];
+    if (!allowed(backends[i])) {
+      HG_LOG(HG_LOG_BACKEND, "%s left out: not in HETGPU_BACKENDS", backends[i]->name);
+      backends[i]->ops->destroy(backends[i]);
+      continue;
+    }
     if (!hg_profile_admits(&backends[i]->limits, why, sizeof why)) {
       HG_LOG(HG_LOG_BACKEND, "%s cannot honour the virtual device: %s", backends[i]->name, why);
       backends[i]->ops->destroy(backends[i]);

@@ -204,5 +204,5 @@ size_t hg_contexts_summarize(hg_context_summary *out, size_t cap) {
     pthread_mutex_unlock(&ctx->migrate_lock);
     hg_context_release(ctx);
   }
-  return n < cap ? n : filled;
+  return filled;
 }

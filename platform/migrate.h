@@ -33,7 +33,7 @@ typedef struct hg_context_summary {
   unsigned migrations;  /* completed */
 } hg_context_summary;
 
-/* Fills up to `cap` summaries of the live contexts; returns how many there are. */
+/* Fills up to `cap` summaries of the live contexts, in creation order; returns how many it filled. */
 size_t hg_contexts_summarize(hg_context_summary *out, size_t cap);
 /* hg_context_migrate / hg_context_checkpoint on the live context with this id
  * (CL_INVALID_CONTEXT when there is none); id 0 means every live context, in order. */
