@@ -21,6 +21,21 @@ typedef struct hg_source_header {
 cl_int hg_frontend_compile(const char *source, const char *options, const hg_source_header *headers,
                            unsigned num_headers, bool library, hg_ir_module **out, char **log);
 
+/* Source -> the IR a program holds: what clBuildProgram and clCompileProgram store (before
+ * their IR cache) and hetgpu-cc writes, so both give the same bytes for the same source and
+ * options. Runs hg_frontend_compile (same arguments, same return codes and log); for an
+ * executable (library false) then hg_frontend_finish_executable, a failure of which returns
+ * CL_COMPILE_PROGRAM_FAILURE with its message appended to *log. A library (clCompileProgram)
+ * is marked HG_IR_PROGRAM_OBJECT and carries no execution state (the link computes it). */
+cl_int hg_frontend_source_to_ir(const char *source, const char *options, const hg_source_header *headers,
+                                unsigned num_headers, bool library, hg_ir_module **out, char **log);
+
+/* Turns a module into an executable (after the front end, a link, or a loaded object): calls
+ * inlined, marked HG_IR_PROGRAM_EXECUTABLE, execution state computed (hg_ir_compute_state:
+ * safe points, private and local layouts), verified. CL_SUCCESS, or CL_LINK_PROGRAM_FAILURE
+ * with the reason appended to *log (*log may be NULL: then it is set). */
+cl_int hg_frontend_finish_executable(hg_ir_module *m, char **log);
+
 /* The path of the clang the front end runs (HETGPU_CLANG, or the one found at build time). */
 const char *hg_frontend_clang_path(void);
 

@@ -1,4 +1,4 @@
-/* IR -> OpenCL C: printf through a buffer (devices/printf_buffer.h, docs/printf.md). A printf
+/* IR -> OpenCL C: printf through a buffer (common/printf_layout.h, docs/printf.md). A printf
  * call reserves a record in the launch's buffer with one 32-bit atomic_add and writes its
  * format id, the work-group and its arguments there; the host formats the records after the
  * launch. So the output is hetGPU's, the same on every vendor, not the vendor printf's.
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devices/printf_buffer.h"
-#include "devices/profile.h"
+#include "common/printf_layout.h"
+#include "common/profile_limits.h"
 #include "lowering/opencl_c.h"
 #include "lowering/opencl_c_internal.h"
 

@@ -8,7 +8,10 @@
  *
  * Build options are every other argument starting with '-' (-D, -I with or without a separate
  * value, -cl-std=, -cl-fast-relaxed-math ...), or given whole with --options "...".
- * --library compiles as clCompileProgram does (undefined functions stay declarations). */
+ * --library compiles as clCompileProgram does (undefined functions stay declarations). Source is
+ * compiled by hg_frontend_source_to_ir, the driver's own path: an executable's IR binary carries
+ * the execution state (safe points, layouts) and is byte for byte what clBuildProgram returns
+ * as CL_PROGRAM_BINARIES for the same source and options. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,9 +53,11 @@ static int write_file(const char *path, const void *data, size_t size) {
   return rc;
 }
 
-static void append_option(char **opts, const char *a) {
+/* Appends one argument to the options; quoted when it holds blanks (-D "X=a b"), unless it is
+ * an --options string, which is options already and goes in as given. */
+static void append_option(char **opts, const char *a, bool whole) {
   size_t old = strlen(*opts), n = strlen(a);
-  bool quote = strpbrk(a, " \t") != NULL;
+  bool quote = !whole && strpbrk(a, " \t") != NULL;
   char *s = realloc(*opts, old + n + 4);
   if (!s) exit(3);
   if (old) s[old++] = ' ';
@@ -92,15 +97,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--verify")) verify = true;
     else if (!strcmp(a, "--emit-opencl-c")) emit_c = true;
     else if (!strcmp(a, "--library")) library = true;
-    else if (!strcmp(a, "--options") && i + 1 < argc) append_option(&opts, argv[++i]);
+    else if (!strcmp(a, "--options") && i + 1 < argc) append_option(&opts, argv[++i], true);
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       usage();
       free(opts);
       return 0;
     } else if ((!strcmp(a, "-D") || !strcmp(a, "-I")) && i + 1 < argc) {
-      append_option(&opts, a);
-      append_option(&opts, argv[++i]);
-    } else if (a[0] == '-' && a[1]) append_option(&opts, a);
+      append_option(&opts, a, false);
+      append_option(&opts, argv[++i], false);
+    } else if (a[0] == '-' && a[1]) append_option(&opts, a, false);
     else if (!input) input = a;
     else {
       usage();
@@ -131,7 +136,7 @@ int main(int argc, char **argv) {
     }
   } else {
     char *log = NULL;
-    cl_int rc = hg_frontend_compile((const char *)data, opts, NULL, 0, library, &m, &log);
+    cl_int rc = hg_frontend_source_to_ir((const char *)data, opts, NULL, 0, library, &m, &log);
     if (log && log[0]) fputs(log, stderr);
     free(log);
     if (rc != CL_SUCCESS) {

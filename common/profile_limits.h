@@ -1,0 +1,37 @@
+/* The virtual device's fixed profile as numbers: the limits every backend must honour and the
+ * figures the device reports. docs/virtual-device.md explains how each value is derived. Here,
+ * in the bottom folder, because code generators (lowering/) need some of them (the printf
+ * buffer's capacity) as much as the backends and the platform do; the checks against a
+ * backend's raw limits are in devices/profile.h. */
+#ifndef HETGPU_COMMON_PROFILE_LIMITS_H
+#define HETGPU_COMMON_PROFILE_LIMITS_H
+
+/* Identity: a Khronos-style vendor id above the PCI range, not assigned to anyone (Khronos
+ * hands out 0x10000 upwards; 0x10005 is Mesa, 0x10006 PoCL). */
+#define HG_PROFILE_VENDOR_ID 0x1FFFFu
+
+/* Nominal figures (hints, not limits): the same on every backend. */
+#define HG_PROFILE_MAX_COMPUTE_UNITS 16u
+#define HG_PROFILE_MAX_CLOCK_MHZ 1000u
+#define HG_PROFILE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE 32u
+
+/* Limits every admitted backend honours (devices/profile.c checks those a backend reports). */
+#define HG_PROFILE_ADDRESS_BITS 64u
+#define HG_PROFILE_MAX_WORK_ITEM_DIMENSIONS 3u
+#define HG_PROFILE_MAX_WORK_GROUP_SIZE 1024u
+#define HG_PROFILE_MAX_WORK_ITEM_SIZE_0 1024u
+#define HG_PROFILE_MAX_WORK_ITEM_SIZE_1 1024u
+#define HG_PROFILE_MAX_WORK_ITEM_SIZE_2 64u
+#define HG_PROFILE_LOCAL_MEM_SIZE (48u * 1024u)
+#define HG_PROFILE_MAX_PARAMETER_SIZE 1024u
+#define HG_PROFILE_MEM_BASE_ADDR_ALIGN_BITS 4096u
+#define HG_PROFILE_MIN_DATA_TYPE_ALIGN_SIZE 128u /* bytes: long16 */
+#define HG_PROFILE_MAX_CONSTANT_BUFFER_SIZE (64u * 1024u)
+#define HG_PROFILE_MAX_CONSTANT_ARGS 8u
+#define HG_PROFILE_PRINTF_BUFFER_SIZE (1024u * 1024u)
+#define HG_PROFILE_PROFILING_TIMER_RESOLUTION_NS 1u
+/* Global memory: the smallest of the usable backends (or HETGPU_GLOBAL_MEM_SIZE), fixed at
+ * start-up; the largest allocation is a quarter of it, as the specification's minimum. */
+#define HG_PROFILE_MIN_GLOBAL_MEM_SIZE (512ull * 1024 * 1024)
+
+#endif

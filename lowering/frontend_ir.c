@@ -1,0 +1,50 @@
+/* Source -> executable IR with its execution-state metadata: the one path from OpenCL C to the
+ * IR a program holds, shared by the driver (platform/program_build.c) and hetgpu-cc, so the
+ * tool's output is byte for byte the driver's program binary. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lowering/frontend.h"
+#include "lowering/llvm_translate.h"
+
+/* Sets *log to msg, or appends msg as a line when *log already holds text. */
+static void log_message(char **log, const char *msg) {
+  if (*log && (*log)[0]) {
+    hg_log_append(log, "%s", msg);
+  } else {
+    free(*log);
+    *log = strdup(msg);
+  }
+}
+
+cl_int hg_frontend_finish_executable(hg_ir_module *m, char **log) {
+  char err[512];
+  if (!hg_ir_inline_calls(m, err, sizeof err)) {
+    log_message(log, err);
+    return CL_LINK_PROGRAM_FAILURE;
+  }
+  m->program_kind = HG_IR_PROGRAM_EXECUTABLE;
+  hg_ir_compute_state(m);
+  if (!hg_ir_verify(m, err, sizeof err)) {
+    log_message(log, err);
+    return CL_LINK_PROGRAM_FAILURE;
+  }
+  return CL_SUCCESS;
+}
+
+cl_int hg_frontend_source_to_ir(const char *source, const char *options, const hg_source_header *headers,
+                                unsigned num_headers, bool library, hg_ir_module **out, char **log) {
+  *out = NULL;
+  hg_ir_module *m = NULL;
+  cl_int err = hg_frontend_compile(source, options, headers, num_headers, library, &m, log);
+  if (err != CL_SUCCESS)
+    return err;
+  if (library) {
+    m->program_kind = HG_IR_PROGRAM_OBJECT;
+  } else if (hg_frontend_finish_executable(m, log) != CL_SUCCESS) {
+    hg_ir_module_free(m);
+    return CL_COMPILE_PROGRAM_FAILURE;
+  }
+  *out = m;
+  return CL_SUCCESS;
+}
