@@ -65,10 +65,10 @@ typedef struct capture {
   hg_snap_program *programs;
   hg_snap_kernel *kernels;
   hg_snap_queue *queues;
-  hg_snap_kernel_arg *args;   /* all kernels' arguments, one block */
-  uint8_t *values;            /* all by-value arguments, one block */
+  hg_snap_kernel_arg *args;   /* all kernels' arguments, one block; VALUE ones own a copy */
   cl_mem *mems;               /* buffers[i]'s object */
   cl_program *progs;          /* programs[i]'s object */
+  size_t num_args;            /* entries of args filled */
 } capture;
 
 static void capture_free(capture *c) {
@@ -80,8 +80,9 @@ static void capture_free(capture *c) {
   free(c->programs);
   free(c->kernels);
   free(c->queues);
+  for (size_t i = 0; c->args && i < c->num_args; i++)
+    free((void *)c->args[i].value);
   free(c->args);
-  free(c->values);
   free(c->mems);
   free(c->progs);
 }
@@ -97,16 +98,17 @@ static bool program_built(cl_program p) {
   return p->module && p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && p->build_status == CL_BUILD_SUCCESS;
 }
 
-static cl_int capture_kernel(capture *c, cl_kernel k, hg_snap_kernel *sk, size_t *arg_at, size_t *value_at) {
+static cl_int capture_kernel(capture *c, cl_kernel k, hg_snap_kernel *sk) {
   const hg_ir_function *f = hg_kernel_function(k);
   sk->program = index_of((void *const *)c->progs, c->snap.num_programs, k->program);
   sk->name = f->name;
   sk->num_args = f->num_params;
-  sk->args = c->args + *arg_at;
-  pthread_mutex_lock(&k->lock);
+  sk->args = c->args + c->num_args;
+  cl_int err = CL_SUCCESS;
+  pthread_mutex_lock(&k->lock); /* the application may set arguments meanwhile */
   for (uint32_t i = 0; i < f->num_params; i++) {
     const hg_kernel_arg *a = &k->args[i];
-    hg_snap_kernel_arg *sa = &c->args[(*arg_at)++];
+    hg_snap_kernel_arg *sa = &c->args[c->num_args++];
     *sa = (hg_snap_kernel_arg){.kind = HG_SNAP_ARG_UNSET, .buffer = HG_SNAP_NONE};
     if (!a->set)
       continue;
@@ -123,35 +125,34 @@ static cl_int capture_kernel(capture *c, cl_kernel k, hg_snap_kernel *sk, size_t
     default:
       sa->kind = HG_SNAP_ARG_VALUE;
       sa->size = a->size;
-      memcpy(c->values + *value_at, a->value, a->size);
-      sa->value = c->values + *value_at;
-      *value_at += a->size;
+      uint8_t *copy = malloc(a->size ? a->size : 1);
+      if (copy)
+        memcpy(copy, a->value, a->size);
+      else
+        err = CL_OUT_OF_HOST_MEMORY;
+      sa->value = copy;
     }
   }
   pthread_mutex_unlock(&k->lock);
-  return sk->program == HG_SNAP_NONE ? CL_INVALID_PROGRAM_EXECUTABLE : CL_SUCCESS;
+  if (err == CL_SUCCESS && sk->program == HG_SNAP_NONE)
+    err = CL_INVALID_PROGRAM_EXECUTABLE;
+  return err;
 }
 
 static cl_int capture_context(cl_context ctx, capture *c) {
-  size_t n = ctx->num_objects, num_args = 0, value_bytes = 0;
+  size_t n = ctx->num_objects, num_args = 0;
   for (size_t i = 0; i < n; i++)
-    if (ctx->objects[i].type == CL_OBJECT_KERNEL_HETGPU) {
-      cl_kernel k = ctx->objects[i].obj;
-      const hg_ir_function *f = hg_kernel_function(k);
-      num_args += f->num_params;
-      for (uint32_t a = 0; a < f->num_params; a++)
-        value_bytes += k->args[a].value ? k->args[a].size : 0;
-    }
+    if (ctx->objects[i].type == CL_OBJECT_KERNEL_HETGPU)
+      num_args += hg_kernel_function(ctx->objects[i].obj)->num_params;
   size_t m = n ? n : 1;
   c->buffers = calloc(m, sizeof *c->buffers);
   c->programs = calloc(m, sizeof *c->programs);
   c->kernels = calloc(m, sizeof *c->kernels);
   c->queues = calloc(m, sizeof *c->queues);
   c->args = calloc(num_args ? num_args : 1, sizeof *c->args);
-  c->values = malloc(value_bytes ? value_bytes : 1);
   c->mems = calloc(m, sizeof *c->mems);
   c->progs = calloc(m, sizeof *c->progs);
-  if (!c->buffers || !c->programs || !c->kernels || !c->queues || !c->args || !c->values || !c->mems || !c->progs)
+  if (!c->buffers || !c->programs || !c->kernels || !c->queues || !c->args || !c->mems || !c->progs)
     return CL_OUT_OF_HOST_MEMORY;
   hg_snapshot *s = &c->snap;
   /* buffers and programs first: kernels refer to them */
@@ -196,14 +197,13 @@ static cl_int capture_context(cl_context ctx, capture *c) {
       s->num_queues++;
     }
   }
-  size_t arg_at = 0, value_at = 0;
   for (size_t i = 0; i < n; i++) {
     hg_ctx_object *o = &ctx->objects[i];
     if (o->type != CL_OBJECT_KERNEL_HETGPU)
       continue;
     hg_snap_kernel *k = &c->kernels[s->num_kernels];
     *k = (hg_snap_kernel){.id = s->num_kernels, .label = o->label};
-    cl_int err = capture_kernel(c, o->obj, k, &arg_at, &value_at);
+    cl_int err = capture_kernel(c, o->obj, k);
     if (err != CL_SUCCESS)
       return err;
     s->num_kernels++;
@@ -221,8 +221,9 @@ static cl_int capture_context(cl_context ctx, capture *c) {
 
 cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_ulong timeout_ns) {
   uint64_t start = hg_host_clock_ns(), deadline = timeout_ns ? start + timeout_ns : 0;
-  pthread_mutex_lock(&ctx->migrate_lock);
+  /* drained before taking migrate_lock: a migration command queued before the marker takes it */
   cl_int err = drain_queues(ctx, deadline);
+  pthread_mutex_lock(&ctx->migrate_lock);
   if (err == CL_SUCCESS) {
     uint64_t now = hg_host_clock_ns();
     err = deadline && now >= deadline ? CL_MIGRATION_TIMEOUT_HETGPU
@@ -333,6 +334,12 @@ static cl_int restore_kernel(restored *r, const hg_snap_kernel *sk, cl_kernel *o
   return err;
 }
 
+/* Labels the file gives: one the API refuses (empty, too long, repeated) is the file's fault. */
+static cl_int restore_label(cl_context ctx, void *obj, const char *label) {
+  cl_int err = label ? hg_context_set_label(ctx, obj, label) : CL_SUCCESS;
+  return err == CL_INVALID_VALUE ? CL_INVALID_SNAPSHOT_HETGPU : err;
+}
+
 static cl_int restore_objects(const hg_snapshot *s, restored *r) {
   cl_context ctx = r->ctx;
   cl_device_id dev = ctx->device;
@@ -340,8 +347,8 @@ static cl_int restore_objects(const hg_snapshot *s, restored *r) {
   for (uint32_t i = 0; i < s->num_queues && err == CL_SUCCESS; i++) {
     cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, s->queues[i].properties, 0};
     r->queues[i] = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
-    if (err == CL_SUCCESS && s->queues[i].label)
-      err = hg_context_set_label(ctx, r->queues[i], s->queues[i].label);
+    if (err == CL_SUCCESS)
+      err = restore_label(ctx, r->queues[i], s->queues[i].label);
   }
   /* a restored buffer has no host pointer of the application: USE/COPY_HOST_PTR are dropped */
   const cl_mem_flags drop = CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR;
@@ -354,8 +361,8 @@ static cl_int restore_objects(const hg_snapshot *s, restored *r) {
       cl_mem_flags access = b->flags & (HG_MEM_ACCESS_FLAGS | HG_MEM_HOST_ACCESS_FLAGS);
       r->mems[i] = clCreateSubBuffer(r->mems[b->parent], access, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
     }
-    if (err == CL_SUCCESS && b->label)
-      err = hg_context_set_label(ctx, r->mems[i], b->label);
+    if (err == CL_SUCCESS)
+      err = restore_label(ctx, r->mems[i], b->label);
   }
   for (uint32_t i = 0; i < s->num_programs && err == CL_SUCCESS; i++) {
     const hg_snap_program *p = &s->programs[i];
@@ -364,13 +371,13 @@ static cl_int restore_objects(const hg_snapshot *s, restored *r) {
     r->progs[i] = clCreateProgramWithBinary(ctx, 1, &dev, &p->ir_size, &ir, &status, &err);
     if (err == CL_SUCCESS)
       err = clBuildProgram(r->progs[i], 0, NULL, p->build_options, NULL, NULL);
-    if (err == CL_SUCCESS && p->label)
-      err = hg_context_set_label(ctx, r->progs[i], p->label);
+    if (err == CL_SUCCESS)
+      err = restore_label(ctx, r->progs[i], p->label);
   }
   for (uint32_t i = 0; i < s->num_kernels && err == CL_SUCCESS; i++) {
     err = restore_kernel(r, &s->kernels[i], &r->kernels[i]);
-    if (err == CL_SUCCESS && s->kernels[i].label)
-      err = hg_context_set_label(ctx, r->kernels[i], s->kernels[i].label);
+    if (err == CL_SUCCESS)
+      err = restore_label(ctx, r->kernels[i], s->kernels[i].label);
   }
   return err;
 }

@@ -5,6 +5,7 @@
 
 #include "common/log.h"
 #include "platform/context_objects.h"
+#include "platform/control_socket.h"
 #include "platform/info.h"
 #include "platform/platform.h"
 
@@ -150,6 +151,7 @@ static cl_context context_new(const cl_context_properties *properties, hg_notify
   hg_object_init(&ctx->obj, HG_OBJ_CONTEXT);
   live_add(ctx);
   HG_LOG(HG_LOG_API, "context %p (id %llu) created on %s", (void *)ctx, (unsigned long long)ctx->id, be->name);
+  hg_control_socket_start();
   HG_SET_ERR(errcode_ret, CL_SUCCESS);
   return ctx;
 
@@ -273,15 +275,15 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_
   case CL_CONTEXT_BACKEND_HETGPU:
     HG_INFO_VALUE(cl_backend_id_hetgpu, hg_context_backend(context)->index);
   case CL_CONTEXT_MIGRATION_COUNT_HETGPU: {
-    pthread_mutex_lock(&context->migrate_lock);
+    pthread_mutex_lock(&context->lock);
     cl_uint n = context->migrations;
-    pthread_mutex_unlock(&context->migrate_lock);
+    pthread_mutex_unlock(&context->lock);
     HG_INFO_VALUE(cl_uint, n);
   }
   case CL_CONTEXT_LAST_MIGRATION_HETGPU: {
-    pthread_mutex_lock(&context->migrate_lock);
+    pthread_mutex_lock(&context->lock);
     cl_migration_report_hetgpu r = context->last_migration;
-    pthread_mutex_unlock(&context->migrate_lock);
+    pthread_mutex_unlock(&context->lock);
     HG_INFO_VALUE(cl_migration_report_hetgpu, r);
   }
   default:

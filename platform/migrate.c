@@ -130,12 +130,14 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
       r.transfer_ns = t[2] - t[1];
       r.resume_ns = hg_host_clock_ns() - t[2];
     }
-    if (err == CL_SUCCESS)
-      ctx->migrations++;
   }
   r.status = err;
   r.total_ns = hg_host_clock_ns() - start;
+  pthread_mutex_lock(&ctx->lock);
+  if (err == CL_SUCCESS && source != target)
+    ctx->migrations++;
   ctx->last_migration = r;
+  pthread_mutex_unlock(&ctx->lock);
   pthread_mutex_unlock(&ctx->migrate_lock);
   HG_LOG(HG_LOG_MIGRATE,
          "context %llu: %s -> %s: %d; %u buffers, %llu bytes, %u programs, %u kernels; quiesce %llu, capture %llu, "
@@ -199,9 +201,9 @@ size_t hg_contexts_summarize(hg_context_summary *out, size_t cap) {
       }
     }
     pthread_mutex_unlock(&ctx->objects_lock);
-    pthread_mutex_lock(&ctx->migrate_lock);
+    pthread_mutex_lock(&ctx->lock);
     s->migrations = ctx->migrations;
-    pthread_mutex_unlock(&ctx->migrate_lock);
+    pthread_mutex_unlock(&ctx->lock);
     hg_context_release(ctx);
   }
   return filled;

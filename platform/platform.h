@@ -48,7 +48,8 @@ struct _cl_context {
   struct hg_ctx_object *objects; /* queues, buffers, programs, kernels in creation order */
   size_t num_objects, cap_objects;
   uint64_t next_object_seq;
-  cl_uint migrations;         /* completed (under migrate_lock) */
+  cl_uint migrations;         /* completed; this and the next under `lock` (queries do not wait
+                                 for a migration in progress) */
   cl_migration_report_hetgpu last_migration;
   struct _cl_context *live_prev, *live_next; /* the process's live contexts */
 };

@@ -3,7 +3,8 @@
 
 Covers pyopencl.array arithmetic, elementwise kernels, reductions, scans and a hand-written
 kernel with local memory. Fresh random inputs every run (seed printed). Prints a closing
-line "N passed, N failed"."""
+line "N passed, N failed". HG_PYOPENCL_REPEAT=N runs the whole list N times in one context (a
+long-running application that conformance/apps/run_migrate_apps.sh moves between backends)."""
 import os
 import sys
 import time
@@ -156,7 +157,7 @@ def program_binary_roundtrip():
 
 
 passed = failed = 0
-for fn in TESTS:
+for fn in TESTS * int(os.environ.get("HG_PYOPENCL_REPEAT", "1")):
     try:
         fn()
         print(f"ok     {fn.__name__}")

@@ -35,7 +35,7 @@ typedef cl_uint cl_object_type_hetgpu;
 #define CL_BACKEND_DEVICE_NAME_HETGPU     0x7F03 /* char[] */
 #define CL_BACKEND_PLATFORM_NAME_HETGPU   0x7F04 /* char[]: the vendor platform ("hetGPU" for riscv) */
 #define CL_BACKEND_GLOBAL_MEM_SIZE_HETGPU 0x7F05 /* cl_ulong: the physical device's memory */
-#define CL_BACKEND_AVAILABLE_HETGPU       0x7F06 /* cl_bool: usable now (false after a lost device) */
+#define CL_BACKEND_AVAILABLE_HETGPU       0x7F06 /* cl_bool: usable now (always CL_TRUE: device loss is not detected yet) */
 
 /* clGetContextInfo */
 #define CL_CONTEXT_BACKEND_HETGPU         0x7F10 /* cl_backend_id_hetgpu: where the context runs now */
