@@ -58,10 +58,13 @@ cl_int hg_mem_storage_to_host(hg_mem_storage *st, bool content_undefined);
 /* A migration moves a storage in two steps so that a failure anywhere leaves the source whole:
  * stage makes a current copy on the target without touching the others (*allocated: the
  * target's allocation is new; *moved: bytes copied, 0 when the target was current already);
- * then either commit (the target's copy becomes the only one: the others are freed) or abort
- * (a new target allocation is freed again). The caller keeps every command away meanwhile. */
+ * then either commit (the target's copy becomes the only valid one: the others turn stale, and
+ * are freed when `release`) or abort (a new target allocation is freed again). The caller keeps
+ * every command away meanwhile. */
 cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *allocated, size_t *moved);
-void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target);
+void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target, bool release);
+/* Frees every stale copy on `be` (platform/mem_evict.c); returns the bytes given back. */
+size_t hg_mem_evict_stale(hg_backend *be);
 void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target, bool allocated);
 /* The current contents readable on the host, for a checkpoint: a valid backend copy in host
  * memory when there is one (no copy made), else the host copy, filled first. Valid while no

@@ -28,6 +28,8 @@ static cl_int ensure_allocated(hg_mem_storage *st, hg_backend *be) {
   if (c->mem)
     return CL_SUCCESS;
   cl_int err = be->ops->mem_alloc(be, st->size, &c->mem);
+  if (err != CL_SUCCESS && err != CL_OUT_OF_HOST_MEMORY && hg_mem_evict_stale(be))
+    err = be->ops->mem_alloc(be, st->size, &c->mem);
   if (err != CL_SUCCESS) {
     c->mem = NULL;
     HG_LOG(HG_LOG_MEM, "allocating %zu bytes on %s failed: %d", st->size, be->name, err);
@@ -206,17 +208,19 @@ out:
   return err;
 }
 
-void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target) {
+void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target, bool release) {
   pthread_mutex_lock(&st->lock);
   st->dev[target->index].valid = true;
   for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++) {
     hg_mem_copy *c = &st->dev[i];
     if (i == target->index || !c->mem)
       continue;
-    hg_backend *be = hg_backend_at(i);
-    be->ops->mem_free(be, c->mem); /* the context left that backend: give its memory back */
-    c->mem = NULL;
-    c->valid = false;
+    c->valid = false; /* stale: kept for a move back unless released (mem_evict.c) */
+    if (release) {
+      hg_backend *be = hg_backend_at(i);
+      be->ops->mem_free(be, c->mem);
+      c->mem = NULL;
+    }
   }
   free(st->host);
   st->host = NULL;

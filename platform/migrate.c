@@ -6,9 +6,10 @@
  *  capture   list the context's buffers, programs and kernels (the list stays locked)
  *  build     every built program and created kernel on the target (cached per backend)
  *  transfer  every root buffer's contents staged on the target, source copies untouched
- *  resume    commit (the target's copies become the only ones, source memory freed) or, on any
- *            failure, abort (new target allocations freed); the gate reopens on the target
- *            or on the source. */
+ *  resume    commit (the target's copies become the only valid ones; the source's stay
+ *            allocated for a move back, evicted under memory pressure, or are freed now with
+ *            CL_MIGRATE_RELEASE_SOURCE_HETGPU) or, on any failure, abort (new target
+ *            allocations freed); the gate reopens on the target or on the source. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,7 +22,8 @@
 #include "platform/program.h"
 
 cl_int hg_migrate_check_flags(cl_migration_flags_hetgpu flags) {
-  const cl_migration_flags_hetgpu known = CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU | CL_MIGRATE_AT_SAFE_POINT_HETGPU;
+  const cl_migration_flags_hetgpu known =
+      CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU | CL_MIGRATE_AT_SAFE_POINT_HETGPU | CL_MIGRATE_RELEASE_SOURCE_HETGPU;
   if (flags & ~known)
     return CL_INVALID_VALUE;
   if (flags & CL_MIGRATE_AT_SAFE_POINT_HETGPU)
@@ -82,16 +84,17 @@ static cl_int stage_buffers(cl_context ctx, hg_backend *target, bool *allocated,
   return CL_SUCCESS;
 }
 
-static void commit_buffers(cl_context ctx, hg_backend *target) {
+static void commit_buffers(cl_context ctx, hg_backend *target, bool release) {
   for (size_t i = 0; i < ctx->num_objects; i++) {
     hg_ctx_object *o = &ctx->objects[i];
     if (o->type == CL_OBJECT_MEM_HETGPU && !((cl_mem)o->obj)->parent)
-      hg_mem_storage_commit(((cl_mem)o->obj)->storage, target);
+      hg_mem_storage_commit(((cl_mem)o->obj)->storage, target, release);
   }
 }
 
 /* The work between closing and opening the gate; returns the phases' end times. */
-static cl_int move_context(cl_context ctx, hg_backend *target, cl_migration_report_hetgpu *r, uint64_t t[3]) {
+static cl_int move_context(cl_context ctx, hg_backend *target, bool release, cl_migration_report_hetgpu *r,
+                           uint64_t t[3]) {
   pthread_mutex_lock(&ctx->objects_lock);
   bool *allocated = calloc(ctx->num_objects ? ctx->num_objects : 1, sizeof *allocated);
   t[0] = hg_host_clock_ns();
@@ -101,7 +104,7 @@ static cl_int move_context(cl_context ctx, hg_backend *target, cl_migration_repo
     err = stage_buffers(ctx, target, allocated, r);
   t[2] = hg_host_clock_ns();
   if (err == CL_SUCCESS)
-    commit_buffers(ctx, target);
+    commit_buffers(ctx, target, release);
   pthread_mutex_unlock(&ctx->objects_lock);
   free(allocated);
   return err;
@@ -123,7 +126,7 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
     uint64_t quiesced = hg_host_clock_ns(), t[3];
     r.quiesce_ns = quiesced - start;
     if (err == CL_SUCCESS) {
-      err = move_context(ctx, target, &r, t);
+      err = move_context(ctx, target, (flags & CL_MIGRATE_RELEASE_SOURCE_HETGPU) != 0, &r, t);
       hg_placement_open(&ctx->placement, err == CL_SUCCESS ? target : source);
       r.capture_ns = t[0] - quiesced;
       r.build_ns = t[1] - t[0];

@@ -45,6 +45,8 @@ typedef cl_uint cl_object_type_hetgpu;
 /* cl_migration_flags_hetgpu */
 #define CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU (1u << 0) /* wait for running commands to end (the default) */
 #define CL_MIGRATE_AT_SAFE_POINT_HETGPU      (1u << 1) /* stop running kernels at a safe point (not supported yet) */
+#define CL_MIGRATE_RELEASE_SOURCE_HETGPU     (1u << 2) /* free the buffers' memory on the source now (default: kept
+                                                          for a move back until memory runs short) */
 
 /* cl_checkpoint_flags_hetgpu: none defined yet, pass 0. */
 

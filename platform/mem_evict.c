@@ -1,0 +1,43 @@
+/* Memory pressure: a migration leaves the copies on the backend it left allocated (stale), so
+ * that moving back costs one copy into memory that is already there. When an allocation on a
+ * backend fails, the stale copies there are given back and the allocation is tried again.
+ * Locks are only tried: the caller may hold its own storage's lock or its context's object
+ * list, and another thread may be evicting in the opposite order. */
+#include "common/log.h"
+#include "platform/context_objects.h"
+#include "platform/mem_object.h"
+
+static size_t evict_in_context(cl_context ctx, hg_backend *be) {
+  size_t freed = 0;
+  if (pthread_mutex_trylock(&ctx->objects_lock))
+    return 0;
+  for (size_t i = 0; i < ctx->num_objects; i++) {
+    hg_ctx_object *o = &ctx->objects[i];
+    cl_mem mem = o->obj;
+    if (o->type != CL_OBJECT_MEM_HETGPU || mem->parent || pthread_mutex_trylock(&mem->storage->lock))
+      continue;
+    hg_mem_copy *c = &mem->storage->dev[be->index];
+    if (c->mem && !c->valid) {
+      be->ops->mem_free(be, c->mem);
+      c->mem = NULL;
+      freed += mem->storage->size;
+    }
+    pthread_mutex_unlock(&mem->storage->lock);
+  }
+  pthread_mutex_unlock(&ctx->objects_lock);
+  return freed;
+}
+
+size_t hg_mem_evict_stale(hg_backend *be) {
+  uint64_t ids[256];
+  size_t n = hg_context_ids(ids, 256), freed = 0;
+  for (size_t i = 0; i < n && i < 256; i++) {
+    cl_context ctx = hg_context_find(ids[i]);
+    if (ctx) {
+      freed += evict_in_context(ctx, be);
+      hg_context_release(ctx);
+    }
+  }
+  HG_LOG(HG_LOG_MEM, "memory pressure on %s: %zu bytes of stale copies given back", be->name, freed);
+  return freed;
+}
