@@ -1,0 +1,374 @@
+/* Reading a snapshot file (docs/snapshot-format.md): the header and checksum, the section walk,
+ * then each section's records into an hg_snapshot whose byte pointers point into the file's
+ * image, then the meaning-level rules (hg_snap_validate). Nothing read is trusted: every read is
+ * bounds-checked against the end of its section, every count is checked against the bytes left
+ * before anything is allocated for it, and every string ends in a NUL inside the file. */
+#include "snapshot/format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct hg_snapshot_file {
+  hg_snapshot snap;
+  hg_snap_buffer *buffers;
+  hg_snap_program *programs;
+  hg_snap_kernel *kernels; /* each kernel's args array is its own allocation */
+  hg_snap_queue *queues;
+  void *map; /* the file's mapping (NULL when opened from memory) */
+  size_t map_size;
+};
+
+/* ---- bounds-checked reads ------------------------------------------------------------------ */
+typedef struct cursor {
+  const uint8_t *base; /* the file's first byte: offsets below are absolute, as in messages */
+  uint64_t at, end;
+  uint16_t minor;
+  bool bad;
+  char *err;
+  size_t err_size;
+  const char *what; /* section being read */
+} cursor;
+
+static bool fail(cursor *c, const char *msg) {
+  if (!c->bad)
+    hg_snap_errf(c->err, c->err_size, "invalid snapshot (%s, byte %llu): %s", c->what, (unsigned long long)c->at,
+                 msg);
+  c->bad = true;
+  return false;
+}
+static bool need(cursor *c, uint64_t n) { return !c->bad && c->end - c->at >= n ? true : fail(c, "truncated"); }
+static uint32_t get_le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t get_le64(const uint8_t *p) { return get_le32(p) | (uint64_t)get_le32(p + 4) << 32; }
+static uint32_t r_u32(cursor *c) {
+  if (!need(c, 4))
+    return 0;
+  c->at += 4;
+  return get_le32(c->base + c->at - 4);
+}
+static uint64_t r_u64(cursor *c) {
+  if (!need(c, 8))
+    return 0;
+  c->at += 8;
+  return get_le64(c->base + c->at - 8);
+}
+static const uint8_t *r_bytes(cursor *c, uint64_t n) {
+  if (!need(c, n))
+    return NULL;
+  c->at += n;
+  return c->base + c->at - n;
+}
+/* A u32 count of records of at least `min_record` bytes each, checked against the bytes left
+ * before the zeroed array of `elem`-byte entries is allocated. NULL after a failure. */
+static void *r_records(cursor *c, uint32_t *count, uint64_t min_record, size_t elem) {
+  uint32_t n = r_u32(c);
+  *count = 0;
+  if (!c->bad && n > (c->end - c->at) / min_record)
+    fail(c, "count larger than the section can hold");
+  if (c->bad)
+    return NULL;
+  void *p = calloc(n ? n : 1, elem);
+  if (!p)
+    return fail(c, "out of memory"), NULL;
+  *count = n;
+  return p;
+}
+static const char *r_string(cursor *c) {
+  uint32_t n = r_u32(c);
+  if (c->bad || n == HG_SNAP_STRING_NULL)
+    return NULL;
+  if (n >= HG_SNAP_MAX_STRING)
+    return fail(c, "string too long"), NULL;
+  const uint8_t *p = r_bytes(c, (uint64_t)n + 1);
+  if (!p)
+    return NULL;
+  if (p[n] != 0 || memchr(p, 0, n))
+    return fail(c, "string not NUL-terminated at its length"), NULL;
+  return (const char *)p;
+}
+/* A version's own sections end exactly where their fields do; a newer minor may append fields. */
+static bool section_end(cursor *c) {
+  if (!c->bad && c->at != c->end && c->minor <= HG_SNAP_VERSION_MINOR)
+    fail(c, "trailing bytes in the section");
+  return !c->bad;
+}
+static bool zeros(const uint8_t *p, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++)
+    if (p[i])
+      return false;
+  return true;
+}
+
+/* ---- sections ------------------------------------------------------------------------------ */
+static bool read_meta(cursor *c, hg_snapshot_file *f) {
+  f->snap.created_ns = r_u64(c);
+  const char *name = r_string(c);
+  if (!c->bad && (!name || strlen(name) >= sizeof f->snap.source_backend))
+    return fail(c, "source backend name missing or longer than 255 bytes");
+  if (name)
+    memcpy(f->snap.source_backend, name, strlen(name) + 1);
+  return section_end(c);
+}
+
+/* data: the BUFFER_DATA payload; root contents must lie in it back to back, each at the next
+ * 64-byte aligned offset, zero padding between, nothing after the last. */
+static bool read_buffers(cursor *c, hg_snapshot_file *f, uint64_t data_start, uint64_t data_end) {
+  uint32_t n;
+  if (!(f->buffers = r_records(c, &n, HG_SNAP_MIN_BUFFER, sizeof *f->buffers)))
+    return false;
+  uint64_t next = data_start;
+  for (uint32_t i = 0; i < n && !c->bad; i++) {
+    hg_snap_buffer *b = &f->buffers[i];
+    b->id = r_u32(c);
+    b->parent = r_u32(c);
+    b->flags = r_u64(c);
+    b->origin = r_u64(c);
+    b->size = r_u64(c);
+    uint64_t off = r_u64(c);
+    b->label = r_string(c);
+    if (c->bad)
+      break;
+    if (b->parent != HG_SNAP_NONE) {
+      if (off != 0)
+        fail(c, "a sub-buffer with a contents offset");
+      continue;
+    }
+    uint64_t want = hg_snap_align(next, HG_SNAP_DATA_ALIGN);
+    if (want > data_end || off != want || b->size > data_end - off)
+      fail(c, "root buffer contents not where the layout puts them in the buffer data section");
+    else if (!zeros(c->base + next, off - next))
+      fail(c, "non-zero padding in the buffer data section");
+    else {
+      b->data = c->base + off;
+      next = off + b->size;
+    }
+  }
+  if (!c->bad && next != data_end)
+    fail(c, "buffer data section holds bytes no buffer owns");
+  f->snap.num_buffers = n;
+  f->snap.buffers = f->buffers;
+  return section_end(c);
+}
+
+static bool read_programs(cursor *c, hg_snapshot_file *f) {
+  uint32_t n;
+  if (!(f->programs = r_records(c, &n, HG_SNAP_MIN_PROGRAM, sizeof *f->programs)))
+    return false;
+  for (uint32_t i = 0; i < n && !c->bad; i++) {
+    hg_snap_program *p = &f->programs[i];
+    p->id = r_u32(c);
+    p->label = r_string(c);
+    p->build_options = r_string(c);
+    uint64_t size = r_u64(c);
+    p->ir = r_bytes(c, size);
+    p->ir_size = (size_t)size;
+  }
+  f->snap.num_programs = n;
+  f->snap.programs = f->programs;
+  return section_end(c);
+}
+
+static bool read_args(cursor *c, hg_snap_kernel *k) {
+  uint32_t n;
+  hg_snap_kernel_arg *args = r_records(c, &n, HG_SNAP_MIN_ARG, sizeof *args);
+  if (!args)
+    return false;
+  k->args = args;
+  k->num_args = n;
+  for (uint32_t a = 0; a < n && !c->bad; a++) {
+    args[a].kind = r_u32(c);
+    args[a].buffer = r_u32(c);
+    args[a].size = r_u64(c);
+    if (args[a].kind == HG_SNAP_ARG_VALUE)
+      args[a].value = r_bytes(c, args[a].size);
+  }
+  return !c->bad;
+}
+
+static bool read_kernels(cursor *c, hg_snapshot_file *f) {
+  uint32_t n;
+  if (!(f->kernels = r_records(c, &n, HG_SNAP_MIN_KERNEL, sizeof *f->kernels)))
+    return false;
+  f->snap.num_kernels = n; /* before the records: close() frees the args read so far */
+  f->snap.kernels = f->kernels;
+  for (uint32_t i = 0; i < n && !c->bad; i++) {
+    hg_snap_kernel *k = &f->kernels[i];
+    k->id = r_u32(c);
+    k->program = r_u32(c);
+    k->name = r_string(c);
+    k->label = r_string(c);
+    read_args(c, k);
+  }
+  return section_end(c);
+}
+
+static bool read_queues(cursor *c, hg_snapshot_file *f) {
+  uint32_t n;
+  if (!(f->queues = r_records(c, &n, HG_SNAP_MIN_QUEUE, sizeof *f->queues)))
+    return false;
+  for (uint32_t i = 0; i < n && !c->bad; i++) {
+    f->queues[i].id = r_u32(c);
+    f->queues[i].properties = r_u64(c);
+    f->queues[i].label = r_string(c);
+  }
+  f->snap.num_queues = n;
+  f->snap.queues = f->queues;
+  return section_end(c);
+}
+
+/* ---- header and section walk --------------------------------------------------------------- */
+static const char *const SECTION_NAMES[HG_SNAP_SEC_KNOWN_ + 1] = {
+    "", "meta section", "buffers section", "programs section", "kernels section", "queues section",
+    "buffer data section"};
+
+typedef struct section_span {
+  uint64_t start, end; /* payload, absolute */
+} section_span;
+
+/* Checks the header and the checksum, walks the sections and finds the known ones. */
+static bool read_layout(cursor *h, uint64_t size, section_span *known) {
+  const uint8_t *d = h->base;
+  if (size < HG_SNAP_HEADER_SIZE)
+    return fail(h, "shorter than the 64-byte header");
+  if (memcmp(d, HG_SNAP_MAGIC, sizeof HG_SNAP_MAGIC) != 0)
+    return fail(h, "bad magic: not a hetGPU snapshot");
+  unsigned major = d[HG_SNAP_OFF_MAJOR] | d[HG_SNAP_OFF_MAJOR + 1] << 8;
+  h->minor = (uint16_t)(d[HG_SNAP_OFF_MINOR] | d[HG_SNAP_OFF_MINOR + 1] << 8);
+  if (major != HG_SNAP_VERSION) {
+    hg_snap_errf(h->err, h->err_size, "snapshot format %u.%u: this reader reads major version %u only", major,
+                 h->minor, HG_SNAP_VERSION);
+    return h->bad = true, false;
+  }
+  uint32_t hsize = get_le32(d + HG_SNAP_OFF_HSIZE);
+  bool own = h->minor <= HG_SNAP_VERSION_MINOR;
+  if (get_le64(d + HG_SNAP_OFF_FSIZE) != size)
+    return fail(h, "file size in the header differs from the file's size");
+  if (hsize < HG_SNAP_HEADER_SIZE || hsize > size || hsize % HG_SNAP_SECTION_ALIGN ||
+      (own && hsize != HG_SNAP_HEADER_SIZE))
+    return fail(h, "bad header size");
+  uint32_t stored = get_le32(d + HG_SNAP_OFF_CRC), computed = hg_snap_file_crc(d, size);
+  if (stored != computed) {
+    hg_snap_errf(h->err, h->err_size, "invalid snapshot: checksum mismatch (stored %08x, computed %08x)", stored,
+                 computed);
+    return h->bad = true, false;
+  }
+  if (own && !zeros(d + HG_SNAP_OFF_FLAGS, HG_SNAP_HEADER_SIZE - HG_SNAP_OFF_FLAGS))
+    return fail(h, "unknown header flags or non-zero reserved bytes");
+  uint32_t nsec = get_le32(d + HG_SNAP_OFF_NSECTIONS), last_tag = 0;
+  h->at = hsize;
+  h->end = size;
+  for (uint32_t i = 0; i < nsec && !h->bad; i++) {
+    uint32_t tag = r_u32(h), flags = r_u32(h);
+    uint64_t len = r_u64(h), start = h->at;
+    if (h->bad || !r_bytes(h, len))
+      return fail(h, "section beyond the end of the file");
+    uint64_t padded = hg_snap_align(h->at, HG_SNAP_SECTION_ALIGN);
+    if (padded > size || !zeros(d + h->at, padded - h->at))
+      return fail(h, "section padding missing or not zero");
+    h->at = padded;
+    if (tag <= last_tag)
+      return fail(h, "section tags not in increasing order");
+    last_tag = tag;
+    if (own && (flags & ~HG_SNAP_SECTION_OPTIONAL))
+      return fail(h, "unknown section flags");
+    if (tag >= 1 && tag <= HG_SNAP_SEC_KNOWN_)
+      known[tag] = (section_span){start, start + len};
+    else if (tag == HG_SNAP_SEC_KERNEL_STATE && !(flags & HG_SNAP_SECTION_OPTIONAL))
+      return fail(h, "kernels in flight (format part II) are not supported by this reader");
+    else if (own || !(flags & HG_SNAP_SECTION_OPTIONAL))
+      return fail(h, "unknown section that is not optional");
+  }
+  if (!h->bad && h->at != size)
+    return fail(h, "bytes after the last section");
+  for (int t = 1; t <= HG_SNAP_SEC_KNOWN_ && !h->bad; t++)
+    if (!known[t].end)
+      return fail(h, "a required section is missing");
+  return !h->bad;
+}
+
+static hg_snapshot_file *parse(const uint8_t *data, size_t size, char *err, size_t err_size) {
+  if (!data)
+    return hg_snap_errf(err, err_size, "invalid snapshot: no data"), NULL;
+  hg_snapshot_file *f = calloc(1, sizeof *f);
+  if (!f)
+    return hg_snap_errf(err, err_size, "out of memory"), NULL;
+  cursor h = {.base = data, .end = size, .err = err, .err_size = err_size, .what = "header"};
+  section_span sec[HG_SNAP_SEC_KNOWN_ + 1] = {{0, 0}};
+  bool ok = read_layout(&h, size, sec);
+  for (int t = 1; ok && t <= HG_SNAP_SEC_KNOWN_; t++) {
+    cursor c = {data, sec[t].start, sec[t].end, h.minor, false, err, err_size, SECTION_NAMES[t]};
+    switch (t) {
+    case HG_SNAP_SEC_META: ok = read_meta(&c, f); break;
+    case HG_SNAP_SEC_BUFFERS:
+      ok = read_buffers(&c, f, sec[HG_SNAP_SEC_BUFFER_DATA].start, sec[HG_SNAP_SEC_BUFFER_DATA].end);
+      break;
+    case HG_SNAP_SEC_PROGRAMS: ok = read_programs(&c, f); break;
+    case HG_SNAP_SEC_KERNELS: ok = read_kernels(&c, f); break;
+    case HG_SNAP_SEC_QUEUES: ok = read_queues(&c, f); break;
+    default: break; /* buffer data: checked with the buffers */
+    }
+  }
+  char why[512];
+  if (ok && !(ok = hg_snap_validate(&f->snap, why, sizeof why)))
+    hg_snap_errf(err, err_size, "invalid snapshot: %s", why);
+  if (!ok) {
+    hg_snapshot_close(f);
+    return NULL;
+  }
+  return f;
+}
+
+/* ---- public ---------------------------------------------------------------------------------- */
+hg_snapshot_file *hg_snapshot_open_memory(const uint8_t *data, size_t size, char *err, size_t err_size) {
+  return parse(data, size, err, err_size);
+}
+
+hg_snapshot_file *hg_snapshot_open(const char *path, char *err, size_t err_size) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return hg_snap_errf(err, err_size, "%s: %s", path, strerror(errno)), NULL;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < HG_SNAP_HEADER_SIZE) {
+    hg_snap_errf(err, err_size, "%s: not a regular file of at least %d bytes", path, HG_SNAP_HEADER_SIZE);
+    close(fd);
+    return NULL;
+  }
+  size_t size = (size_t)st.st_size;
+  void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  int map_errno = errno;
+  close(fd); /* the mapping keeps the file */
+  if (map == MAP_FAILED)
+    return hg_snap_errf(err, err_size, "%s: mmap: %s", path, strerror(map_errno)), NULL;
+  madvise(map, size, MADV_SEQUENTIAL); /* the checksum reads it front to back first */
+  char why[512];
+  hg_snapshot_file *f = parse(map, size, why, sizeof why);
+  if (!f) {
+    hg_snap_errf(err, err_size, "%s: %s", path, why);
+    munmap(map, size);
+    return NULL;
+  }
+  madvise(map, size, MADV_NORMAL);
+  f->map = map;
+  f->map_size = size;
+  return f;
+}
+
+const hg_snapshot *hg_snapshot_get(const hg_snapshot_file *f) { return f ? &f->snap : NULL; }
+
+void hg_snapshot_close(hg_snapshot_file *f) {
+  if (!f)
+    return;
+  for (uint32_t i = 0; f->kernels && i < f->snap.num_kernels; i++)
+    free((void *)f->kernels[i].args);
+  free(f->buffers);
+  free(f->programs);
+  free(f->kernels);
+  free(f->queues);
+  if (f->map)
+    munmap(f->map, f->map_size);
+  free(f);
+}
