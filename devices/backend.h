@@ -21,11 +21,17 @@
 #define HETGPU_DEVICES_BACKEND_H
 
 #include <CL/cl.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct hg_ir_module;
+
+/* Returned by a backend operation when its device can no longer run anything (a vendor's
+ * context lost after a faulting kernel, NVIDIA's -9999): never an OpenCL code, never shown to
+ * the application. The platform marks the backend lost and reports CL_OUT_OF_RESOURCES. */
+#define HG_ERR_DEVICE_LOST (-9000)
 
 typedef struct hg_backend hg_backend;
 typedef struct hg_dev_mem hg_dev_mem;         /* one allocation in the backend's memory */
@@ -154,6 +160,7 @@ struct hg_backend {
   cl_device_type type;
   hg_backend_limits limits;
   unsigned index; /* position in the backend list */
+  atomic_bool lost; /* its device returned HG_ERR_DEVICE_LOST: nothing runs there any more */
 };
 
 /* The backends of this process, probed once (devices/backend_registry.c). */

@@ -250,7 +250,7 @@ cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_ulong timeout_
     capture_free(&c);
   }
   pthread_mutex_unlock(&ctx->migrate_lock);
-  return err;
+  return hg_backend_result(NULL, err);
 }
 
 cl_int hg_context_checkpoint_by_id(uint64_t id, const char *path, cl_ulong timeout_ns) {

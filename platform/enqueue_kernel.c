@@ -8,6 +8,7 @@
 
 #include "devices/profile.h"
 #include "platform/command.h"
+#include "platform/fault_inject.h"
 #include "platform/kernel.h"
 #include "platform/mem_enqueue.h"
 #include "common/log.h"
@@ -43,6 +44,8 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
   hg_backend *be = hg_command_backend(c);
   if (!kc->global[0] || !kc->global[1] || !kc->global[2])
     return CL_SUCCESS; /* an empty range: nothing to run */
+  if (hg_fault_injected("lose"))
+    return HG_ERR_DEVICE_LOST;
   hg_dev_kernel *dk;
   cl_int err = hg_kernel_device(kc->kernel, be, &dk);
   if (err != CL_SUCCESS)

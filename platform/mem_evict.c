@@ -1,6 +1,7 @@
-/* Memory pressure: a migration leaves the copies on the backend it left allocated (stale), so
- * that moving back costs one copy into memory that is already there. When an allocation on a
- * backend fails, the stale copies there are given back and the allocation is tried again.
+/* Memory pressure: a migration leaves the copies on the backend it left allocated (valid until
+ * the buffer is written, stale after), so that moving back costs at most one copy into memory
+ * that is already there. When an allocation on a backend fails, the copies there that are not
+ * needed are given back and the allocation is tried again.
  * Locks are only tried: the caller may hold its own storage's lock or its context's object
  * list, and another thread may be evicting in the opposite order. */
 #include "common/log.h"
@@ -16,13 +17,18 @@ static size_t evict_in_context(cl_context ctx, hg_backend *be) {
     cl_mem mem = o->obj;
     if (o->type != CL_OBJECT_MEM_HETGPU || mem->parent || pthread_mutex_trylock(&mem->storage->lock))
       continue;
-    hg_mem_copy *c = &mem->storage->dev[be->index];
-    if (c->mem && !c->valid) {
+    hg_mem_storage *st = mem->storage;
+    hg_mem_copy *c = &st->dev[be->index];
+    bool other_valid = st->host_valid;
+    for (unsigned b = 0; b < HG_MEM_MAX_BACKENDS; b++)
+      other_valid |= b != be->index && st->dev[b].valid;
+    if (c->mem && (!c->valid || other_valid)) {
       be->ops->mem_free(be, c->mem);
       c->mem = NULL;
-      freed += mem->storage->size;
+      c->valid = false;
+      freed += st->size;
     }
-    pthread_mutex_unlock(&mem->storage->lock);
+    pthread_mutex_unlock(&st->lock);
   }
   pthread_mutex_unlock(&ctx->objects_lock);
   return freed;

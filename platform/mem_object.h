@@ -57,13 +57,15 @@ cl_int hg_mem_storage_to_host(hg_mem_storage *st, bool content_undefined);
 
 /* A migration moves a storage in two steps so that a failure anywhere leaves the source whole:
  * stage makes a current copy on the target without touching the others (*allocated: the
- * target's allocation is new; *moved: bytes copied, 0 when the target was current already);
- * then either commit (the target's copy becomes the only valid one: the others turn stale, and
- * are freed when `release`) or abort (a new target allocation is freed again). The caller keeps
- * every command away meanwhile. */
-cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *allocated, size_t *moved);
+ * target's allocation is new; *moved: bytes copied, 0 when the target was current already;
+ * *lost: every current copy was on a lost device, the target's copy is zeroed instead);
+ * then either commit (the target's copy becomes valid; the others keep their marks, since a
+ * valid one holds the same bytes, and are freed when `release`) or abort (a new target
+ * allocation is freed again). The caller keeps every command away meanwhile. */
+cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *allocated, size_t *moved, bool *lost);
 void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target, bool release);
-/* Frees every stale copy on `be` (platform/mem_evict.c); returns the bytes given back. */
+/* Frees every copy on `be` that is not needed: stale ones, and valid ones while another copy
+ * is valid too (platform/mem_evict.c); returns the bytes given back. */
 size_t hg_mem_evict_stale(hg_backend *be);
 void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target, bool allocated);
 /* The current contents readable on the host, for a checkpoint: a valid backend copy in host

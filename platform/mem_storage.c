@@ -53,9 +53,9 @@ static cl_int pull_to_host(hg_mem_storage *st) {
   if (err != CL_SUCCESS)
     return err;
   for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++) {
-    if (!st->dev[i].valid)
-      continue;
     hg_backend *src = hg_backend_at(i);
+    if (!st->dev[i].valid || atomic_load(&src->lost))
+      continue;
     err = src->ops->mem_read(src, st->dev[i].mem, 0, st->size, st->host);
     if (err != CL_SUCCESS)
       return err;
@@ -63,8 +63,8 @@ static cl_int pull_to_host(hg_mem_storage *st) {
     st->host_valid = true;
     return CL_SUCCESS;
   }
-  /* no valid copy anywhere cannot happen: creation makes one valid and nothing drops the last */
-  return CL_INVALID_OPERATION;
+  /* the only valid copies are on lost devices: the contents are gone */
+  return CL_OUT_OF_RESOURCES;
 }
 
 /* Brings the current contents into the (allocated) copy on `be`. */
@@ -173,16 +173,25 @@ hg_dev_mem *hg_mem_device(cl_mem mem, hg_backend *be, bool will_write, size_t *o
 
 /* ---- migration (platform/migrate.c): stage on the target, then commit or abort ---- */
 
-cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *allocated, size_t *moved) {
+/* The index of a valid copy on a device that is not lost, or HG_MEM_MAX_BACKENDS. */
+static unsigned live_copy(const hg_mem_storage *st) {
+  for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++)
+    if (st->dev[i].valid && !atomic_load(&hg_backend_at(i)->lost))
+      return i;
+  return HG_MEM_MAX_BACKENDS;
+}
+
+cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *allocated, size_t *moved, bool *lost) {
   *allocated = false;
   *moved = 0;
+  *lost = false;
   pthread_mutex_lock(&st->lock);
   hg_mem_copy *t = &st->dev[target->index];
   cl_int err = CL_SUCCESS;
   if (t->valid)
     goto out; /* already current there (read-only since the last visit) */
   if (!t->mem) {
-    if (hg_migrate_fault("alloc")) {
+    if (hg_fault_injected("alloc")) {
       err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
       goto out;
     }
@@ -190,16 +199,18 @@ cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *alloca
       goto out;
     *allocated = true;
   }
+  unsigned from = live_copy(st);
   if (st->host_valid) {
     err = target->ops->mem_write(target, t->mem, 0, st->size, st->host);
+  } else if (from < HG_MEM_MAX_BACKENDS) {
+    err = hg_migrate_copy(hg_backend_at(from), st->dev[from].mem, target, t->mem, st->size);
   } else {
-    err = CL_INVALID_OPERATION; /* no valid copy: cannot happen, see pull_to_host */
-    for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++)
-      if (st->dev[i].valid) {
-        hg_backend *src = hg_backend_at(i);
-        err = hg_migrate_copy(src, st->dev[i].mem, target, t->mem, st->size);
-        break;
-      }
+    /* every valid copy was on a lost device: the contents are gone; the buffer goes on, zeroed */
+    static const uint8_t zero;
+    err = target->ops->mem_fill(target, t->mem, 0, st->size, &zero, 1);
+    *lost = err == CL_SUCCESS;
+    if (*lost)
+      goto out;
   }
   if (err == CL_SUCCESS)
     *moved = st->size;
@@ -215,11 +226,15 @@ void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target, bool release)
     hg_mem_copy *c = &st->dev[i];
     if (i == target->index || !c->mem)
       continue;
-    c->valid = false; /* stale: kept for a move back unless released (mem_evict.c) */
+    /* A valid copy stays valid (it holds the same bytes as the target's); copies on a lost
+     * device are dropped; the rest are kept for a move back unless released (mem_evict.c). */
+    hg_backend *be = hg_backend_at(i);
+    if (atomic_load(&be->lost))
+      c->valid = false;
     if (release) {
-      hg_backend *be = hg_backend_at(i);
       be->ops->mem_free(be, c->mem);
       c->mem = NULL;
+      c->valid = false;
     }
   }
   free(st->host);

@@ -44,7 +44,7 @@ static cl_int build_on_target(cl_context ctx, hg_backend *target, cl_migration_r
     hg_ctx_object *o = &ctx->objects[i];
     if (o->type == CL_OBJECT_PROGRAM_HETGPU && program_is_built(o->obj)) {
       hg_dev_program *dp;
-      if (hg_migrate_fault("build"))
+      if (hg_fault_injected("build"))
         return CL_BUILD_PROGRAM_FAILURE;
       cl_int err = hg_program_device(o->obj, target, &dp);
       if (err != CL_SUCCESS)
@@ -70,7 +70,8 @@ static cl_int stage_buffers(cl_context ctx, hg_backend *target, bool *allocated,
     if (o->type != CL_OBJECT_MEM_HETGPU || mem->parent)
       continue;
     size_t moved;
-    cl_int err = hg_mem_storage_stage(mem->storage, target, &allocated[i], &moved);
+    bool lost;
+    cl_int err = hg_mem_storage_stage(mem->storage, target, &allocated[i], &moved, &lost);
     if (err != CL_SUCCESS) {
       HG_LOG(HG_LOG_MIGRATE, "moving buffer %p (%zu bytes) to %s failed: %d", (void *)mem, mem->size, target->name, err);
       for (size_t j = 0; j <= i; j++)
@@ -80,6 +81,7 @@ static cl_int stage_buffers(cl_context ctx, hg_backend *target, bool *allocated,
     }
     r->buffers++;
     r->bytes += moved;
+    r->buffers_lost += lost;
   }
   return CL_SUCCESS;
 }
@@ -115,7 +117,7 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
   cl_int err = hg_migrate_check_flags(flags);
   if (err != CL_SUCCESS)
     return err;
-  if (!target)
+  if (!target || atomic_load(&target->lost))
     return CL_INVALID_BACKEND_HETGPU;
   uint64_t start = hg_host_clock_ns();
   pthread_mutex_lock(&ctx->migrate_lock);
@@ -134,6 +136,7 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
       r.resume_ns = hg_host_clock_ns() - t[2];
     }
   }
+  err = hg_backend_result(target, err);
   r.status = err;
   r.total_ns = hg_host_clock_ns() - start;
   pthread_mutex_lock(&ctx->lock);

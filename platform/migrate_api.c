@@ -61,7 +61,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetBackendInfoHETGPU(cl_platform_id platform, 
   case CL_BACKEND_GLOBAL_MEM_SIZE_HETGPU:
     HG_INFO_VALUE(cl_ulong, be->limits.global_mem_size);
   case CL_BACKEND_AVAILABLE_HETGPU:
-    HG_INFO_VALUE(cl_bool, CL_TRUE);
+    HG_INFO_VALUE(cl_bool, atomic_load(&be->lost) ? CL_FALSE : CL_TRUE);
   default:
     return CL_INVALID_VALUE;
   }

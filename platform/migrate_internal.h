@@ -4,15 +4,12 @@
 
 #include <stdbool.h>
 
+#include "platform/fault_inject.h"
 #include "platform/migrate.h"
 #include "platform/platform.h"
 
 /* Copies `size` bytes of allocation sm on src to dm on dst (platform/migrate_transfer.c). */
 cl_int hg_migrate_copy(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size);
-
-/* True when HETGPU_FAULT_INJECT names this point ("alloc", "build", "transfer"): the test
- * setting that makes that phase of a migration fail. */
-bool hg_migrate_fault(const char *point);
 
 /* Validates the flags of a migration: CL_INVALID_VALUE for unknown bits, both stop points, or
  * CL_MIGRATE_AT_SAFE_POINT_HETGPU (not supported yet). */

@@ -8,9 +8,9 @@
 #include "platform/migrate_internal.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/log.h"
+#include "platform/fault_inject.h"
 
 #define CHUNK (8u << 20)
 
@@ -50,7 +50,7 @@ static cl_int via_staging(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_d
 }
 
 cl_int hg_migrate_copy(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size) {
-  if (hg_migrate_fault("transfer"))
+  if (hg_fault_injected("transfer"))
     return CL_OUT_OF_RESOURCES;
   void *view = dst->ops->mem_host_view ? dst->ops->mem_host_view(dst, dm) : NULL;
   if (view)
@@ -59,18 +59,4 @@ cl_int hg_migrate_copy(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_
   if (view)
     return dst->ops->mem_write(dst, dm, 0, size, view);
   return via_staging(src, sm, dst, dm, size);
-}
-
-bool hg_migrate_fault(const char *point) {
-  /* HETGPU_FAULT_INJECT=alloc,build,transfer: those phases of every migration fail (tests) */
-  const char *spec = getenv("HETGPU_FAULT_INJECT");
-  if (!spec)
-    return false;
-  size_t n = strlen(point);
-  for (const char *p = spec; (p = strstr(p, point)); p += n)
-    if ((p == spec || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) {
-      HG_LOG(HG_LOG_MIGRATE, "fault injected: %s", point);
-      return true;
-    }
-  return false;
 }

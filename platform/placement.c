@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <time.h>
 
+#include "common/log.h"
 #include "platform/command.h"
 #include "platform/platform.h"
 #include "platform/queue.h"
@@ -61,6 +62,25 @@ hg_backend *hg_command_place(hg_command *cmd) {
 }
 
 void hg_command_unplace(hg_command *cmd) { hg_placement_leave(&cmd->queue->context->placement); }
+
+cl_int hg_backend_result(hg_backend *be, cl_int r) {
+  if (r == HG_ERR_DEVICE_LOST && be && !atomic_exchange(&be->lost, true))
+    HG_LOG(HG_LOG_BACKEND, "%s is lost: its commands fail; contexts can migrate away", be->name);
+  if (r == CL_SUCCESS || (r < 0 && r != HG_ERR_DEVICE_LOST))
+    return r;
+  return CL_OUT_OF_RESOURCES;
+}
+
+cl_int hg_command_dispatch(hg_command *cmd, hg_token **token) {
+  if (cmd->unplaced)
+    return hg_backend_result(NULL, cmd->run(cmd));
+  hg_backend *be = hg_command_place(cmd);
+  cl_int r = CL_OUT_OF_RESOURCES; /* nothing runs on a lost device */
+  if (!atomic_load(&be->lost))
+    r = token ? cmd->submit(cmd, token) : cmd->run(cmd);
+  hg_command_unplace(cmd);
+  return hg_backend_result(be, r);
+}
 
 cl_int hg_placement_close(hg_placement *p, unsigned long long timeout_ns) {
   struct timespec deadline;

@@ -45,6 +45,14 @@ void hg_placement_leave(hg_placement *p);
 hg_backend *hg_command_place(struct hg_command *cmd);
 void hg_command_unplace(struct hg_command *cmd);
 
+/* Runs a command's work on the backend placement picks: its asynchronous form when token is
+ * not NULL, else its synchronous one; a command on a lost backend fails without running.
+ * Returns CL_SUCCESS or a negative OpenCL error (hg_backend_result). */
+cl_int hg_command_dispatch(struct hg_command *cmd, hg_token **token);
+/* What a backend's result means to the application: HG_ERR_DEVICE_LOST marks the backend lost
+ * and, like any value that is not an OpenCL error, becomes CL_OUT_OF_RESOURCES. */
+cl_int hg_backend_result(hg_backend *be, cl_int r);
+
 /* Closes the gate and waits until nothing is inside: CL_SUCCESS (the caller now owns the
  * context's backend) or CL_MIGRATION_TIMEOUT_HETGPU after timeout_ns (0: no limit), with the
  * gate open again. Only one closer at a time: callers serialise (the context's migrate_lock). */

@@ -210,11 +210,9 @@ static void stream_one(hg_command *c) {
     c->t_run = hg_now_ns();
     hg_event_set_status(c->event, CL_RUNNING);
     if (c->submit) {
-      hg_command_place(c);
-      cl_int r = c->submit(c, &token);
-      hg_command_unplace(c);
+      cl_int r = hg_command_dispatch(c, &token);
       if (r != CL_SUCCESS) {
-        status = r < 0 ? r : CL_OUT_OF_RESOURCES;
+        status = r;
         token = NULL;
       }
     }
@@ -238,7 +236,7 @@ static void entry_wait_device(cl_command_queue q, hg_command *c) {
     c->dev_end = end;
     c->t_done = now;
     if (r != CL_SUCCESS && c->stream_status == CL_COMPLETE)
-      c->stream_status = r < 0 ? r : CL_OUT_OF_RESOURCES;
+      c->stream_status = hg_backend_result(c->backend, r);
   }
   pthread_mutex_unlock(&q->lock);
 }
@@ -534,16 +532,11 @@ static void command_execute(hg_command *cmd) {
     status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   } else {
     hg_event_set_status(ev, CL_RUNNING);
-    bool placed = cmd->run && !cmd->unplaced;
-    if (placed)
-      hg_command_place(cmd);
-    cl_int r = cmd->run ? cmd->run(cmd) : CL_SUCCESS;
-    if (placed)
-      hg_command_unplace(cmd);
+    cl_int r = cmd->run ? hg_command_dispatch(cmd, NULL) : CL_SUCCESS;
     hg_event_mark_end(ev);
     if (ev->profiling && hg_queue_in_order(q))
       order_run_times(q, ev);
-    status = r == CL_SUCCESS ? CL_COMPLETE : (r < 0 ? r : CL_OUT_OF_RESOURCES);
+    status = r == CL_SUCCESS ? CL_COMPLETE : r;
   }
   if (cmd->cleanup) {
     /* Payload references go before the application can observe completion. */

@@ -19,8 +19,9 @@ cl_int hg_vendor_error(cl_int e) {
     return e;
   if ((e <= -1 && e >= -19) || (e <= -30 && e >= -73))
     return e;
-  HG_LOG(HG_LOG_BACKEND, "vendor returned non-OpenCL status %d: reporting CL_OUT_OF_RESOURCES", e);
-  return CL_OUT_OF_RESOURCES;
+  /* NVIDIA's -9999 after a faulting kernel: its context runs nothing any more */
+  HG_LOG(HG_LOG_BACKEND, "vendor returned non-OpenCL status %d: the device is lost", e);
+  return HG_ERR_DEVICE_LOST;
 }
 
 /* Waits for ev and reports how its command ended; ev stays held. */

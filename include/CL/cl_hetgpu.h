@@ -35,7 +35,7 @@ typedef cl_uint cl_object_type_hetgpu;
 #define CL_BACKEND_DEVICE_NAME_HETGPU     0x7F03 /* char[] */
 #define CL_BACKEND_PLATFORM_NAME_HETGPU   0x7F04 /* char[]: the vendor platform ("hetGPU" for riscv) */
 #define CL_BACKEND_GLOBAL_MEM_SIZE_HETGPU 0x7F05 /* cl_ulong: the physical device's memory */
-#define CL_BACKEND_AVAILABLE_HETGPU       0x7F06 /* cl_bool: usable now (always CL_TRUE: device loss is not detected yet) */
+#define CL_BACKEND_AVAILABLE_HETGPU       0x7F06 /* cl_bool: usable (CL_FALSE once its device was lost) */
 
 /* clGetContextInfo */
 #define CL_CONTEXT_BACKEND_HETGPU         0x7F10 /* cl_backend_id_hetgpu: where the context runs now */
@@ -72,6 +72,7 @@ typedef struct cl_migration_report_hetgpu {
   cl_uint buffers;       /* root buffers moved */
   cl_uint programs;      /* programs built on the target */
   cl_uint kernels;       /* kernels created on the target */
+  cl_uint buffers_lost;  /* buffers whose every current copy was on a lost device: zeroed on the target */
   cl_ulong bytes;        /* buffer bytes moved */
   cl_ulong quiesce_ns;   /* until no command ran any more on the source */
   cl_ulong capture_ns;   /* reading state off the source that is not buffer contents */
