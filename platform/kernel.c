@@ -42,12 +42,6 @@ static cl_kernel kernel_new(cl_program program, uint32_t function, cl_int *err) 
     *err = CL_OUT_OF_HOST_MEMORY;
     return NULL;
   }
-  if (hg_context_track(program->context, k, CL_OBJECT_KERNEL_HETGPU) != CL_SUCCESS) {
-    free(k->args);
-    free(k);
-    *err = CL_OUT_OF_HOST_MEMORY;
-    return NULL;
-  }
   hg_object_init(&k->obj, HG_OBJ_KERNEL);
   pthread_mutex_init(&k->lock, NULL);
   k->program = program;
@@ -56,6 +50,15 @@ static cl_kernel kernel_new(cl_program program, uint32_t function, cl_int *err) 
   atomic_fetch_add(&program->num_kernels_attached, 1);
   *err = CL_SUCCESS;
   return k;
+}
+
+/* Enters a new kernel in its context's object list; frees it when that fails. Never called with
+ * the program's lock held: a migration takes the object list first, then programs' locks. */
+static cl_int kernel_publish(cl_kernel k) {
+  cl_int err = hg_context_track(k->program->context, k, CL_OBJECT_KERNEL_HETGPU);
+  if (err != CL_SUCCESS)
+    kernel_free(k);
+  return err;
 }
 
 static bool program_has_executable(cl_program p) {
@@ -84,6 +87,8 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char
       k = kernel_new(program, f, &err);
   }
   pthread_mutex_unlock(&program->lock);
+  if (k && (err = kernel_publish(k)) != CL_SUCCESS)
+    k = NULL;
   HG_SET_ERR(errcode_ret, err);
   return k;
 }
@@ -110,9 +115,11 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_
         made++;
     }
   pthread_mutex_unlock(&program->lock);
+  for (cl_uint i = 0; i < made && err == CL_SUCCESS; i++)
+    err = hg_context_track(program->context, kernels[i], CL_OBJECT_KERNEL_HETGPU);
   if (err != CL_SUCCESS) {
     for (cl_uint i = 0; i < made; i++)
-      kernel_free(kernels[i]);
+      kernel_free(kernels[i]); /* untracking one never entered does nothing */
     return err;
   }
   if (num_kernels_ret)
@@ -145,12 +152,12 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int
     }
   }
   pthread_mutex_unlock(&source_kernel->lock);
-  if (err != CL_SUCCESS) {
+  if (err != CL_SUCCESS)
     kernel_free(k);
-    k = NULL;
-  }
+  else
+    err = kernel_publish(k);
   HG_SET_ERR(errcode_ret, err);
-  return k;
+  return err == CL_SUCCESS ? k : NULL;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {

@@ -44,7 +44,8 @@ struct _cl_context {
   uint64_t id;                /* process-unique, from 1 in creation order (hetgpu-ctl names it) */
   hg_placement placement;     /* where its commands run, and the migration gate */
   pthread_mutex_t migrate_lock; /* one migration or checkpoint at a time */
-  pthread_mutex_t objects_lock; /* the list below; taken after the gate, never before it */
+  pthread_mutex_t objects_lock; /* the list below: taken after the gate and before any object's own
+                                   lock (never track or untrack holding one) */
   struct hg_ctx_object *objects; /* queues, buffers, programs, kernels in creation order */
   size_t num_objects, cap_objects;
   uint64_t next_object_seq;

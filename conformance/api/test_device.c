@@ -456,7 +456,8 @@ HG_TEST(device_profile_hetgpu) {
   CHECK_STR(CL_DEVICE_EXTENSIONS,
             "cl_khr_fp64 cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
             "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
-            "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics cl_khr_int64_extended_atomics");
+            "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
+            "cl_hetgpu_migrate");
 #undef CHECK_STR
   CHECK(u(CL_DEVICE_TYPE) == CL_DEVICE_TYPE_GPU);
   CHECK(u(CL_DEVICE_VENDOR_ID) == 0x1FFFF);
