@@ -32,6 +32,6 @@ move_while_running() {
   fi
 }
 
-move_while_running hetgpu-demo "$demo" --repeat 40
-HG_PYOPENCL_REPEAT=3 PYOPENCL_NO_CACHE=1 move_while_running pyopencl /usr/bin/python3 "$pyprog"
+move_while_running hetgpu-demo "$demo" --repeat 150
+HG_PYOPENCL_REPEAT=4 PYOPENCL_NO_CACHE=1 move_while_running pyopencl /usr/bin/python3 "$pyprog"
 [ $failed -eq 0 ]
