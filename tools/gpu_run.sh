@@ -3,11 +3,12 @@
 # .gpubundle/, registers NVIDIA's OpenCL, and runs the tests and benchmarks through hetGPU on
 # NVIDIA's OpenCL (HETGPU_BACKEND=vendor:NVIDIA). Logs go to /tmp/gpu-logs, packed into
 # $OUT/gpu-logs.tar.gz when $OUT is set (the device tool brings back only a few files).
-# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit riscv (default: all).
+# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit riscv migrate
+# (default: all).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-phases=${*:-tests corpus suite bench submit riscv}
+phases=${*:-tests corpus suite bench submit riscv migrate}
 logs=/tmp/gpu-logs; rm -rf "$logs"; mkdir -p "$logs"
 dl=/tmp/hg-debs; mkdir -p $dl
 for f in .gpubundle/debs/*.deb; do dpkg -x "$f" $dl; done
@@ -68,6 +69,14 @@ for phase in $phases; do
   riscv)
     # the simulator's MIPS across the host's cores (docs/riscv-simulator.md)
     run riscv_sim_bench 200 $B/bench-riscv-sim --threads "$(nproc)" ;;
+  migrate)
+    # cl_hetgpu_migrate with every backend live: NVIDIA, PoCL (when registered) and riscv
+    grep -h . /etc/OpenCL/vendors/*.icd > "$logs/vendors.txt" 2>&1
+    [ -d /tmp/site ] && export PYTHONPATH=/tmp/site PYOPENCL_NO_CACHE=1
+    for t in $B/migrate_*; do run "$(basename $t)" 300 $t; done
+    HG_MIGRATE_BACKENDS="riscv vendor:NVIDIA vendor:Portable vendor:NVIDIA" run app_migrate 300 \
+      bash $B/run_migrate_apps.sh $B/hetgpu-ctl $B/hetgpu-demo $B/test_pyopencl.py
+    run bench_migrate 500 $B/bench-migrate --max-mib 2048 ;;
   bench)
     OCL_ICD_VENDORS=/tmp/hg-vendors-all HETGPU_BENCH_ITERS=50 run bench 200 $B/bench-kernels NVIDIA ;;
   esac

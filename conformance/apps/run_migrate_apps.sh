@@ -3,6 +3,7 @@
 # outside trigger): each runs unmodified against the hetGPU device, and hetgpu-ctl migrates its
 # process back and forth between PoCL and the RISC-V many-core until it exits. The application's
 # own checks must pass, and at least two moves must have happened while it ran.
+# HG_MIGRATE_BACKENDS lists the backends to cycle through (default: riscv vendor:Portable).
 # Usage: run_migrate_apps.sh HETGPU_CTL HETGPU_DEMO TEST_PYOPENCL_PY
 set -u
 ctl=$1; demo=$2; pyprog=$3
@@ -17,7 +18,7 @@ move_while_running() {
   "$@" > "$log" 2>&1 &
   local pid=$! moves=0 tries=0
   while kill -0 "$pid" 2>/dev/null; do
-    for be in riscv vendor:Portable; do
+    for be in ${HG_MIGRATE_BACKENDS:-riscv vendor:Portable}; do
       out=$("$ctl" migrate "$pid" "$be" 2>&1) && moves=$((moves + 1))
       tries=$((tries + 1))
       sleep 0.2
@@ -33,5 +34,7 @@ move_while_running() {
 }
 
 move_while_running hetgpu-demo "$demo" --repeat 150
-HG_PYOPENCL_REPEAT=4 PYOPENCL_NO_CACHE=1 move_while_running pyopencl /usr/bin/python3 "$pyprog"
+if python3 -c "import pyopencl" 2>/dev/null; then
+  HG_PYOPENCL_REPEAT=4 PYOPENCL_NO_CACHE=1 move_while_running pyopencl python3 "$pyprog"
+fi
 [ $failed -eq 0 ]

@@ -33,7 +33,7 @@ typedef cl_uint cl_object_type_hetgpu;
 #define CL_BACKEND_KIND_HETGPU            0x7F01 /* char[]: "vendor" or "riscv" */
 #define CL_BACKEND_DEVICE_TYPE_HETGPU     0x7F02 /* cl_device_type of the physical device */
 #define CL_BACKEND_DEVICE_NAME_HETGPU     0x7F03 /* char[] */
-#define CL_BACKEND_PLATFORM_NAME_HETGPU   0x7F04 /* char[]: the vendor platform ("hetGPU" for riscv) */
+#define CL_BACKEND_PLATFORM_NAME_HETGPU   0x7F04 /* char[]: the vendor platform ("hetGPU RISC-V simulator" for riscv) */
 #define CL_BACKEND_GLOBAL_MEM_SIZE_HETGPU 0x7F05 /* cl_ulong: the physical device's memory */
 #define CL_BACKEND_AVAILABLE_HETGPU       0x7F06 /* cl_bool: usable (CL_FALSE once its device was lost) */
 
@@ -69,7 +69,7 @@ typedef struct cl_migration_report_hetgpu {
   cl_backend_id_hetgpu source;
   cl_backend_id_hetgpu target;
   cl_int status;         /* CL_SUCCESS or the error the migration returned */
-  cl_uint buffers;       /* root buffers moved */
+  cl_uint buffers;       /* root buffers made current on the target (bytes: what that copied) */
   cl_uint programs;      /* programs built on the target */
   cl_uint kernels;       /* kernels created on the target */
   cl_uint buffers_lost;  /* buffers whose every current copy was on a lost device: zeroed on the target */
