@@ -73,10 +73,13 @@ for phase in $phases; do
     # cl_hetgpu_migrate with every backend live: NVIDIA, PoCL (when registered) and riscv
     grep -h . /etc/OpenCL/vendors/*.icd > "$logs/vendors.txt" 2>&1
     [ -d /tmp/site ] && export PYTHONPATH=/tmp/site PYOPENCL_NO_CACHE=1
-    for t in $B/migrate_*; do run "$(basename $t)" 300 $t; done
+    for t in $B/migrate_*; do HG_MIGRATE_VENDOR=NVIDIA run "$(basename $t)_nvidia" 300 $t; done
+    for t in $B/migrate_buffers $B/migrate_queue $B/migrate_checkpoint; do
+      HETGPU_BACKEND=vendor:Portable HG_MIGRATE_VENDOR=Portable run "$(basename $t)_pocl" 300 $t
+    done
     HG_MIGRATE_BACKENDS="riscv vendor:NVIDIA vendor:Portable vendor:NVIDIA" run app_migrate 300 \
       bash $B/run_migrate_apps.sh $B/hetgpu-ctl $B/hetgpu-demo $B/test_pyopencl.py
-    run bench_migrate 500 $B/bench-migrate --max-mib 2048 ;;
+    [ "${HG_MIGRATE_BENCH:-1}" = 0 ] || run bench_migrate 500 $B/bench-migrate --max-mib 2048 ;;
   bench)
     OCL_ICD_VENDORS=/tmp/hg-vendors-all HETGPU_BENCH_ITERS=50 run bench 200 $B/bench-kernels NVIDIA ;;
   esac

@@ -17,6 +17,8 @@ move_while_running() {
   local log="$HETGPU_CONTROL_DIR/$name.log"
   "$@" > "$log" 2>&1 &
   local pid=$! moves=0 tries=0
+  # its socket appears with its first context
+  while kill -0 "$pid" 2>/dev/null && ! "$ctl" ping "$pid" >/dev/null 2>&1; do sleep 0.05; done
   while kill -0 "$pid" 2>/dev/null; do
     for be in ${HG_MIGRATE_BACKENDS:-riscv vendor:Portable}; do
       out=$("$ctl" migrate "$pid" "$be" 2>&1) && moves=$((moves + 1))
@@ -33,7 +35,7 @@ move_while_running() {
   fi
 }
 
-move_while_running hetgpu-demo "$demo" --repeat 150
+move_while_running hetgpu-demo "$demo" --repeat "${HG_DEMO_REPEAT:-150}"
 if python3 -c "import pyopencl" 2>/dev/null; then
   HG_PYOPENCL_REPEAT=4 PYOPENCL_NO_CACHE=1 move_while_running pyopencl python3 "$pyprog"
 fi

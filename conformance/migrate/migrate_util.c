@@ -39,6 +39,18 @@ bool mg_init(void) {
       !mg.restore || !mg.get_objects || !mg.set_label || !mg.get_by_label)
     return false;
   long v = mg_backend_by_kind("vendor"), r = mg_backend_by_kind("riscv");
+  const char *want = getenv("HG_MIGRATE_VENDOR"); /* e.g. NVIDIA: which vendor backend to use */
+  if (want && *want) {
+    cl_uint n = 0;
+    mg.get_backend_ids(hg_test_platform, 0, NULL, &n);
+    v = -1;
+    for (cl_uint i = 0; i < n && v < 0; i++) {
+      char s[512] = "";
+      if (mg.get_backend_info(hg_test_platform, i, CL_BACKEND_NAME_HETGPU, sizeof s, s, NULL) == CL_SUCCESS &&
+          !strncmp(s, "vendor:", 7) && strstr(s, want))
+        v = i;
+    }
+  }
   if (v < 0 || r < 0)
     return false;
   mg_vendor = (cl_backend_id_hetgpu)v;

@@ -22,7 +22,8 @@ typedef struct mg_ext {
 } mg_ext;
 
 extern mg_ext mg;
-/* Backend ids of the vendor backend and of the RISC-V one (valid after mg_init). */
+/* Backend ids of the vendor backend (the first, or the one whose name contains
+ * HG_MIGRATE_VENDOR) and of the RISC-V one (valid after mg_init). */
 extern cl_backend_id_hetgpu mg_vendor, mg_riscv;
 
 /* Loads the functions and finds both backends; false when the platform is not hetGPU or either

@@ -115,6 +115,7 @@ HG_TEST(every_buffer_kind_round_trips) {
   size_t total_bytes = 10 * bytes; /* every root buffer, sub-buffers excluded */
 
   uint32_t *got = malloc(bytes), *ro_next = malloc(bytes);
+  CHECK_CL(mg.migrate(ctx, mg_vendor, 0, 0, NULL)); /* wherever HETGPU_BACKEND started it */
   CHECK(mg_backend_of(ctx) == mg_vendor);
   bool released_before = false;
   for (int round = 0; round < 2 * ROUNDS; round++) {
