@@ -104,10 +104,13 @@ typedef struct hg_backend_ops {
   cl_int (*mem_read_rect)(hg_backend *be, hg_dev_mem *src, const hg_rect *rect, void *dst);
   cl_int (*mem_write_rect)(hg_backend *be, hg_dev_mem *dst, const hg_rect *rect, const void *src);
   cl_int (*mem_copy_rect)(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect);
-  /* Optional: a host pointer to the allocation's bytes when the backend's memory is host
-   * memory, valid until the allocation is freed; NULL otherwise. Only read or written while
-   * no operation on the allocation runs (migrations move buffers through it with one copy). */
-  void *(*mem_host_view)(hg_backend *be, hg_dev_mem *mem);
+  /* Optional: the allocation's bytes in host memory without a copy, when the backend's memory
+   * is host memory (the RISC-V simulator's DRAM, a CPU vendor device's mapped buffer); NULL when
+   * it cannot. `write`: the bytes will be overwritten (the old ones need not be there). Valid
+   * until mem_host_unmap; used only while no other operation on the allocation runs
+   * (migrations and checkpoints move buffers through it with one copy). */
+  void *(*mem_host_map)(hg_backend *be, hg_dev_mem *mem, bool write);
+  void (*mem_host_unmap)(hg_backend *be, hg_dev_mem *mem, void *ptr);
 
   /* code: lower the IR module for this backend and build it; log receives a malloc'd build log */
   cl_int (*program_build)(hg_backend *be, const struct hg_ir_module *module, const char *options,

@@ -241,7 +241,7 @@ cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_ulong timeout_
     }
     for (uint32_t i = 0; i < c.snap.num_buffers; i++)
       if (!c.mems[i]->parent)
-        hg_mem_storage_drop_host(c.mems[i]->storage);
+        hg_mem_storage_host_done(c.mems[i]->storage);
     pthread_mutex_unlock(&ctx->objects_lock);
     hg_placement_open(&ctx->placement, be);
     HG_LOG(HG_LOG_MIGRATE, "context %llu checkpointed to %s: %d; %u buffers, %u programs, %u kernels, %u queues, %llu ns",

@@ -38,6 +38,8 @@ typedef struct hg_mem_storage {
   hg_mem_copy dev[HG_MEM_MAX_BACKENDS];
   void *host; /* NULL until a migration to the host or a move between backends needs it */
   bool host_valid;
+  void *mapped;        /* a backend copy mapped for hg_mem_storage_host_contents, or NULL */
+  unsigned mapped_on;  /* that backend's index */
 } hg_mem_storage;
 
 /* What a command is about to do with a buffer's storage on a backend. */
@@ -68,11 +70,12 @@ void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target, bool release)
  * is valid too (platform/mem_evict.c); returns the bytes given back. */
 size_t hg_mem_evict_stale(hg_backend *be);
 void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target, bool allocated);
-/* The current contents readable on the host, for a checkpoint: a valid backend copy in host
- * memory when there is one (no copy made), else the host copy, filled first. Valid while no
- * command runs; hg_mem_storage_drop_host afterwards frees a host copy that is not the only one. */
+/* The current contents readable on the host, for a checkpoint: a valid backend copy mapped in
+ * host memory when a backend can (no copy made), else the host copy, filled first. Valid while
+ * no command runs, until hg_mem_storage_host_done, which unmaps it and frees a host copy that
+ * is not the only one. */
 cl_int hg_mem_storage_host_contents(hg_mem_storage *st, const void **data);
-void hg_mem_storage_drop_host(hg_mem_storage *st);
+void hg_mem_storage_host_done(hg_mem_storage *st);
 
 /* One mapping handed to the application by clEnqueueMapBuffer. Shared by the list of the
  * buffer's mappings and the map command, which may still be writing to it. */

@@ -260,8 +260,10 @@ cl_int hg_mem_storage_host_contents(hg_mem_storage *st, const void **data) {
   *data = NULL;
   for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS && !*data && !st->host_valid; i++) {
     hg_backend *be = hg_backend_at(i);
-    if (st->dev[i].valid && be->ops->mem_host_view)
-      *data = be->ops->mem_host_view(be, st->dev[i].mem);
+    if (st->dev[i].valid && be->ops->mem_host_map && !atomic_load(&be->lost)) {
+      *data = st->mapped = be->ops->mem_host_map(be, st->dev[i].mem, false);
+      st->mapped_on = i;
+    }
   }
   if (!*data) {
     err = pull_to_host(st);
@@ -271,8 +273,13 @@ cl_int hg_mem_storage_host_contents(hg_mem_storage *st, const void **data) {
   return err;
 }
 
-void hg_mem_storage_drop_host(hg_mem_storage *st) {
+void hg_mem_storage_host_done(hg_mem_storage *st) {
   pthread_mutex_lock(&st->lock);
+  if (st->mapped) {
+    hg_backend *be = hg_backend_at(st->mapped_on);
+    be->ops->mem_host_unmap(be, st->dev[st->mapped_on].mem, st->mapped);
+    st->mapped = NULL;
+  }
   bool device_valid = false;
   for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++)
     device_valid |= st->dev[i].valid;

@@ -142,6 +142,10 @@ cl_int hg_vendor_mem_fill(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t
 cl_int hg_vendor_mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *rect, void *dst);
 cl_int hg_vendor_mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *rect, const void *src);
 cl_int hg_vendor_mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect);
+/* A CPU device's buffer mapped in place (its memory is host memory); NULL for other devices,
+ * whose map would be a copy. */
+void *hg_vendor_mem_host_map(hg_backend *be, hg_dev_mem *m, bool write);
+void hg_vendor_mem_host_unmap(hg_backend *be, hg_dev_mem *m, void *ptr);
 cl_int hg_vendor_mem_read_async(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst,
                                 bool timed, hg_token **token);
 cl_int hg_vendor_mem_write_async(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src,

@@ -272,3 +272,36 @@ cl_int hg_vendor_mem_copy_rect_async(hg_backend *be, hg_dev_mem *src, hg_dev_mem
   *token = NULL;
   return mem_copy_rect(be, src, dst, r, timed, token);
 }
+
+/* ---- host access without a copy (CPU devices) ---- */
+
+void *hg_vendor_mem_host_map(hg_backend *be, hg_dev_mem *m, bool write) {
+  if (!(be->type & CL_DEVICE_TYPE_CPU))
+    return NULL;
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  cl_event ev = NULL;
+  cl_int err = CL_SUCCESS;
+  hg_vendor_slot slot;
+  hg_vendor_stream_take(vb, false, &slot);
+  void *p = VCL(slot.queue)->clEnqueueMapBuffer(slot.queue, m->mem, CL_FALSE,
+                                                write ? CL_MAP_WRITE_INVALIDATE_REGION : CL_MAP_READ, 0, m->size,
+                                                HG_VENDOR_WAIT(slot), &ev, &err);
+  hg_vendor_stream_give(vb, &slot, err == CL_SUCCESS ? ev : NULL);
+  if (err == CL_SUCCESS && hg_vendor_wait(ev) == CL_SUCCESS)
+    return p;
+  if (err == CL_SUCCESS)
+    hg_vendor_mem_host_unmap(be, m, p);
+  HG_LOG(HG_LOG_MEM, "%s: mapping %zu bytes failed (%d): copying instead", be->name, m->size, err);
+  return NULL;
+}
+
+void hg_vendor_mem_host_unmap(hg_backend *be, hg_dev_mem *m, void *ptr) {
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  cl_event ev = NULL;
+  hg_vendor_slot slot;
+  hg_vendor_stream_take(vb, false, &slot);
+  cl_int err = VCL(slot.queue)->clEnqueueUnmapMemObject(slot.queue, m->mem, ptr, HG_VENDOR_WAIT(slot), &ev);
+  hg_vendor_stream_give(vb, &slot, err == CL_SUCCESS ? ev : NULL);
+  if (err == CL_SUCCESS)
+    hg_vendor_wait(ev);
+}
