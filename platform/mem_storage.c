@@ -14,6 +14,7 @@
 #include "platform/mem.h"
 #include "platform/mem_object.h"
 #include "platform/migrate_internal.h"
+#include "platform/placement.h"
 #include "platform/platform.h"
 
 /* A failed allocation is reported with the allocation codes the API names. */
@@ -199,12 +200,20 @@ cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *alloca
       goto out;
     *allocated = true;
   }
-  unsigned from = live_copy(st);
+  unsigned from;
   if (st->host_valid) {
     err = target->ops->mem_write(target, t->mem, 0, st->size, st->host);
-  } else if (from < HG_MEM_MAX_BACKENDS) {
-    err = hg_migrate_copy(hg_backend_at(from), st->dev[from].mem, target, t->mem, st->size);
-  } else {
+    goto copied;
+  }
+  while ((from = live_copy(st)) < HG_MEM_MAX_BACKENDS) {
+    hg_backend *src = hg_backend_at(from);
+    err = hg_migrate_copy(src, st->dev[from].mem, target, t->mem, st->size);
+    if (err != HG_ERR_DEVICE_LOST)
+      goto copied;
+    /* the source's device died under the copy (nothing noticed before): mark it, try another */
+    hg_backend_result(src, err);
+  }
+  {
     /* every valid copy was on a lost device: the contents are gone; the buffer goes on, zeroed */
     static const uint8_t zero;
     err = target->ops->mem_fill(target, t->mem, 0, st->size, &zero, 1);
@@ -212,6 +221,7 @@ cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *alloca
     if (*lost)
       goto out;
   }
+copied:
   if (err == CL_SUCCESS)
     *moved = st->size;
 out:
