@@ -250,6 +250,7 @@ HG_TEST(use_host_ptr_map_pointer_is_stable) {
     CHECK_U32(p, ref + off / 4, N - off / 4, "step %d", i);
     CHECK_CL(clEnqueueUnmapMemObject(q, b, p, 0, NULL, NULL));
   }
+  CHECK_CL(clFinish(q)); /* the last unmap reads host_ptr: done before the memory goes */
   clReleaseMemObject(b);
   clReleaseKernel(mix);
   clReleaseProgram(prog);
