@@ -20,8 +20,8 @@ static size_t evict_in_context(cl_context ctx, hg_backend *be) {
     hg_mem_storage *st = mem->storage;
     hg_mem_copy *c = &st->dev[be->index];
     bool other_valid = st->host_valid;
-    for (unsigned b = 0; b < HG_MEM_MAX_BACKENDS; b++)
-      other_valid |= b != be->index && st->dev[b].valid;
+    for (unsigned b = 0; b < HG_MEM_MAX_BACKENDS; b++) /* a copy on a lost device is no duplicate */
+      other_valid |= b != be->index && st->dev[b].valid && !atomic_load(&hg_backend_at(b)->lost);
     if (c->mem && (!c->valid || other_valid)) {
       be->ops->mem_free(be, c->mem);
       c->mem = NULL;
