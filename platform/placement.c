@@ -56,12 +56,12 @@ void hg_placement_leave(hg_placement *p) {
   pthread_mutex_unlock(&p->lock);
 }
 
-hg_backend *hg_command_place(hg_command *cmd) {
+static hg_backend *hg_command_place(hg_command *cmd) {
   cmd->backend = hg_placement_enter(&cmd->queue->context->placement);
   return cmd->backend;
 }
 
-void hg_command_unplace(hg_command *cmd) { hg_placement_leave(&cmd->queue->context->placement); }
+static void hg_command_unplace(hg_command *cmd) { hg_placement_leave(&cmd->queue->context->placement); }
 
 cl_int hg_backend_result(hg_backend *be, cl_int r) {
   if (r == HG_ERR_DEVICE_LOST && be && !atomic_exchange(&be->lost, true))

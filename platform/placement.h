@@ -40,13 +40,10 @@ hg_backend *hg_placement_current(hg_placement *p);
 hg_backend *hg_placement_enter(hg_placement *p);
 void hg_placement_leave(hg_placement *p);
 
-/* The one function that decides which backend a command runs on: enters its context's gate
- * and records the backend in cmd->backend (hg_command_unplace leaves). */
-hg_backend *hg_command_place(struct hg_command *cmd);
-void hg_command_unplace(struct hg_command *cmd);
-
-/* Runs a command's work on the backend placement picks: its asynchronous form when token is
- * not NULL, else its synchronous one; a command on a lost backend fails without running.
+/* Runs a command's work where it belongs: hg_command_place (placement.c), the one function that
+ * decides which backend a command runs on, enters its context's gate and records the backend in
+ * cmd->backend; then the command's asynchronous form runs when token is not NULL, else its
+ * synchronous one (a command on a lost backend fails without running); then it leaves the gate.
  * Returns CL_SUCCESS or a negative OpenCL error (hg_backend_result). */
 cl_int hg_command_dispatch(struct hg_command *cmd, hg_token **token);
 /* What a backend's result means to the application: HG_ERR_DEVICE_LOST marks the backend lost
