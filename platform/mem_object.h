@@ -62,10 +62,12 @@ cl_int hg_mem_storage_to_host(hg_mem_storage *st, bool content_undefined);
  * target's allocation is new; *moved: bytes copied, 0 when the target was current already;
  * *lost: every current copy was on a lost device, the target's copy is zeroed instead);
  * then either commit (the target's copy becomes valid; the others keep their marks, since a
- * valid one holds the same bytes, and are freed when `release`) or abort (a new target
- * allocation is freed again). The caller keeps every command away meanwhile. */
+ * valid one holds the same bytes) or abort (a new target allocation is freed again). The caller
+ * keeps every command away meanwhile. Release frees every copy but `keep`'s (valid there): a
+ * migration with CL_MIGRATE_RELEASE_SOURCE_HETGPU, once commands run again. */
 cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *allocated, size_t *moved, bool *lost);
-void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target, bool release);
+void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target);
+void hg_mem_storage_release(hg_mem_storage *st, hg_backend *keep);
 /* Frees every copy on `be` that is not needed: stale ones, and valid ones while another copy
  * is valid too (platform/mem_evict.c); returns the bytes given back. */
 size_t hg_mem_evict_stale(hg_backend *be);

@@ -229,27 +229,31 @@ out:
   return err;
 }
 
-void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target, bool release) {
+void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target) {
   pthread_mutex_lock(&st->lock);
   st->dev[target->index].valid = true;
-  for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++) {
-    hg_mem_copy *c = &st->dev[i];
-    if (i == target->index || !c->mem)
-      continue;
-    /* A valid copy stays valid (it holds the same bytes as the target's); copies on a lost
-     * device are dropped; the rest are kept for a move back unless released (mem_evict.c). */
-    hg_backend *be = hg_backend_at(i);
-    if (atomic_load(&be->lost))
-      c->valid = false;
-    if (release) {
-      be->ops->mem_free(be, c->mem);
-      c->mem = NULL;
-      c->valid = false;
-    }
-  }
+  /* A valid copy elsewhere stays valid (it holds the same bytes as the target's), except on a
+   * lost device; the others are kept for a move back (mem_evict.c, hg_mem_storage_release). */
+  for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++)
+    if (i != target->index && st->dev[i].mem && atomic_load(&hg_backend_at(i)->lost))
+      st->dev[i].valid = false;
   free(st->host);
   st->host = NULL;
   st->host_valid = false;
+  pthread_mutex_unlock(&st->lock);
+}
+
+void hg_mem_storage_release(hg_mem_storage *st, hg_backend *keep) {
+  pthread_mutex_lock(&st->lock);
+  for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++) {
+    hg_mem_copy *c = &st->dev[i];
+    if (i == keep->index || !c->mem)
+      continue;
+    hg_backend *be = hg_backend_at(i);
+    be->ops->mem_free(be, c->mem);
+    c->mem = NULL;
+    c->valid = false;
+  }
   pthread_mutex_unlock(&st->lock);
 }
 

@@ -6,10 +6,11 @@
  *  capture   list the context's buffers, programs and kernels (the list stays locked)
  *  build     every built program and created kernel on the target (cached per backend)
  *  transfer  every root buffer's contents staged on the target, source copies untouched
- *  resume    commit (the target's copies become the only valid ones; the source's stay
- *            allocated for a move back, evicted under memory pressure, or are freed now with
- *            CL_MIGRATE_RELEASE_SOURCE_HETGPU) or, on any failure, abort (new target
- *            allocations freed); the gate reopens on the target or on the source. */
+ *  resume    commit (the target's copies become valid; the source's stay allocated for a
+ *            move back, evicted under memory pressure) or, on any failure, abort (new target
+ *            allocations freed); the gate reopens on the target or on the source. With
+ *            CL_MIGRATE_RELEASE_SOURCE_HETGPU the other copies are freed after that, while
+ *            commands already run on the target. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -86,17 +87,28 @@ static cl_int stage_buffers(cl_context ctx, hg_backend *target, bool *allocated,
   return CL_SUCCESS;
 }
 
-static void commit_buffers(cl_context ctx, hg_backend *target, bool release) {
+static void commit_buffers(cl_context ctx, hg_backend *target) {
   for (size_t i = 0; i < ctx->num_objects; i++) {
     hg_ctx_object *o = &ctx->objects[i];
     if (o->type == CL_OBJECT_MEM_HETGPU && !((cl_mem)o->obj)->parent)
-      hg_mem_storage_commit(((cl_mem)o->obj)->storage, target, release);
+      hg_mem_storage_commit(((cl_mem)o->obj)->storage, target);
   }
 }
 
+/* CL_MIGRATE_RELEASE_SOURCE_HETGPU: every copy but the target's goes, after the gate reopened
+ * (freeing is no downtime: commands use the target's copies only). */
+static void release_others(cl_context ctx, hg_backend *target) {
+  pthread_mutex_lock(&ctx->objects_lock);
+  for (size_t i = 0; i < ctx->num_objects; i++) {
+    hg_ctx_object *o = &ctx->objects[i];
+    if (o->type == CL_OBJECT_MEM_HETGPU && !((cl_mem)o->obj)->parent)
+      hg_mem_storage_release(((cl_mem)o->obj)->storage, target);
+  }
+  pthread_mutex_unlock(&ctx->objects_lock);
+}
+
 /* The work between closing and opening the gate; returns the phases' end times. */
-static cl_int move_context(cl_context ctx, hg_backend *target, bool release, cl_migration_report_hetgpu *r,
-                           uint64_t t[3]) {
+static cl_int move_context(cl_context ctx, hg_backend *target, cl_migration_report_hetgpu *r, uint64_t t[3]) {
   pthread_mutex_lock(&ctx->objects_lock);
   bool *allocated = calloc(ctx->num_objects ? ctx->num_objects : 1, sizeof *allocated);
   t[0] = hg_host_clock_ns();
@@ -106,7 +118,7 @@ static cl_int move_context(cl_context ctx, hg_backend *target, bool release, cl_
     err = stage_buffers(ctx, target, allocated, r);
   t[2] = hg_host_clock_ns();
   if (err == CL_SUCCESS)
-    commit_buffers(ctx, target, release);
+    commit_buffers(ctx, target);
   pthread_mutex_unlock(&ctx->objects_lock);
   free(allocated);
   return err;
@@ -128,12 +140,14 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
     uint64_t quiesced = hg_host_clock_ns(), t[3];
     r.quiesce_ns = quiesced - start;
     if (err == CL_SUCCESS) {
-      err = move_context(ctx, target, (flags & CL_MIGRATE_RELEASE_SOURCE_HETGPU) != 0, &r, t);
+      err = move_context(ctx, target, &r, t);
       hg_placement_open(&ctx->placement, err == CL_SUCCESS ? target : source);
       r.capture_ns = t[0] - quiesced;
       r.build_ns = t[1] - t[0];
       r.transfer_ns = t[2] - t[1];
       r.resume_ns = hg_host_clock_ns() - t[2];
+      if (err == CL_SUCCESS && (flags & CL_MIGRATE_RELEASE_SOURCE_HETGPU))
+        release_others(ctx, target);
     }
   }
   err = hg_backend_result(target, err);

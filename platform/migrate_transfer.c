@@ -1,8 +1,9 @@
 /* Moving one allocation's bytes from one backend to another for a migration
  * (platform/migrate.c). The fastest way both sides allow:
- *  - one side's memory can be mapped in host memory without a copy (mem_host_map: the RISC-V
- *    simulator, a CPU vendor device): the other side reads into it or writes from it directly,
- *    one copy and no staging;
+ *  - both sides' memory can be mapped in host memory without a copy (mem_host_map: the RISC-V
+ *    simulator, a CPU vendor device): one memcpy between the mappings, on several threads;
+ *  - one side's can: the other side reads into it or writes from it directly, one copy and no
+ *    staging;
  *  - otherwise through two host staging chunks: while chunk k is written to the target, chunk
  *    k+1 is read from the source (asynchronously when the source has mem_read_async), so the
  *    two directions overlap. */
@@ -53,18 +54,20 @@ static cl_int via_staging(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_d
 cl_int hg_migrate_copy(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size) {
   if (hg_fault_injected("transfer"))
     return CL_OUT_OF_RESOURCES;
-  void *view = dst->ops->mem_host_map ? dst->ops->mem_host_map(dst, dm, true) : NULL;
-  cl_int err;
-  if (view) {
-    err = src->ops->mem_read(src, sm, 0, size, view);
-    dst->ops->mem_host_unmap(dst, dm, view);
-    return err;
-  }
-  view = src->ops->mem_host_map ? src->ops->mem_host_map(src, sm, false) : NULL;
-  if (view) {
-    err = dst->ops->mem_write(dst, dm, 0, size, view);
-    src->ops->mem_host_unmap(src, sm, view);
-    return err;
-  }
-  return via_staging(src, sm, dst, dm, size);
+  void *to = dst->ops->mem_host_map ? dst->ops->mem_host_map(dst, dm, true) : NULL;
+  void *from = src->ops->mem_host_map ? src->ops->mem_host_map(src, sm, false) : NULL;
+  cl_int err = CL_SUCCESS;
+  if (to && from)
+    hg_migrate_memcpy(to, from, size);
+  else if (to)
+    err = src->ops->mem_read(src, sm, 0, size, to);
+  else if (from)
+    err = dst->ops->mem_write(dst, dm, 0, size, from);
+  else
+    err = via_staging(src, sm, dst, dm, size);
+  if (to)
+    dst->ops->mem_host_unmap(dst, dm, to);
+  if (from)
+    src->ops->mem_host_unmap(src, sm, from);
+  return err;
 }
