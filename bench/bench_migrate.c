@@ -1,7 +1,10 @@
 /* bench-migrate: what moving a whole context between hetGPU's backends costs
  * (cl_hetgpu_migrate), phase by phase, against the floor measured in the same run: the host's
- * memcpy of the same bytes between two touched malloc'd buffers (best of a few); one memcpy
- * into freshly mmapped memory is printed beside it for reference (the first-touch cost). Also a
+ * memcpy of the same bytes between two touched malloc'd buffers (best of a few), or for a move
+ * with a GPU side the PCIe copy of the same bytes from or to pinned host memory through the GPU
+ * vendor's own OpenCL when that is slower (when its platform is visible: run with the vendor
+ * beside hetGPU); one memcpy into freshly mmapped memory is printed beside it for reference
+ * (the first-touch cost). Also a
  * checkpoint to a file against write()+fsync of the same bytes, and a restore on each backend
  * against read() of the same file.
  *
@@ -86,6 +89,46 @@ static double median(double *v, int n) {
 }
 
 /* ---- floors ---- */
+
+/* Best of 3 blocking copies of `bytes` between a pinned host buffer (CL_MEM_ALLOC_HOST_PTR,
+ * mapped) and a device buffer on the first GPU of a platform named NVIDIA, in both directions;
+ * false when there is none. Larger sizes are timed in pieces of up to 1 GiB. */
+static bool pcie_floor_s(size_t bytes, double *h2d, double *d2h) {
+  cl_platform_id p = bench_find_platform("NVIDIA");
+  cl_device_id d;
+  if (!p || clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, NULL) != CL_SUCCESS)
+    return false;
+  size_t piece = bytes < (1ul << 30) ? bytes : (1ul << 30);
+  cl_int err;
+  cl_context c = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
+  cl_command_queue q = clCreateCommandQueueWithProperties(c, d, NULL, &err);
+  cl_mem dev = clCreateBuffer(c, CL_MEM_READ_WRITE, piece, NULL, &err);
+  cl_mem pin = clCreateBuffer(c, CL_MEM_ALLOC_HOST_PTR, piece, NULL, &err);
+  void *h = pin ? clEnqueueMapBuffer(q, pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, piece, 0, NULL, NULL, &err) : NULL;
+  bool ok = dev && h;
+  *h2d = *d2h = 1e30;
+  for (int r = 0; ok && r < 3; r++) {
+    double t0 = bench_now_s();
+    for (size_t off = 0; off < bytes; off += piece)
+      clEnqueueWriteBuffer(q, dev, CL_TRUE, 0, bytes - off < piece ? bytes - off : piece, h, 0, NULL, NULL);
+    double t1 = bench_now_s();
+    for (size_t off = 0; off < bytes; off += piece)
+      clEnqueueReadBuffer(q, dev, CL_TRUE, 0, bytes - off < piece ? bytes - off : piece, h, 0, NULL, NULL);
+    double t2 = bench_now_s();
+    *h2d = t1 - t0 < *h2d ? t1 - t0 : *h2d;
+    *d2h = t2 - t1 < *d2h ? t2 - t1 : *d2h;
+  }
+  if (h)
+    clEnqueueUnmapMemObject(q, pin, h, 0, NULL, NULL);
+  clFinish(q);
+  if (pin)
+    clReleaseMemObject(pin);
+  if (dev)
+    clReleaseMemObject(dev);
+  clReleaseCommandQueue(q);
+  clReleaseContext(c);
+  return ok;
+}
 
 /* Best of `reps` memcpy of `bytes` between two malloc'd buffers touched first. */
 static double memcpy_floor_s(size_t bytes, int reps) {
@@ -348,7 +391,23 @@ static void release_restored(cl_context ctx) {
 
 static cl_backend_id_hetgpu backends[MAX_BACKENDS];
 static char backend_names[MAX_BACKENDS][128];
+static bool backend_gpu[MAX_BACKENDS];
 static cl_uint nbackends;
+/* The PCIe floor of the current size: a pinned host <-> GPU copy of the same bytes through the
+ * GPU vendor's own OpenCL (0 when no GPU platform is visible). */
+static double pcie_h2d_s, pcie_d2h_s;
+
+/* The floor of a move: the host memcpy, or the PCIe copy when a GPU is one side and slower. */
+static double row_floor(cl_backend_id_hetgpu from, cl_backend_id_hetgpu to, double memcpy_s) {
+  double f = memcpy_s;
+  for (cl_uint i = 0; i < nbackends; i++) {
+    if (backend_gpu[i] && backends[i] == to && pcie_h2d_s > f)
+      f = pcie_h2d_s;
+    if (backend_gpu[i] && backends[i] == from && pcie_d2h_s > f)
+      f = pcie_d2h_s;
+  }
+  return f;
+}
 
 /* The backend's CL_BACKEND_NAME_HETGPU without "vendor:", at most 20 characters. */
 static const char *short_name(cl_backend_id_hetgpu b) {
@@ -405,6 +464,7 @@ static void print_row(const char *size, const char *mode, cl_backend_id_hetgpu f
     m[p] = median(s->v[p], s->n);
   char pair[64];
   snprintf(pair, sizeof pair, "%s -> %s", short_name(from), short_name(to));
+  floor_s = row_floor(from, to, floor_s);
   printf("%-8s %-8s %-34s %8.3f %8.3f %8.3f %9.3f %8.3f %10.3f %7.2f %10.3f %6.2f\n", size, mode, pair,
          m[P_QUIESCE] * 1e3, m[P_CAPTURE] * 1e3, m[P_BUILD] * 1e3, m[P_TRANSFER] * 1e3, m[P_RESUME] * 1e3,
          m[P_TOTAL] * 1e3, s->bytes / m[P_TOTAL] / 1e9, floor_s * 1e3, m[P_TOTAL] / floor_s);
@@ -570,6 +630,9 @@ int main(int argc, char **argv) {
     char kind[32] = "";
     cl_ulong mem = 0;
     CHECK(ext.backend_info(hp, backends[i], CL_BACKEND_NAME_HETGPU, sizeof backend_names[0], backend_names[i], NULL));
+    cl_device_type type = 0;
+    CHECK(ext.backend_info(hp, backends[i], CL_BACKEND_DEVICE_TYPE_HETGPU, sizeof type, &type, NULL));
+    backend_gpu[i] = (type & CL_DEVICE_TYPE_GPU) != 0;
     ext.backend_info(hp, backends[i], CL_BACKEND_KIND_HETGPU, sizeof kind, kind, NULL);
     ext.backend_info(hp, backends[i], CL_BACKEND_GLOBAL_MEM_SIZE_HETGPU, sizeof mem, &mem, NULL);
     printf("backend %u: %s (%s, %llu MiB)\n", backends[i], backend_names[i], kind, (unsigned long long)(mem / MIB));
@@ -626,6 +689,11 @@ int main(int argc, char **argv) {
            "memory (first touch, not the floor) %.3f ms (%.2fx)\n",
            label, (size_t)((total + max_alloc - 1) / max_alloc), floor_s * 1e3, total / floor_s / 1e9,
            fresh_s * 1e3, fresh_s / floor_s);
+    pcie_h2d_s = pcie_d2h_s = 0;
+    if (pcie_floor_s(total, &pcie_h2d_s, &pcie_d2h_s))
+      printf("%s PCIe floor (NVIDIA's own OpenCL, pinned host memory): host->GPU %.3f ms (%.2f GB/s), GPU->host "
+             "%.3f ms (%.2f GB/s); a move with a GPU side is held to the slower of it and the memcpy\n",
+             label, pcie_h2d_s * 1e3, total / pcie_h2d_s / 1e9, pcie_d2h_s * 1e3, total / pcie_d2h_s / 1e9);
     print_header();
     bool ckpt_done[MAX_BACKENDS] = {false};
     for (cl_uint ia = 0; ia < nbackends; ia++)
