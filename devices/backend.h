@@ -111,6 +111,11 @@ typedef struct hg_backend_ops {
    * (migrations and checkpoints move buffers through it with one copy). */
   void *(*mem_host_map)(hg_backend *be, hg_dev_mem *mem, bool write);
   void (*mem_host_unmap)(hg_backend *be, hg_dev_mem *mem, void *ptr);
+  /* Optional: page-locked host memory the device's transfers reach at full speed (a vendor
+   * GPU's pinned buffer), for migrations to stage through; NULL when the backend has none worth
+   * using (its memory is host memory). *handle is what host_pinned_free takes. */
+  void *(*host_pinned_alloc)(hg_backend *be, size_t size, void **handle);
+  void (*host_pinned_free)(hg_backend *be, void *handle);
 
   /* code: lower the IR module for this backend and build it; log receives a malloc'd build log */
   cl_int (*program_build)(hg_backend *be, const struct hg_ir_module *module, const char *options,

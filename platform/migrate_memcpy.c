@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SLICE_MIN (16u << 20) /* below this per thread, one thread copies it all */
+#define SLICE_MIN (4u << 20) /* below this per thread, one thread copies it all */
 #define MAX_THREADS 16
 
 typedef struct slice {

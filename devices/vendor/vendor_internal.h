@@ -146,6 +146,10 @@ cl_int hg_vendor_mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst,
  * whose map would be a copy. */
 void *hg_vendor_mem_host_map(hg_backend *be, hg_dev_mem *m, bool write);
 void hg_vendor_mem_host_unmap(hg_backend *be, hg_dev_mem *m, void *ptr);
+/* A GPU's pinned host memory (a CL_MEM_ALLOC_HOST_PTR buffer kept mapped); NULL on other
+ * devices. */
+void *hg_vendor_host_pinned_alloc(hg_backend *be, size_t size, void **handle);
+void hg_vendor_host_pinned_free(hg_backend *be, void *handle);
 cl_int hg_vendor_mem_read_async(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst,
                                 bool timed, hg_token **token);
 cl_int hg_vendor_mem_write_async(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src,

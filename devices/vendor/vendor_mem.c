@@ -305,3 +305,54 @@ void hg_vendor_mem_host_unmap(hg_backend *be, hg_dev_mem *m, void *ptr) {
   if (err == CL_SUCCESS)
     hg_vendor_wait(ev);
 }
+
+/* ---- pinned staging (GPUs) ---- */
+
+typedef struct pinned_buffer {
+  cl_mem mem; /* CL_MEM_ALLOC_HOST_PTR: the vendor's page-locked memory */
+  void *ptr;  /* mapped for as long as it lives */
+  size_t size;
+} pinned_buffer;
+
+void *hg_vendor_host_pinned_alloc(hg_backend *be, size_t size, void **handle) {
+  *handle = NULL;
+  if (!(be->type & CL_DEVICE_TYPE_GPU))
+    return NULL;
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  pinned_buffer *p = calloc(1, sizeof *p);
+  if (!p)
+    return NULL;
+  cl_int err = CL_SUCCESS;
+  p->mem = VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size, NULL, &err);
+  if (p->mem) {
+    hg_dev_mem m = {.mem = p->mem, .size = size};
+    cl_event ev = NULL;
+    hg_vendor_slot slot;
+    hg_vendor_stream_take(vb, false, &slot);
+    p->ptr = VCL(slot.queue)->clEnqueueMapBuffer(slot.queue, p->mem, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0, size,
+                                                 HG_VENDOR_WAIT(slot), &ev, &err);
+    hg_vendor_stream_give(vb, &slot, err == CL_SUCCESS ? ev : NULL);
+    if (err == CL_SUCCESS && (err = hg_vendor_wait(ev)) != CL_SUCCESS)
+      hg_vendor_mem_host_unmap(be, &m, p->ptr);
+  }
+  if (err != CL_SUCCESS) {
+    HG_LOG(HG_LOG_MEM, "%s: no pinned staging of %zu bytes (%d)", be->name, size, err);
+    if (p->mem)
+      VCL(p->mem)->clReleaseMemObject(p->mem);
+    free(p);
+    return NULL;
+  }
+  p->size = size;
+  *handle = p;
+  return p->ptr;
+}
+
+void hg_vendor_host_pinned_free(hg_backend *be, void *handle) {
+  pinned_buffer *p = handle;
+  if (!p)
+    return;
+  hg_dev_mem m = {.mem = p->mem, .size = p->size};
+  hg_vendor_mem_host_unmap(be, &m, p->ptr);
+  VCL(p->mem)->clReleaseMemObject(p->mem);
+  free(p);
+}
