@@ -94,10 +94,6 @@ static uint32_t index_of(void *const *list, uint32_t n, const void *obj) {
   return HG_SNAP_NONE;
 }
 
-static bool program_built(cl_program p) {
-  return p->module && p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && p->build_status == CL_BUILD_SUCCESS;
-}
-
 static cl_int capture_kernel(capture *c, cl_kernel k, hg_snap_kernel *sk) {
   const hg_ir_function *f = hg_kernel_function(k);
   sk->program = index_of((void *const *)c->progs, c->snap.num_programs, k->program);
@@ -178,7 +174,7 @@ static cl_int capture_context(cl_context ctx, capture *c) {
       cl_program p = o->obj;
       pthread_mutex_lock(&p->lock); /* copies: the application may rebuild it meanwhile */
       hg_snap_program *sp = &c->programs[s->num_programs];
-      bool built = program_built(p);
+      bool built = hg_program_has_executable(p);
       if (built) {
         *sp = (hg_snap_program){.id = s->num_programs, .label = o->label, .ir_size = p->binary_size};
         sp->build_options = strdup(p->build_options ? p->build_options : "");
@@ -396,7 +392,7 @@ CL_API_ENTRY cl_context CL_API_CALL clRestoreContextHETGPU(cl_platform_id platfo
     err = CL_INVALID_VALUE;
     goto out;
   }
-  hg_backend *be = target == CL_BACKEND_DEFAULT_HETGPU ? hg_platform_backend() : (hg_platform_backend(), hg_backend_at(target));
+  hg_backend *be = hg_backend_of_id(target);
   if (!be) {
     err = CL_INVALID_BACKEND_HETGPU;
     goto out;

@@ -68,6 +68,11 @@ static bool app_holds(const hg_ctx_object *o) {
   return o->type != CL_OBJECT_MEM_HETGPU || atomic_load(&((cl_mem)o->obj)->app_refs) > 0;
 }
 
+struct hg_mem_storage *hg_ctx_object_storage(const hg_ctx_object *o) {
+  cl_mem mem = o->obj;
+  return o->type == CL_OBJECT_MEM_HETGPU && !mem->parent ? mem->storage : NULL;
+}
+
 static bool label_ok(const char *label) { return label && *label && strlen(label) <= HG_LABEL_MAX; }
 
 cl_int hg_context_set_label(cl_context ctx, void *obj, const char *label) {

@@ -23,6 +23,9 @@ typedef struct hg_ctx_object {
  * migration or checkpoint walks the list). */
 cl_int hg_context_track(cl_context ctx, void *obj, cl_object_type_hetgpu type);
 void hg_context_untrack(cl_context ctx, void *obj);
+/* The storage of an entry that is a root buffer (sub-buffers share their root's), else NULL:
+ * what migrations, checkpoints and eviction walk. */
+struct hg_mem_storage *hg_ctx_object_storage(const hg_ctx_object *o);
 /* Sets an object's label (NULL clears it); used by clSetObjectLabelHETGPU and restore. */
 cl_int hg_context_set_label(cl_context ctx, void *obj, const char *label);
 

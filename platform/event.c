@@ -174,11 +174,8 @@ cl_int hg_event_wait(cl_event ev) {
 }
 
 bool hg_event_wait_for(cl_event ev, uint64_t timeout_ns) {
-  struct timespec deadline;
-  clock_gettime(CLOCK_REALTIME, &deadline); /* the event's condition variable's clock */
-  uint64_t ns = (uint64_t)deadline.tv_nsec + timeout_ns % 1000000000ull;
-  deadline.tv_sec += (time_t)(timeout_ns / 1000000000ull + ns / 1000000000ull);
-  deadline.tv_nsec = (long)(ns % 1000000000ull);
+  /* the event's condition variable waits on CLOCK_REALTIME */
+  struct timespec deadline = hg_clock_deadline(CLOCK_REALTIME, timeout_ns);
   pthread_mutex_lock(&ev->lock);
   int rc = 0;
   while (!ev->finished && rc != ETIMEDOUT)

@@ -61,10 +61,6 @@ static cl_int kernel_publish(cl_kernel k) {
   return err;
 }
 
-static bool program_has_executable(cl_program p) {
-  return p->module && p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && p->build_status == CL_BUILD_SUCCESS;
-}
-
 CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret) {
   if (!hg_object_is(program, HG_OBJ_PROGRAM)) {
     HG_SET_ERR(errcode_ret, CL_INVALID_PROGRAM);
@@ -77,7 +73,7 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char
   pthread_mutex_lock(&program->lock);
   cl_int err = CL_SUCCESS;
   cl_kernel k = NULL;
-  if (!program_has_executable(program))
+  if (!hg_program_has_executable(program))
     err = CL_INVALID_PROGRAM_EXECUTABLE;
   else {
     uint32_t f = hg_program_find_kernel(program, kernel_name);
@@ -99,7 +95,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_
   pthread_mutex_lock(&program->lock);
   cl_int err = CL_SUCCESS;
   cl_uint n = 0;
-  if (!program_has_executable(program))
+  if (!hg_program_has_executable(program))
     err = CL_INVALID_PROGRAM_EXECUTABLE;
   else {
     for (uint32_t i = 0; i < program->module->num_functions; i++)

@@ -13,11 +13,9 @@ static size_t evict_in_context(cl_context ctx, hg_backend *be) {
   if (pthread_mutex_trylock(&ctx->objects_lock))
     return 0;
   for (size_t i = 0; i < ctx->num_objects; i++) {
-    hg_ctx_object *o = &ctx->objects[i];
-    cl_mem mem = o->obj;
-    if (o->type != CL_OBJECT_MEM_HETGPU || mem->parent || pthread_mutex_trylock(&mem->storage->lock))
+    hg_mem_storage *st = hg_ctx_object_storage(&ctx->objects[i]);
+    if (!st || pthread_mutex_trylock(&st->lock))
       continue;
-    hg_mem_storage *st = mem->storage;
     hg_mem_copy *c = &st->dev[be->index];
     bool other_valid = st->host_valid;
     for (unsigned b = 0; b < HG_MEM_MAX_BACKENDS; b++) /* a copy on a lost device is no duplicate */

@@ -34,7 +34,7 @@ cl_int hg_migrate_check_flags(cl_migration_flags_hetgpu flags) {
 
 static bool program_is_built(cl_program p) {
   pthread_mutex_lock(&p->lock);
-  bool built = p->module && p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && p->build_status == CL_BUILD_SUCCESS;
+  bool built = hg_program_has_executable(p);
   pthread_mutex_unlock(&p->lock);
   return built;
 }
@@ -66,18 +66,17 @@ static cl_int build_on_target(cl_context ctx, hg_backend *target, cl_migration_r
  * objects_lock; `allocated` has one entry per object. */
 static cl_int stage_buffers(cl_context ctx, hg_backend *target, bool *allocated, cl_migration_report_hetgpu *r) {
   for (size_t i = 0; i < ctx->num_objects; i++) {
-    hg_ctx_object *o = &ctx->objects[i];
-    cl_mem mem = o->obj;
-    if (o->type != CL_OBJECT_MEM_HETGPU || mem->parent)
+    hg_mem_storage *st = hg_ctx_object_storage(&ctx->objects[i]);
+    if (!st)
       continue;
     size_t moved;
     bool lost;
-    cl_int err = hg_mem_storage_stage(mem->storage, target, &allocated[i], &moved, &lost);
+    cl_int err = hg_mem_storage_stage(st, target, &allocated[i], &moved, &lost);
     if (err != CL_SUCCESS) {
-      HG_LOG(HG_LOG_MIGRATE, "moving buffer %p (%zu bytes) to %s failed: %d", (void *)mem, mem->size, target->name, err);
+      HG_LOG(HG_LOG_MIGRATE, "moving a buffer (%zu bytes) to %s failed: %d", st->size, target->name, err);
       for (size_t j = 0; j <= i; j++)
-        if (ctx->objects[j].type == CL_OBJECT_MEM_HETGPU && !((cl_mem)ctx->objects[j].obj)->parent)
-          hg_mem_storage_abort(((cl_mem)ctx->objects[j].obj)->storage, target, allocated[j]);
+        if ((st = hg_ctx_object_storage(&ctx->objects[j])))
+          hg_mem_storage_abort(st, target, allocated[j]);
       return err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE;
     }
     r->buffers++;
@@ -87,24 +86,13 @@ static cl_int stage_buffers(cl_context ctx, hg_backend *target, bool *allocated,
   return CL_SUCCESS;
 }
 
-static void commit_buffers(cl_context ctx, hg_backend *target) {
+/* Calls fn on every root buffer's storage of the context. Under objects_lock. */
+static void each_storage(cl_context ctx, hg_backend *target, void (*fn)(hg_mem_storage *, hg_backend *)) {
   for (size_t i = 0; i < ctx->num_objects; i++) {
-    hg_ctx_object *o = &ctx->objects[i];
-    if (o->type == CL_OBJECT_MEM_HETGPU && !((cl_mem)o->obj)->parent)
-      hg_mem_storage_commit(((cl_mem)o->obj)->storage, target);
+    hg_mem_storage *st = hg_ctx_object_storage(&ctx->objects[i]);
+    if (st)
+      fn(st, target);
   }
-}
-
-/* CL_MIGRATE_RELEASE_SOURCE_HETGPU: every copy but the target's goes, after the gate reopened
- * (freeing is no downtime: commands use the target's copies only). */
-static void release_others(cl_context ctx, hg_backend *target) {
-  pthread_mutex_lock(&ctx->objects_lock);
-  for (size_t i = 0; i < ctx->num_objects; i++) {
-    hg_ctx_object *o = &ctx->objects[i];
-    if (o->type == CL_OBJECT_MEM_HETGPU && !((cl_mem)o->obj)->parent)
-      hg_mem_storage_release(((cl_mem)o->obj)->storage, target);
-  }
-  pthread_mutex_unlock(&ctx->objects_lock);
 }
 
 /* The work between closing and opening the gate; returns the phases' end times. */
@@ -118,7 +106,7 @@ static cl_int move_context(cl_context ctx, hg_backend *target, cl_migration_repo
     err = stage_buffers(ctx, target, allocated, r);
   t[2] = hg_host_clock_ns();
   if (err == CL_SUCCESS)
-    commit_buffers(ctx, target);
+    each_storage(ctx, target, hg_mem_storage_commit);
   pthread_mutex_unlock(&ctx->objects_lock);
   free(allocated);
   return err;
@@ -146,8 +134,12 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
       r.build_ns = t[1] - t[0];
       r.transfer_ns = t[2] - t[1];
       r.resume_ns = hg_host_clock_ns() - t[2];
-      if (err == CL_SUCCESS && (flags & CL_MIGRATE_RELEASE_SOURCE_HETGPU))
-        release_others(ctx, target);
+      if (err == CL_SUCCESS && (flags & CL_MIGRATE_RELEASE_SOURCE_HETGPU)) {
+        /* every copy but the target's goes now, not in the downtime: commands use the target's */
+        pthread_mutex_lock(&ctx->objects_lock);
+        each_storage(ctx, target, hg_mem_storage_release);
+        pthread_mutex_unlock(&ctx->objects_lock);
+      }
     }
   }
   err = hg_backend_result(target, err);
@@ -210,14 +202,14 @@ size_t hg_contexts_summarize(hg_context_summary *out, size_t cap) {
     pthread_mutex_lock(&ctx->objects_lock);
     for (size_t j = 0; j < ctx->num_objects; j++) {
       hg_ctx_object *o = &ctx->objects[j];
+      hg_mem_storage *st = hg_ctx_object_storage(o);
       switch (o->type) {
       case CL_OBJECT_COMMAND_QUEUE_HETGPU: s->queues++; break;
       case CL_OBJECT_PROGRAM_HETGPU: s->programs++; break;
       case CL_OBJECT_KERNEL_HETGPU: s->kernels++; break;
       default:
         s->buffers++;
-        if (!((cl_mem)o->obj)->parent)
-          s->bytes += ((cl_mem)o->obj)->size;
+        s->bytes += st ? st->size : 0;
       }
     }
     pthread_mutex_unlock(&ctx->objects_lock);

@@ -9,10 +9,9 @@
 #include "platform/migrate_internal.h"
 #include "platform/queue.h"
 
-/* The backend of an id, or NULL (CL_INVALID_BACKEND_HETGPU); CL_BACKEND_DEFAULT_HETGPU is the
- * one HETGPU_BACKEND selects. */
-static hg_backend *backend_of(cl_backend_id_hetgpu id) {
-  return id == CL_BACKEND_DEFAULT_HETGPU ? hg_platform_backend() : hg_backend_at(id);
+hg_backend *hg_backend_of_id(cl_backend_id_hetgpu id) {
+  hg_backend *selected = hg_platform_backend(); /* probes the backends */
+  return id == CL_BACKEND_DEFAULT_HETGPU ? selected : hg_backend_at(id);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetBackendIDsHETGPU(cl_platform_id platform, cl_uint num_entries,
@@ -71,7 +70,7 @@ CL_API_ENTRY cl_int CL_API_CALL clMigrateContextHETGPU(cl_context context, cl_ba
                                                        cl_migration_flags_hetgpu flags, cl_ulong timeout_ns,
                                                        cl_migration_report_hetgpu *report) {
   HG_CHECK_CONTEXT(context, CL_INVALID_CONTEXT);
-  hg_backend *be = backend_of(target);
+  hg_backend *be = hg_backend_of_id(target);
   if (!be)
     return CL_INVALID_BACKEND_HETGPU;
   return hg_context_migrate(context, be, flags, timeout_ns, report);
@@ -96,7 +95,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateContextHETGPU(cl_command_queue q
                                                               cl_uint num_events_in_wait_list,
                                                               const cl_event *event_wait_list, cl_event *event) {
   HG_CHECK_QUEUE(queue, CL_INVALID_COMMAND_QUEUE);
-  hg_backend *be = backend_of(target);
+  hg_backend *be = hg_backend_of_id(target);
   if (!be)
     return CL_INVALID_BACKEND_HETGPU;
   cl_int err = hg_migrate_check_flags(flags);

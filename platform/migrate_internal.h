@@ -14,6 +14,10 @@ void hg_migrate_memcpy(void *dst, const void *src, size_t n);
 /* Copies `size` bytes of allocation sm on src to dm on dst (platform/migrate_transfer.c). */
 cl_int hg_migrate_copy(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size);
 
+/* The backend of an id, or NULL (CL_INVALID_BACKEND_HETGPU); CL_BACKEND_DEFAULT_HETGPU is the
+ * one HETGPU_BACKEND selects (platform/migrate_api.c). */
+hg_backend *hg_backend_of_id(cl_backend_id_hetgpu id);
+
 /* Validates the flags of a migration: CL_INVALID_VALUE for unknown bits, both stop points, or
  * CL_MIGRATE_AT_SAFE_POINT_HETGPU (not supported yet). */
 cl_int hg_migrate_check_flags(cl_migration_flags_hetgpu flags);

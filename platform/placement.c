@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <time.h>
 
+#include "common/host_clock.h"
 #include "common/log.h"
 #include "platform/command.h"
 #include "platform/platform.h"
@@ -83,11 +84,7 @@ cl_int hg_command_dispatch(hg_command *cmd, hg_token **token) {
 }
 
 cl_int hg_placement_close(hg_placement *p, unsigned long long timeout_ns) {
-  struct timespec deadline;
-  clock_gettime(CLOCK_MONOTONIC, &deadline);
-  unsigned long long ns = (unsigned long long)deadline.tv_nsec + timeout_ns % 1000000000ull;
-  deadline.tv_sec += (time_t)(timeout_ns / 1000000000ull + ns / 1000000000ull);
-  deadline.tv_nsec = (long)(ns % 1000000000ull);
+  struct timespec deadline = hg_clock_deadline(CLOCK_MONOTONIC, timeout_ns);
   pthread_mutex_lock(&p->lock);
   p->closed = true;
   cl_int err = CL_SUCCESS;

@@ -34,6 +34,12 @@ struct _cl_program {
   atomic_uint num_kernels_attached;      /* kernels created from it: no rebuild while > 0 */
 };
 
+/* True when the program holds a successfully built executable (kernels can be made from it).
+ * Under program->lock. */
+static inline bool hg_program_has_executable(cl_program p) {
+  return p->module && p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && p->build_status == CL_BUILD_SUCCESS;
+}
+
 /* The built program for a backend, lowering and building the IR there on first use. */
 cl_int hg_program_device(cl_program program, hg_backend *be, hg_dev_program **out);
 /* The index of a kernel function in the module, or HG_IR_NONE. */
