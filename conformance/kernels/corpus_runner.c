@@ -93,6 +93,7 @@ typedef struct spec {
   char options[1024];
   cmp_kind cmp;
   double tol;
+  double abs_floor; /* CMP_REL: also equal when this close (results that cancel to near 0) */
   bool printf_used;
 } spec;
 
@@ -176,8 +177,11 @@ static bool parse_spec(const char *src, spec *s) {
         else if (n == 2 && !strcmp(w[1], "none")) s->cmp = CMP_NONE;
         else if (n == 3 && !strcmp(w[1], "ulp")) { s->cmp = CMP_ULP; s->tol = atof(w[2]); }
         else if (n == 3 && !strcmp(w[1], "abs")) { s->cmp = CMP_ABS; s->tol = atof(w[2]); }
-        else if (n == 3 && !strcmp(w[1], "rel")) { s->cmp = CMP_REL; s->tol = atof(w[2]); }
-        else { seterr("line %d: compare exact | ulp N | abs E | rel E | none", lineno); return false; }
+        else if ((n == 3 || (n == 5 && !strcmp(w[3], "abs"))) && !strcmp(w[1], "rel")) {
+          s->cmp = CMP_REL;
+          s->tol = atof(w[2]);
+          s->abs_floor = n == 5 ? atof(w[4]) : 0;
+        } else { seterr("line %d: compare exact | ulp N | abs E | rel E [abs F] | none", lineno); return false; }
       } else if (!strcmp(w[0], "arg")) {
         if (!s->nkernels) { seterr("line %d: arg before any kernel", lineno); return false; }
         kerneld *k = &s->k[s->nkernels - 1];
@@ -619,7 +623,7 @@ static bool elements_match(const uint8_t *a, const uint8_t *b, const ctype *t, c
   case CMP_ABS: return fabs(x - y) <= s->tol || x == y;
   case CMP_REL: {
     double m = fmax(fabs(x), fabs(y));
-    return x == y || fabs(x - y) <= s->tol * m;
+    return x == y || fabs(x - y) <= s->tol * m || fabs(x - y) <= s->abs_floor;
   }
   }
   return false;

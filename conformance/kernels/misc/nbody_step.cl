@@ -1,7 +1,9 @@
 //@ kernel nbody_step
 //@ global 512
 //@ local 64
-//@ compare rel 0.0001
+//@ compare rel 0.0001 abs 0.000001
+// (abs: a velocity where vel and acc*dt, each of order 1, cancel to near 0 carries the error of
+// its summands, not of its own size: seed 75885277693228 gave -6.7045e-05 against -6.7055e-05)
 //@ arg in float4 512 random -10 10
 //@ arg in float4 512 random -1 1
 //@ arg scalar float 0.01
