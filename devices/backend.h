@@ -27,11 +27,21 @@
 #include <stdint.h>
 
 struct hg_ir_module;
+struct hg_ir_ndrange_state;
 
 /* Returned by a backend operation when its device can no longer run anything (a vendor's
  * context lost after a faulting kernel, NVIDIA's -9999): never an OpenCL code, never shown to
  * the application. The platform marks the backend lost and reports CL_OUT_OF_RESOURCES. */
 #define HG_ERR_DEVICE_LOST (-9000)
+/* Returned by kernel_run when the launch stopped at safe points before it finished: never an
+ * OpenCL code, never shown to the application (the platform resumes the work). */
+#define HG_LAUNCH_STOPPED (-9001)
+
+/* A request to stop kernels at their next safe point (docs/safe-points.md): the platform keeps
+ * one per context, sets `requested` and calls kernel_stop on the backend running its work. */
+typedef struct hg_stop_request {
+  atomic_bool requested;
+} hg_stop_request;
 
 typedef struct hg_backend hg_backend;
 typedef struct hg_dev_mem hg_dev_mem;         /* one allocation in the backend's memory */
@@ -71,6 +81,10 @@ typedef struct hg_launch {
   /* printf output of the launch is appended here by the backend (malloc'd, may be NULL). */
   char **printf_out;
   size_t *printf_len;
+  /* kernel_run only: what the launch polls at safe points (never NULL there), and the test
+   * setting HETGPU_STOP_AFTER: stop by itself at the N-th safe-point check (0: never). */
+  hg_stop_request *stop;
+  uint64_t stop_after;
 } hg_launch;
 
 /* Raw limits of the backend device, used to check that it can honour the virtual device's
@@ -126,6 +140,22 @@ typedef struct hg_backend_ops {
   /* Runs the kernel to completion. device_ns, when not NULL, receives the device-measured
    * execution time (0 if the backend cannot measure it). */
   cl_int (*kernel_launch)(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
+
+  /* Optional: kernels that stop at safe points and resume anywhere (docs/safe-points.md); both
+   * or neither. kernel_run runs like kernel_launch (synchronously), from `resume` when not NULL
+   * (a state any backend captured for this kernel and range: the work it says is done is not
+   * run again), and stops early once launch->stop is requested (before or during the run) or
+   * launch->stop_after checks have passed: then it returns HG_LAUNCH_STOPPED with *stopped set
+   * (the caller frees it with hg_ir_ndrange_state_free), the buffers holding what the work done
+   * so far wrote, and printf output so far appended as usual. A kernel the backend cannot stop
+   * inside runs to completion. Any other result leaves *stopped NULL. launch->local_size is
+   * explicit. */
+  cl_int (*kernel_run)(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch,
+                       const struct hg_ir_ndrange_state *resume, struct hg_ir_ndrange_state **stopped,
+                       uint64_t *device_ns);
+  /* Makes this backend's launches that poll `stop` (requested already set) stop at their next
+   * safe point; returns without waiting. May be called from any thread, any number of times. */
+  void (*kernel_stop)(hg_backend *be, hg_stop_request *stop);
 
   /* Optional asynchronous forms (see the top of this file). Each returns CL_SUCCESS with *token
    * set (NULL: nothing was submitted, the work is done), or an error with nothing submitted.
