@@ -223,7 +223,7 @@ cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_ulong timeout_
   if (err == CL_SUCCESS) {
     uint64_t now = hg_host_clock_ns();
     err = deadline && now >= deadline ? CL_MIGRATION_TIMEOUT_HETGPU
-                                      : hg_placement_close(&ctx->placement, deadline ? deadline - now : 0);
+                                      : hg_context_quiesce(ctx, hg_context_backend(ctx), 0, deadline ? deadline - now : 0);
   }
   if (err == CL_SUCCESS) {
     hg_backend *be = hg_context_backend(ctx);
@@ -239,7 +239,7 @@ cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_ulong timeout_
       if (!c.mems[i]->parent)
         hg_mem_storage_host_done(c.mems[i]->storage);
     pthread_mutex_unlock(&ctx->objects_lock);
-    hg_placement_open(&ctx->placement, be);
+    hg_context_reopen(ctx, be);
     HG_LOG(HG_LOG_MIGRATE, "context %llu checkpointed to %s: %d; %u buffers, %u programs, %u kernels, %u queues, %llu ns",
            (unsigned long long)ctx->id, path, err, c.snap.num_buffers, c.snap.num_programs, c.snap.num_kernels,
            c.snap.num_queues, (unsigned long long)(hg_host_clock_ns() - start));

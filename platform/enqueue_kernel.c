@@ -2,7 +2,12 @@
  *
  * The arguments are captured at enqueue time (the application may change them right after).
  * When the application gives no local size, hetGPU chooses it here, not the backend, so a
- * kernel's work-group shape is the same whichever backend runs it. */
+ * kernel's work-group shape is the same whichever backend runs it.
+ *
+ * With safe points on (platform/safepoints.h) a launch runs synchronously in the backend's
+ * stoppable form: when a migration or checkpoint stops it, the command keeps the stopped
+ * state and hg_command_dispatch runs it again wherever the context's gate opens, from that
+ * state. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +20,8 @@
 #include "platform/mem.h"
 #include "platform/platform.h"
 #include "platform/queue.h"
+#include "platform/safepoints.h"
+#include "ir/ndrange_state.h"
 
 typedef struct kernel_command {
   hg_command base;
@@ -23,6 +30,8 @@ typedef struct kernel_command {
   size_t offset[3], global[3], local[3];
   cl_uint num_args;
   hg_kernel_arg *args; /* snapshot: values copied, buffers retained */
+  hg_ir_ndrange_state *resume; /* where it stopped at safe points (NULL: from the start) */
+  bool stopped_once;           /* HETGPU_STOP_AFTER stops a launch once */
 } kernel_command;
 
 static void kernel_command_cleanup(hg_command *c) {
@@ -31,6 +40,7 @@ static void kernel_command_cleanup(hg_command *c) {
     if (kc->args[i].mem)
       hg_mem_release(kc->args[i].mem);
   free(kc->args); /* the values live in the same block */
+  hg_ir_ndrange_state_free(kc->resume);
   clReleaseKernel(kc->kernel);
 }
 
@@ -88,10 +98,21 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
   memcpy(launch.global_size, kc->global, sizeof kc->global);
   memcpy(launch.local_size, kc->local, sizeof kc->local);
   uint64_t device_ns = 0;
-  if (token && be->ops->kernel_launch_async)
+  if (token && be->ops->kernel_launch_async) {
     err = be->ops->kernel_launch_async(be, dk, &launch, hg_command_timed(c), token);
-  else
+  } else if (be->ops->kernel_run && hg_safepoints_enabled()) {
+    launch.stop = &c->queue->context->stop;
+    launch.stop_after = kc->stopped_once ? 0 : hg_stop_after_checks();
+    hg_ir_ndrange_state *stopped = NULL;
+    err = be->ops->kernel_run(be, dk, &launch, kc->resume, &stopped, &device_ns);
+    if (err == HG_LAUNCH_STOPPED || err == CL_SUCCESS) {
+      hg_ir_ndrange_state_free(kc->resume);
+      kc->resume = stopped;
+      kc->stopped_once |= err == HG_LAUNCH_STOPPED;
+    }
+  } else {
     err = be->ops->kernel_launch(be, dk, &launch, &device_ns);
+  }
   if (largs != stack_args)
     free(largs);
   HG_LOG(HG_LOG_SCHED, "kernel %s on %s: %d (%s, %llu ns on the device)", f->name, be->name, err,
@@ -234,7 +255,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
   clRetainKernel(kernel);
   kc->kernel = kernel;
   cmd->run = kernel_command_run;
-  cmd->submit = kernel_command_submit;
+  /* a stoppable launch runs on the worker, synchronously: stopped, it must be the last thing
+   * the backend was given, so nothing queued behind it has run */
+  cmd->submit = hg_safepoints_enabled() ? NULL : kernel_command_submit;
   cmd->cleanup = kernel_command_cleanup;
   return hg_command_submit(cmd, event, false);
 }

@@ -21,15 +21,43 @@
 #include "platform/mem_object.h"
 #include "platform/migrate_internal.h"
 #include "platform/program.h"
+#include "platform/safepoints.h"
 
 cl_int hg_migrate_check_flags(cl_migration_flags_hetgpu flags) {
   const cl_migration_flags_hetgpu known =
       CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU | CL_MIGRATE_AT_SAFE_POINT_HETGPU | CL_MIGRATE_RELEASE_SOURCE_HETGPU;
   if (flags & ~known)
     return CL_INVALID_VALUE;
-  if (flags & CL_MIGRATE_AT_SAFE_POINT_HETGPU)
-    return CL_INVALID_VALUE; /* stopping kernels at safe points is not implemented yet */
   return CL_SUCCESS;
+}
+
+typedef struct stop_args {
+  cl_context ctx;
+  hg_backend *source;
+} stop_args;
+
+/* Called once the gate is closed: the kernels running now stop at their next safe point and
+ * wait at the gate with their state, instead of starting again. */
+static void stop_running_kernels(void *arg) {
+  stop_args *a = arg;
+  hg_context_stop_request(a->ctx, a->source);
+}
+
+cl_int hg_context_quiesce(cl_context ctx, hg_backend *source, cl_migration_flags_hetgpu flags,
+                          unsigned long long timeout_ns) {
+  bool at_safe_point = (flags & CL_MIGRATE_AT_SAFE_POINT_HETGPU) && hg_safepoints_enabled();
+  stop_args a = {ctx, source};
+  /* at a safe point, falling back to the kernel boundary when the time runs out, as asked */
+  cl_int err = hg_placement_close(&ctx->placement, timeout_ns, at_safe_point ? stop_running_kernels : NULL, &a,
+                                  at_safe_point && (flags & CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU));
+  if (err != CL_SUCCESS)
+    hg_context_stop_clear(ctx); /* the gate is open again: everything runs on where it was */
+  return err;
+}
+
+void hg_context_reopen(cl_context ctx, hg_backend *backend) {
+  hg_context_stop_clear(ctx); /* before the stopped kernels start again */
+  hg_placement_open(&ctx->placement, backend);
 }
 
 static bool program_is_built(cl_program p) {
@@ -124,12 +152,12 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
   hg_backend *source = hg_context_backend(ctx);
   cl_migration_report_hetgpu r = {.source = source->index, .target = target->index};
   if (source != target) {
-    err = hg_placement_close(&ctx->placement, timeout_ns);
+    err = hg_context_quiesce(ctx, source, flags, timeout_ns);
     uint64_t quiesced = hg_host_clock_ns(), t[3];
     r.quiesce_ns = quiesced - start;
     if (err == CL_SUCCESS) {
       err = move_context(ctx, target, &r, t);
-      hg_placement_open(&ctx->placement, err == CL_SUCCESS ? target : source);
+      hg_context_reopen(ctx, err == CL_SUCCESS ? target : source);
       r.capture_ns = t[0] - quiesced;
       r.build_ns = t[1] - t[0];
       r.transfer_ns = t[2] - t[1];

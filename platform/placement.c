@@ -9,6 +9,8 @@
 #include "platform/command.h"
 #include "platform/platform.h"
 #include "platform/queue.h"
+#include "platform/migrate.h"
+#include "platform/safepoints.h"
 
 int hg_placement_init(hg_placement *p, hg_backend *backend) {
   if (pthread_mutex_init(&p->lock, NULL))
@@ -72,25 +74,51 @@ cl_int hg_backend_result(hg_backend *be, cl_int r) {
   return CL_OUT_OF_RESOURCES;
 }
 
+/* A kernel stopped at a safe point by itself (HETGPU_STOP_AFTER, a test setting): its context
+ * moves where the setting says, as if asked from outside, and the kernel resumes there. */
+static void migrate_after_self_stop(cl_context ctx, hg_backend *from) {
+  hg_backend *to = hg_stop_after_target(from);
+  cl_migration_report_hetgpu r;
+  cl_int err = to ? hg_context_migrate(ctx, to, CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU, 0, &r) : CL_INVALID_BACKEND_HETGPU;
+  HG_LOG(HG_LOG_MIGRATE, "a kernel stopped by itself on %s; the context moves to %s: %d", from->name,
+         to ? to->name : "(none)", err);
+}
+
 cl_int hg_command_dispatch(hg_command *cmd, hg_token **token) {
   if (cmd->unplaced)
     return hg_backend_result(NULL, cmd->run(cmd));
-  hg_backend *be = hg_command_place(cmd);
-  cl_int r = CL_OUT_OF_RESOURCES; /* nothing runs on a lost device */
-  if (!atomic_load(&be->lost))
-    r = token ? cmd->submit(cmd, token) : cmd->run(cmd);
-  hg_command_unplace(cmd);
-  return hg_backend_result(be, r);
+  for (;;) {
+    hg_backend *be = hg_command_place(cmd);
+    cl_int r = CL_OUT_OF_RESOURCES; /* nothing runs on a lost device */
+    if (!atomic_load(&be->lost))
+      r = token ? cmd->submit(cmd, token) : cmd->run(cmd);
+    hg_command_unplace(cmd);
+    if (r != HG_LAUNCH_STOPPED)
+      return hg_backend_result(be, r);
+    /* stopped at a safe point, its state kept in the command: it runs again wherever the gate
+     * opens, which waits for the migration or checkpoint that asked for the stop */
+    cl_context ctx = cmd->queue->context;
+    if (hg_stop_after_active() && !atomic_load(&ctx->stop.requested))
+      migrate_after_self_stop(ctx, be);
+  }
 }
 
-cl_int hg_placement_close(hg_placement *p, unsigned long long timeout_ns) {
+cl_int hg_placement_close(hg_placement *p, unsigned long long timeout_ns, void (*on_closed)(void *), void *arg,
+                          bool keep_waiting) {
   struct timespec deadline = hg_clock_deadline(CLOCK_MONOTONIC, timeout_ns);
   pthread_mutex_lock(&p->lock);
   p->closed = true;
+  if (on_closed) {
+    pthread_mutex_unlock(&p->lock);
+    on_closed(arg);
+    pthread_mutex_lock(&p->lock);
+  }
   cl_int err = CL_SUCCESS;
   while (p->inside) {
     int rc = timeout_ns ? pthread_cond_timedwait(&p->cond, &p->lock, &deadline) : pthread_cond_wait(&p->cond, &p->lock);
-    if (rc == ETIMEDOUT && p->inside) {
+    if (rc == ETIMEDOUT && p->inside && keep_waiting) {
+      timeout_ns = 0;
+    } else if (rc == ETIMEDOUT && p->inside) {
       p->closed = false;
       pthread_cond_broadcast(&p->cond);
       err = CL_MIGRATION_TIMEOUT_HETGPU;

@@ -50,10 +50,14 @@ cl_int hg_command_dispatch(struct hg_command *cmd, hg_token **token);
  * and, like any value that is not an OpenCL error, becomes CL_OUT_OF_RESOURCES. */
 cl_int hg_backend_result(hg_backend *be, cl_int r);
 
-/* Closes the gate and waits until nothing is inside: CL_SUCCESS (the caller now owns the
- * context's backend) or CL_MIGRATION_TIMEOUT_HETGPU after timeout_ns (0: no limit), with the
- * gate open again. Only one closer at a time: callers serialise (the context's migrate_lock). */
-cl_int hg_placement_close(hg_placement *p, unsigned long long timeout_ns);
+/* Closes the gate, calls on_closed(arg) when not NULL (a migration at safe points asks the
+ * running kernels to stop once nothing new can start), and waits until nothing is inside:
+ * CL_SUCCESS (the caller now owns the context's backend) or, after timeout_ns (0: no limit),
+ * CL_MIGRATION_TIMEOUT_HETGPU with the gate open again; with keep_waiting it waits on without
+ * a limit instead (a migration that falls back to the kernel boundary). Only one closer at a
+ * time: callers serialise (the context's migrate_lock). */
+cl_int hg_placement_close(hg_placement *p, unsigned long long timeout_ns, void (*on_closed)(void *), void *arg,
+                          bool keep_waiting);
 /* Opens the gate again with `backend` (unchanged or a migration's target). */
 void hg_placement_open(hg_placement *p, hg_backend *backend);
 

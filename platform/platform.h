@@ -43,6 +43,7 @@ struct _cl_context {
   /* cl_hetgpu_migrate */
   uint64_t id;                /* process-unique, from 1 in creation order (hetgpu-ctl names it) */
   hg_placement placement;     /* where its commands run, and the migration gate */
+  hg_stop_request stop;       /* its running kernels stop at safe points (platform/safepoints.h) */
   pthread_mutex_t migrate_lock; /* one migration or checkpoint at a time */
   pthread_mutex_t objects_lock; /* the list below: taken after the gate and before any object's own
                                    lock (never track or untrack holding one) */

@@ -1,0 +1,34 @@
+/* Stopping a context's running kernels at safe points (docs/safe-points.md): the settings, and
+ * the request a migration or checkpoint makes. */
+#ifndef HETGPU_PLATFORM_SAFEPOINTS_H
+#define HETGPU_PLATFORM_SAFEPOINTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <CL/cl.h>
+
+#include "devices/backend.h"
+
+/* HETGPU_SAFE_POINTS (default 1): kernels run in their stoppable form where the backend has
+ * one (devices/backend.h kernel_run), so a migration or checkpoint can stop them mid-flight.
+ * 0: plain kernels, which a migration waits for. */
+bool hg_safepoints_enabled(void);
+
+/* HETGPU_STOP_AFTER=N[:backend] or LO-HI[:backend], a test setting: every kernel launch stops
+ * by itself at its N-th safe-point check (once per launch; with LO-HI, N is drawn for each
+ * launch from a generator seeded by HETGPU_STOP_SEED, else by the clock, the seed logged under
+ * HETGPU_DEBUG=migrate) and its context migrates, at that safe point, to `backend`
+ * (HETGPU_BACKEND's syntax) or else to the next usable backend after the one it ran on; there
+ * it finishes. Returns this launch's N, or 0 when unset. */
+uint64_t hg_stop_after_checks(void);
+bool hg_stop_after_active(void); /* HETGPU_STOP_AFTER is set */
+hg_backend *hg_stop_after_target(hg_backend *from);
+
+/* Asks every kernel of ctx running on `be` to stop at its next safe point (the gate should be
+ * closed first, so the stopped commands wait for the migration instead of starting again);
+ * hg_context_stop_clear withdraws the request, before the gate opens. */
+void hg_context_stop_request(cl_context ctx, hg_backend *be);
+void hg_context_stop_clear(cl_context ctx);
+
+#endif
