@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_WORDS 4 /* checkpoint <id> <path> <timeout> */
+#define MAX_WORDS 5 /* checkpoint <id> <path> <timeout> <at=...> */
 
 bool hg_ctl_parse_u64(const char *text, uint64_t max, uint64_t *out) {
   /* strtoull alone would accept leading space, a sign (and wrap "-1") and trailing junk. */
@@ -37,9 +37,29 @@ static bool parse_context(const char *word, uint64_t *id) {
   return hg_ctl_parse_u64(word, UINT64_MAX, id) && *id != 0;
 }
 
-static bool parse_timeout(int nwords, char **words, int at, uint64_t *ms) {
-  *ms = 0;
-  return nwords <= at || hg_ctl_parse_u64(words[at], HG_CTL_MAX_TIMEOUT_MS, ms);
+/* The optional words after position `at`: a timeout in milliseconds and an "at=" stop point,
+ * each at most once, in either order. */
+static bool parse_options(int nwords, char **words, int at, hg_ctl_request *req, const char **why) {
+  bool have_timeout = false, have_stop = false;
+  for (int i = at; i < nwords; i++) {
+    const char *w = words[i];
+    if (!strncmp(w, "at=", 3) && !have_stop) {
+      have_stop = true;
+      if (!strcmp(w + 3, "safe-point-or-boundary"))
+        req->stop_at = HG_CTL_AT_SAFE_POINT_OR_BOUNDARY;
+      else if (!strcmp(w + 3, "safe-point"))
+        req->stop_at = HG_CTL_AT_SAFE_POINT;
+      else if (!strcmp(w + 3, "boundary"))
+        req->stop_at = HG_CTL_AT_BOUNDARY;
+      else
+        return (*why = "at= must be safe-point, boundary or safe-point-or-boundary"), false;
+    } else if (!have_timeout && hg_ctl_parse_u64(w, HG_CTL_MAX_TIMEOUT_MS, &req->timeout_ms)) {
+      have_timeout = true;
+    } else {
+      return (*why = "timeout must be a number of milliseconds from 0 to 86400000, given once, and at= once"), false;
+    }
+  }
+  return true;
 }
 
 /* Splits the line in place into words separated by runs of spaces. */
@@ -91,8 +111,8 @@ bool hg_ctl_parse_request(const char *line, size_t len, hg_ctl_request *req, con
     return true;
   }
   if (!strcmp(verb, "migrate")) {
-    if (nwords < 3 || nwords > 4)
-      return (*why = "usage: migrate <context-id|all> <backend> [timeout-ms]"), false;
+    if (nwords < 3)
+      return (*why = "usage: migrate <context-id|all> <backend> [timeout-ms] [at=safe-point|boundary|safe-point-or-boundary]"), false;
     req->verb = HG_CTL_MIGRATE;
     if (!parse_context(words[1], &req->context_id))
       return (*why = "context id must be 'all' or a number from 1 to 2^64-1"), false;
@@ -103,13 +123,11 @@ bool hg_ctl_parse_request(const char *line, size_t len, hg_ctl_request *req, con
       if (!backend_char(words[2][i]))
         return (*why = "backend name holds a character other than letters, digits and :._/+-@(),"), false;
     memcpy(req->backend, words[2], blen + 1);
-    if (!parse_timeout(nwords, words, 3, &req->timeout_ms))
-      return (*why = "timeout must be a number of milliseconds from 0 to 86400000"), false;
-    return true;
+    return parse_options(nwords, words, 3, req, why);
   }
   if (!strcmp(verb, "checkpoint")) {
-    if (nwords < 3 || nwords > 4)
-      return (*why = "usage: checkpoint <context-id|all> <absolute-path> [timeout-ms]"), false;
+    if (nwords < 3)
+      return (*why = "usage: checkpoint <context-id|all> <absolute-path> [timeout-ms] [at=...]"), false;
     req->verb = HG_CTL_CHECKPOINT;
     if (!parse_context(words[1], &req->context_id))
       return (*why = "context id must be 'all' or a number from 1 to 2^64-1"), false;
@@ -119,9 +137,7 @@ bool hg_ctl_parse_request(const char *line, size_t len, hg_ctl_request *req, con
     if (plen >= PATH_MAX)
       return (*why = "checkpoint path longer than PATH_MAX"), false;
     memcpy(req->path, words[2], plen + 1);
-    if (!parse_timeout(nwords, words, 3, &req->timeout_ms))
-      return (*why = "timeout must be a number of milliseconds from 0 to 86400000"), false;
-    return true;
+    return parse_options(nwords, words, 3, req, why);
   }
   *why = "unknown request (ping, list, migrate, checkpoint)";
   return false;

@@ -23,11 +23,19 @@ typedef enum hg_ctl_verb {
   HG_CTL_CHECKPOINT,
 } hg_ctl_verb;
 
+/* Where a migration or checkpoint stops the kernels that are running ("at=" word). */
+typedef enum hg_ctl_stop_at {
+  HG_CTL_AT_SAFE_POINT_OR_BOUNDARY = 0, /* the default: at a safe point, else when they end */
+  HG_CTL_AT_SAFE_POINT,                 /* at a safe point within the timeout, else fail */
+  HG_CTL_AT_BOUNDARY,                   /* when they end */
+} hg_ctl_stop_at;
+
 typedef struct hg_ctl_request {
   hg_ctl_verb verb;
   uint64_t context_id;  /* migrate, checkpoint: 0 means every context ("all") */
   uint64_t timeout_ms;  /* migrate, checkpoint: 0 (the default) waits as long as it takes */
   char backend[HG_CTL_MAX_BACKEND + 1]; /* migrate: a name in HETGPU_BACKEND's syntax */
+  hg_ctl_stop_at stop_at; /* migrate, checkpoint: where running kernels stop ("at=...") */
   char path[PATH_MAX];  /* checkpoint: absolute */
 } hg_ctl_request;
 

@@ -154,6 +154,15 @@ static void add_report(reply *r, const cl_migration_report_hetgpu *rep) {
              (unsigned long long)rep->total_ns);
 }
 
+/* The migration flags of a request's "at=" word. */
+static cl_migration_flags_hetgpu stop_flags(hg_ctl_stop_at at) {
+  switch (at) {
+  case HG_CTL_AT_SAFE_POINT: return CL_MIGRATE_AT_SAFE_POINT_HETGPU;
+  case HG_CTL_AT_BOUNDARY: return CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU;
+  default: return CL_MIGRATE_AT_SAFE_POINT_HETGPU | CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU;
+  }
+}
+
 static void do_migrate(reply *r, const hg_ctl_request *req) {
   hg_backend *target = hg_backend_find(req->backend);
   if (!target) {
@@ -162,7 +171,8 @@ static void do_migrate(reply *r, const hg_ctl_request *req) {
   }
   cl_migration_report_hetgpu rep;
   memset(&rep, 0, sizeof rep);
-  cl_int err = hg_context_migrate_by_id(req->context_id, target, (cl_ulong)req->timeout_ms * 1000000u, &rep);
+  cl_int err = hg_context_migrate_by_id(req->context_id, target, stop_flags(req->stop_at),
+                                        (cl_ulong)req->timeout_ms * 1000000u, &rep);
   if (err == CL_SUCCESS)
     reply_addf(r, "ok\n");
   else

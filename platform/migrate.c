@@ -190,7 +190,8 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
   return err;
 }
 
-cl_int hg_context_migrate_by_id(uint64_t id, hg_backend *target, cl_ulong timeout_ns, cl_migration_report_hetgpu *report) {
+cl_int hg_context_migrate_by_id(uint64_t id, hg_backend *target, cl_migration_flags_hetgpu flags, cl_ulong timeout_ns,
+                                cl_migration_report_hetgpu *report) {
   uint64_t ids[64];
   size_t n = id ? 1 : hg_context_ids(ids, 64);
   if (id)
@@ -207,7 +208,7 @@ cl_int hg_context_migrate_by_id(uint64_t id, hg_backend *target, cl_ulong timeou
         return CL_INVALID_CONTEXT;
       continue; /* released meanwhile */
     }
-    cl_int err = hg_context_migrate(ctx, target, CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU, timeout_ns, report);
+    cl_int err = hg_context_migrate(ctx, target, flags, timeout_ns, report);
     hg_context_release(ctx);
     if (err != CL_SUCCESS && result == CL_SUCCESS)
       result = err;

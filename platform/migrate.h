@@ -37,7 +37,8 @@ typedef struct hg_context_summary {
 size_t hg_contexts_summarize(hg_context_summary *out, size_t cap);
 /* hg_context_migrate / hg_context_checkpoint on the live context with this id
  * (CL_INVALID_CONTEXT when there is none); id 0 means every live context, in order. */
-cl_int hg_context_migrate_by_id(uint64_t id, hg_backend *target, cl_ulong timeout_ns, cl_migration_report_hetgpu *report);
+cl_int hg_context_migrate_by_id(uint64_t id, hg_backend *target, cl_migration_flags_hetgpu flags, cl_ulong timeout_ns,
+                                cl_migration_report_hetgpu *report);
 cl_int hg_context_checkpoint_by_id(uint64_t id, const char *path, cl_ulong timeout_ns);
 
 #endif

@@ -4,8 +4,8 @@
  *
  *   hetgpu-ctl list
  *   hetgpu-ctl ping PID
- *   hetgpu-ctl migrate PID BACKEND [--context ID] [--timeout MS]
- *   hetgpu-ctl checkpoint PID PATH [--context ID] [--timeout MS]
+ *   hetgpu-ctl migrate PID BACKEND [--context ID] [--timeout MS] [--at WHERE]
+ *   hetgpu-ctl checkpoint PID PATH [--context ID] [--timeout MS] [--at WHERE]
  *
  * Exit status: 0 the process answered ok, 1 it answered with an error, 2 usage or connection
  * errors. */
@@ -33,11 +33,13 @@ static void usage(void) {
   fprintf(stderr,
           "usage: hetgpu-ctl list\n"
           "       hetgpu-ctl ping PID\n"
-          "       hetgpu-ctl migrate PID BACKEND [--context ID] [--timeout MS]\n"
-          "       hetgpu-ctl checkpoint PID PATH [--context ID] [--timeout MS]\n"
+          "       hetgpu-ctl migrate PID BACKEND [--context ID] [--timeout MS] [--at WHERE]\n"
+          "       hetgpu-ctl checkpoint PID PATH [--context ID] [--timeout MS] [--at WHERE]\n"
           "BACKEND as in HETGPU_BACKEND: riscv, vendor:NAME (NAME: part of the platform or device name).\n"
           "Without --context every context of the process is moved; without --timeout the process\n"
-          "waits for running commands as long as it takes.\n");
+          "waits for running commands as long as it takes. WHERE running kernels stop:\n"
+          "safe-point-or-boundary (the default: at their next safe point, or when they end if they\n"
+          "cannot stop inside), safe-point (fail after the timeout), boundary (when they end).\n");
 }
 
 /* The socket directories, in the order the driver tries them: HETGPU_CONTROL_DIR alone when it
@@ -272,15 +274,25 @@ static int list_all(void) {
 static int migrate_or_checkpoint(const char *verb, int argc, char **argv) {
   unsigned long long pid, context = 0, timeout_ms = 0;
   bool has_timeout = false;
+  const char *at = NULL;
   if (argc < 4 || !parse_number(argv[2], INT_MAX, &pid) || pid == 0) {
     usage();
     return EXIT_USAGE;
   }
   for (int i = 4; i < argc; i += 2) {
     bool is_context = !strcmp(argv[i], "--context"), is_timeout = !strcmp(argv[i], "--timeout");
-    if ((!is_context && !is_timeout) || i + 1 >= argc) {
+    bool is_at = !strcmp(argv[i], "--at");
+    if ((!is_context && !is_timeout && !is_at) || i + 1 >= argc) {
       usage();
       return EXIT_USAGE;
+    }
+    if (is_at) {
+      at = argv[i + 1];
+      if (strcmp(at, "safe-point") && strcmp(at, "boundary") && strcmp(at, "safe-point-or-boundary")) {
+        fprintf(stderr, "hetgpu-ctl: --at takes safe-point, boundary or safe-point-or-boundary\n");
+        return EXIT_USAGE;
+      }
+      continue;
     }
     if (is_context && (!parse_number(argv[i + 1], UINT64_MAX, &context) || context == 0)) {
       fprintf(stderr, "hetgpu-ctl: --context takes a context id from `hetgpu-ctl list` (1 or more)\n");
@@ -306,11 +318,13 @@ static int migrate_or_checkpoint(const char *verb, int argc, char **argv) {
     fprintf(stderr, "hetgpu-ctl: %s must be one word (no spaces)\n", argv[3]);
     return EXIT_USAGE;
   }
-  char request[MAX_REQUEST + 64], ctx[24];
+  char request[MAX_REQUEST + 64], ctx[24], timeout[24] = "", where[40] = "";
   snprintf(ctx, sizeof ctx, "%llu", context);
-  int n = has_timeout ? snprintf(request, sizeof request, "%s %s %s %llu\n", verb, context ? ctx : "all", arg,
-                                 timeout_ms)
-                      : snprintf(request, sizeof request, "%s %s %s\n", verb, context ? ctx : "all", arg);
+  if (has_timeout)
+    snprintf(timeout, sizeof timeout, " %llu", timeout_ms);
+  if (at)
+    snprintf(where, sizeof where, " at=%s", at);
+  int n = snprintf(request, sizeof request, "%s %s %s%s%s\n", verb, context ? ctx : "all", arg, timeout, where);
   if (n >= MAX_REQUEST) {
     fprintf(stderr, "hetgpu-ctl: the request is longer than %d bytes\n", MAX_REQUEST);
     return EXIT_USAGE;

@@ -42,6 +42,13 @@ static void valid_requests(void) {
   EXPECT(parse("migrate 7 vendor:Portable 2500\n") && req.context_id == 7 && !strcmp(req.backend, "vendor:Portable") &&
              req.timeout_ms == 2500,
          "migrate with id and timeout");
+  EXPECT(parse("migrate 3 riscv at=safe-point 100\n") && req.stop_at == HG_CTL_AT_SAFE_POINT && req.timeout_ms == 100,
+         "migrate at a safe point, options in either order");
+  EXPECT(parse("migrate 3 riscv 100 at=boundary\n") && req.stop_at == HG_CTL_AT_BOUNDARY && req.timeout_ms == 100,
+         "migrate at the kernel boundary");
+  EXPECT(parse("migrate 3 riscv\n") && req.stop_at == HG_CTL_AT_SAFE_POINT_OR_BOUNDARY, "the default stop point");
+  EXPECT(parse("checkpoint 3 /tmp/x at=safe-point-or-boundary\n") && req.stop_at == HG_CTL_AT_SAFE_POINT_OR_BOUNDARY,
+         "checkpoint with a stop point");
   EXPECT(parse("migrate 18446744073709551615 riscv 86400000\n") && req.context_id == UINT64_MAX &&
              req.timeout_ms == 86400000,
          "largest id and timeout");
@@ -88,7 +95,11 @@ static void invalid_requests(void) {
       "list all\n",                            /* argument to list */
       "migrate\n",                             /* no arguments */
       "migrate all\n",                         /* no backend */
-      "migrate all riscv 10 20\n",             /* too many */
+      "migrate all riscv 10 20\n",             /* two timeouts */
+      "migrate all riscv at=boundary at=boundary\n", /* two stop points */
+      "migrate all riscv at=anywhere\n",
+      "migrate all riscv at=\n",
+      "migrate all riscv 10 at=boundary x\n",  /* too many words */
       "migrate 0 riscv\n",                     /* id 0 is spelled all */
       "migrate -1 riscv\n",                    /* sign */
       "migrate +1 riscv\n",                    /* sign */
