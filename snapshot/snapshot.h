@@ -14,6 +14,8 @@
 #define HG_SNAP_VERSION_MINOR 0 /* minor versions only add optional sections and trailing fields */
 #define HG_SNAP_MAX_STRING (1u << 20) /* longest label, name or build options, bytes */
 
+struct hg_ir_ndrange_state;
+
 /* Every object's id is its index in its array (buffers[i].id == i, and so on). */
 typedef struct hg_snap_buffer {
   uint32_t id;         /* index in the snapshot's buffer array */
@@ -56,6 +58,18 @@ typedef struct hg_snap_queue {
   const char *label;   /* may be NULL */
 } hg_snap_queue;
 
+/* A kernel launch stopped at safe points when the checkpoint was taken (minor version 1,
+ * section HG_SNAP_SEC_KERNEL_STATE): the launch's own arguments (captured when it was
+ * enqueued, which may differ from the kernel object's current ones) and where its work stands.
+ * A restore enqueues it again on its queue, from that state. */
+typedef struct hg_snap_running {
+  uint32_t queue;  /* queue id it was enqueued on */
+  uint32_t kernel; /* kernel id: names the program and the kernel function */
+  uint32_t num_args; /* the kernel's parameter count */
+  const hg_snap_kernel_arg *args; /* every kind set: BUFFER, LOCAL or VALUE (no UNSET) */
+  const struct hg_ir_ndrange_state *state; /* the range and its progress (ir/ndrange_state.h) */
+} hg_snap_running;
+
 typedef struct hg_snapshot {
   char source_backend[256]; /* name of the backend it was taken on (informational) */
   uint64_t created_ns;      /* CLOCK_REALTIME at capture */
@@ -64,6 +78,8 @@ typedef struct hg_snapshot {
   const hg_snap_program *programs;
   const hg_snap_kernel *kernels;
   const hg_snap_queue *queues;
+  uint32_t num_running; /* 0: the file is a minor-0 file, readable by every 1.x reader */
+  const hg_snap_running *running;
 } hg_snapshot;
 
 /* Writes `s` to `path` atomically: a temporary file in the same directory (named
