@@ -131,6 +131,29 @@ void hg_ir_ndrange_state_free(hg_ir_ndrange_state *s) {
   free(s);
 }
 
+hg_ir_ndrange_state *hg_ir_ndrange_state_clone(const hg_ir_ndrange_state *s) {
+  hg_ir_state_layout sizes = {.value_stride = s->value_stride, .private_size = s->private_size};
+  hg_ir_ndrange_state *c = hg_ir_ndrange_state_new(s->kernel, s->work_dim, s->global_offset, s->global_size,
+                                                   s->local_size, &sizes, s->local_bytes);
+  if (!c)
+    return NULL;
+  memcpy(c->group_status, s->group_status, s->num_groups);
+  for (uint32_t r = 0; r < s->num_running; r++) {
+    const hg_ir_group_state *from = &s->running[r];
+    hg_ir_group_state *to = hg_ir_ndrange_state_add_group(c, from->group);
+    if (!to || to->num_items != from->num_items) {
+      hg_ir_ndrange_state_free(c);
+      return NULL;
+    }
+    size_t n = from->num_items;
+    memcpy(to->safepoint, from->safepoint, n * sizeof *to->safepoint);
+    memcpy(to->values, from->values, n * s->value_stride);
+    memcpy(to->frames, from->frames, n * s->private_size);
+    memcpy(to->local, from->local, s->local_bytes);
+  }
+  return c;
+}
+
 bool hg_ir_ndrange_state_finished(const hg_ir_ndrange_state *s) {
   for (uint64_t g = 0; g < s->num_groups; g++)
     if (s->group_status[g] != HG_GROUP_DONE)

@@ -106,6 +106,8 @@ const hg_ir_group_state *hg_ir_ndrange_state_group(const hg_ir_ndrange_state *s,
 /* Work-items in group `group` (fewer at a ragged edge). */
 uint32_t hg_ir_ndrange_group_items(const hg_ir_ndrange_state *s, uint64_t group);
 void hg_ir_ndrange_state_free(hg_ir_ndrange_state *s);
+/* A deep copy (NULL: no memory). */
+hg_ir_ndrange_state *hg_ir_ndrange_state_clone(const hg_ir_ndrange_state *s);
 /* Checks a state against the kernel it claims (from outside: a snapshot file): names, ranges,
  * sizes, every safe-point id valid and stoppable, group list sorted and consistent, pointer
  * offsets inside their base where the base's size is known statically. False + message. */

@@ -21,6 +21,8 @@
 #include "platform/migrate_internal.h"
 #include "platform/program.h"
 #include "platform/queue.h"
+#include "platform/safepoints.h"
+#include "ir/ndrange_state.h"
 #include "snapshot/snapshot.h"
 
 /* ---- capture ---- */
@@ -68,7 +70,11 @@ typedef struct capture {
   hg_snap_kernel_arg *args;   /* all kernels' arguments, one block; VALUE ones own a copy */
   cl_mem *mems;               /* buffers[i]'s object */
   cl_program *progs;          /* programs[i]'s object */
+  cl_command_queue *qobjs;    /* queues[i]'s object */
+  cl_kernel *kobjs;           /* kernels[i]'s object */
   size_t num_args;            /* entries of args filled */
+  hg_snap_running *running;   /* kernels stopped at a safe point */
+  uint32_t cap_running;
 } capture;
 
 static void capture_free(capture *c) {
@@ -85,6 +91,14 @@ static void capture_free(capture *c) {
   free(c->args);
   free(c->mems);
   free(c->progs);
+  free(c->qobjs);
+  free(c->kobjs);
+  for (uint32_t i = 0; c->running && i < c->snap.num_running; i++) {
+    for (uint32_t a = 0; a < c->running[i].num_args; a++)
+      free((void *)c->running[i].args[a].value);
+    free((void *)c->running[i].args);
+  }
+  free(c->running);
 }
 
 static uint32_t index_of(void *const *list, uint32_t n, const void *obj) {
@@ -135,6 +149,54 @@ static cl_int capture_kernel(capture *c, cl_kernel k, hg_snap_kernel *sk) {
   return err;
 }
 
+/* A kernel launch stopped at a safe point: its queue, kernel, launch arguments and state (the
+ * state stays the command's: the gate is closed until the file is written). */
+static cl_int capture_running(hg_command *cmd, void *arg) {
+  capture *c = arg;
+  cl_kernel kernel;
+  const hg_kernel_arg *args;
+  const hg_ir_ndrange_state *state;
+  if (!hg_kernel_command_stopped(cmd, &kernel, &args, &state))
+    return CL_SUCCESS;
+  hg_snapshot *s = &c->snap;
+  uint32_t q = index_of((void *const *)c->qobjs, s->num_queues, cmd->queue);
+  uint32_t k = index_of((void *const *)c->kobjs, s->num_kernels, kernel);
+  if (q == HG_SNAP_NONE || k == HG_SNAP_NONE)
+    return CL_INVALID_OPERATION; /* its kernel object was released: the file could not name it */
+  if (s->num_running == c->cap_running) {
+    uint32_t cap = c->cap_running ? 2 * c->cap_running : 4;
+    hg_snap_running *grown = realloc(c->running, cap * sizeof *grown);
+    if (!grown)
+      return CL_OUT_OF_HOST_MEMORY;
+    c->running = grown;
+    c->cap_running = cap;
+  }
+  const hg_ir_function *f = hg_kernel_function(kernel);
+  hg_snap_kernel_arg *sa = calloc(f->num_params ? f->num_params : 1, sizeof *sa);
+  if (!sa)
+    return CL_OUT_OF_HOST_MEMORY;
+  c->running[s->num_running++] = (hg_snap_running){.queue = q, .kernel = k, .num_args = f->num_params, .args = sa,
+                                                   .state = state};
+  for (uint32_t i = 0; i < f->num_params; i++) {
+    const hg_kernel_arg *a = &args[i];
+    sa[i] = (hg_snap_kernel_arg){.kind = HG_SNAP_ARG_VALUE, .buffer = HG_SNAP_NONE, .size = a->size};
+    if (f->args[i].kind == HG_KARG_GLOBAL_PTR || f->args[i].kind == HG_KARG_CONSTANT_PTR) {
+      sa[i] = (hg_snap_kernel_arg){.kind = HG_SNAP_ARG_BUFFER, .buffer = HG_SNAP_NONE};
+      if (a->mem && (sa[i].buffer = index_of((void *const *)c->mems, s->num_buffers, a->mem)) == HG_SNAP_NONE)
+        return CL_INVALID_OPERATION;
+    } else if (f->args[i].kind == HG_KARG_LOCAL_PTR) {
+      sa[i].kind = HG_SNAP_ARG_LOCAL;
+    } else {
+      uint8_t *copy = malloc(a->size ? a->size : 1);
+      if (!copy)
+        return CL_OUT_OF_HOST_MEMORY;
+      memcpy(copy, a->value, a->size);
+      sa[i].value = copy;
+    }
+  }
+  return CL_SUCCESS;
+}
+
 static cl_int capture_context(cl_context ctx, capture *c) {
   size_t n = ctx->num_objects, num_args = 0;
   for (size_t i = 0; i < n; i++)
@@ -148,7 +210,10 @@ static cl_int capture_context(cl_context ctx, capture *c) {
   c->args = calloc(num_args ? num_args : 1, sizeof *c->args);
   c->mems = calloc(m, sizeof *c->mems);
   c->progs = calloc(m, sizeof *c->progs);
-  if (!c->buffers || !c->programs || !c->kernels || !c->queues || !c->args || !c->mems || !c->progs)
+  c->qobjs = calloc(m, sizeof *c->qobjs);
+  c->kobjs = calloc(m, sizeof *c->kobjs);
+  if (!c->buffers || !c->programs || !c->kernels || !c->queues || !c->args || !c->mems || !c->progs || !c->qobjs ||
+      !c->kobjs)
     return CL_OUT_OF_HOST_MEMORY;
   hg_snapshot *s = &c->snap;
   /* buffers and programs first: kernels refer to them */
@@ -190,7 +255,7 @@ static cl_int capture_context(cl_context ctx, capture *c) {
     } else if (o->type == CL_OBJECT_COMMAND_QUEUE_HETGPU) {
       cl_command_queue q = o->obj;
       c->queues[s->num_queues] = (hg_snap_queue){.id = s->num_queues, .properties = q->properties, .label = o->label};
-      s->num_queues++;
+      c->qobjs[s->num_queues++] = q;
     }
   }
   for (size_t i = 0; i < n; i++) {
@@ -202,8 +267,12 @@ static cl_int capture_context(cl_context ctx, capture *c) {
     cl_int err = capture_kernel(c, o->obj, k);
     if (err != CL_SUCCESS)
       return err;
-    s->num_kernels++;
+    c->kobjs[s->num_kernels++] = o->obj;
   }
+  cl_int err = hg_placement_each_stopped(&ctx->placement, capture_running, c);
+  if (err != CL_SUCCESS)
+    return err;
+  s->running = c->running;
   s->buffers = c->buffers;
   s->programs = c->programs;
   s->kernels = c->kernels;
@@ -215,15 +284,19 @@ static cl_int capture_context(cl_context ctx, capture *c) {
   return CL_SUCCESS;
 }
 
-cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_ulong timeout_ns) {
+cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_checkpoint_flags_hetgpu flags, cl_ulong timeout_ns) {
   uint64_t start = hg_host_clock_ns(), deadline = timeout_ns ? start + timeout_ns : 0;
-  /* drained before taking migrate_lock: a migration command queued before the marker takes it */
-  cl_int err = drain_queues(ctx, deadline);
+  bool at_safe_point = (flags & CL_CHECKPOINT_AT_SAFE_POINT_HETGPU) && hg_safepoints_enabled();
+  /* drained before taking migrate_lock: a migration command queued before the marker takes it;
+   * at a safe point nothing is drained: what runs is stopped and written with its state */
+  cl_int err = at_safe_point ? CL_SUCCESS : drain_queues(ctx, deadline);
   pthread_mutex_lock(&ctx->migrate_lock);
   if (err == CL_SUCCESS) {
     uint64_t now = hg_host_clock_ns();
-    err = deadline && now >= deadline ? CL_MIGRATION_TIMEOUT_HETGPU
-                                      : hg_context_quiesce(ctx, hg_context_backend(ctx), 0, deadline ? deadline - now : 0);
+    err = deadline && now >= deadline
+              ? CL_MIGRATION_TIMEOUT_HETGPU
+              : hg_context_quiesce(ctx, hg_context_backend(ctx), at_safe_point ? CL_MIGRATE_AT_SAFE_POINT_HETGPU : 0,
+                                   deadline ? deadline - now : 0);
   }
   if (err == CL_SUCCESS) {
     hg_backend *be = hg_context_backend(ctx);
@@ -240,16 +313,19 @@ cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_ulong timeout_
         hg_mem_storage_host_done(c.mems[i]->storage);
     pthread_mutex_unlock(&ctx->objects_lock);
     hg_context_reopen(ctx, be);
-    HG_LOG(HG_LOG_MIGRATE, "context %llu checkpointed to %s: %d; %u buffers, %u programs, %u kernels, %u queues, %llu ns",
+    HG_LOG(HG_LOG_MIGRATE,
+           "context %llu checkpointed to %s: %d; %u buffers, %u programs, %u kernels, %u queues, %u kernels stopped "
+           "running, %llu ns",
            (unsigned long long)ctx->id, path, err, c.snap.num_buffers, c.snap.num_programs, c.snap.num_kernels,
-           c.snap.num_queues, (unsigned long long)(hg_host_clock_ns() - start));
+           c.snap.num_queues, c.snap.num_running, (unsigned long long)(hg_host_clock_ns() - start));
     capture_free(&c);
   }
   pthread_mutex_unlock(&ctx->migrate_lock);
   return hg_backend_result(NULL, err);
 }
 
-cl_int hg_context_checkpoint_by_id(uint64_t id, const char *path, cl_ulong timeout_ns) {
+cl_int hg_context_checkpoint_by_id(uint64_t id, const char *path, cl_checkpoint_flags_hetgpu flags,
+                                   cl_ulong timeout_ns) {
   if (!id) {
     uint64_t ids[2];
     if (hg_context_ids(ids, 2) != 1)
@@ -259,7 +335,7 @@ cl_int hg_context_checkpoint_by_id(uint64_t id, const char *path, cl_ulong timeo
   cl_context ctx = hg_context_find(id);
   if (!ctx)
     return CL_INVALID_CONTEXT;
-  cl_int err = hg_context_checkpoint(ctx, path, timeout_ns);
+  cl_int err = hg_context_checkpoint(ctx, path, flags, timeout_ns);
   hg_context_release(ctx);
   return err;
 }
@@ -267,9 +343,9 @@ cl_int hg_context_checkpoint_by_id(uint64_t id, const char *path, cl_ulong timeo
 CL_API_ENTRY cl_int CL_API_CALL clCheckpointContextHETGPU(cl_context context, const char *path,
                                                           cl_checkpoint_flags_hetgpu flags, cl_ulong timeout_ns) {
   HG_CHECK_CONTEXT(context, CL_INVALID_CONTEXT);
-  if (!path || !*path || flags)
+  if (!path || !*path || (flags & ~(cl_checkpoint_flags_hetgpu)CL_CHECKPOINT_AT_SAFE_POINT_HETGPU))
     return CL_INVALID_VALUE;
-  return hg_context_checkpoint(context, path, timeout_ns);
+  return hg_context_checkpoint(context, path, flags, timeout_ns);
 }
 
 /* ---- restore ---- */
@@ -327,6 +403,33 @@ static cl_int restore_kernel(restored *r, const hg_snap_kernel *sk, cl_kernel *o
       free(v);
     }
   }
+  return err;
+}
+
+/* Enqueues a kernel that was stopped when the checkpoint was taken on its restored queue, to
+ * run on from its state. */
+static cl_int restore_running(restored *r, const hg_snap_running *sr) {
+  hg_kernel_arg *args = calloc(sr->num_args ? sr->num_args : 1, sizeof *args);
+  hg_ir_ndrange_state *state = hg_ir_ndrange_state_clone(sr->state);
+  cl_int err = args && state ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+  for (uint32_t i = 0; i < sr->num_args && err == CL_SUCCESS; i++) {
+    const hg_snap_kernel_arg *a = &sr->args[i];
+    args[i] = (hg_kernel_arg){.set = true, .size = a->size};
+    if (a->kind == HG_SNAP_ARG_BUFFER)
+      args[i].mem = a->buffer == HG_SNAP_NONE ? NULL : r->mems[a->buffer];
+    else if (a->kind == HG_SNAP_ARG_VALUE && !(args[i].value = malloc(a->size ? a->size : 1)))
+      err = CL_OUT_OF_HOST_MEMORY;
+    else if (a->kind == HG_SNAP_ARG_VALUE)
+      memcpy(args[i].value, a->value, a->size); /* file bytes have no alignment */
+  }
+  if (err == CL_SUCCESS) {
+    err = hg_enqueue_kernel_from_state(r->queues[sr->queue], r->kernels[sr->kernel], args, state);
+    state = NULL; /* the command's now, even on an error */
+  }
+  for (uint32_t i = 0; args && i < sr->num_args; i++)
+    free(args[i].value);
+  free(args);
+  hg_ir_ndrange_state_free(state);
   return err;
 }
 
@@ -415,6 +518,8 @@ CL_API_ENTRY cl_context CL_API_CALL clRestoreContextHETGPU(cl_platform_id platfo
   r.kernels = calloc(s->num_kernels + 1, sizeof *r.kernels);
   r.queues = calloc(s->num_queues + 1, sizeof *r.queues);
   err = r.mems && r.progs && r.kernels && r.queues ? restore_objects(s, &r) : CL_OUT_OF_HOST_MEMORY;
+  for (uint32_t i = 0; i < s->num_running && err == CL_SUCCESS; i++)
+    err = restore_running(&r, &s->running[i]);
   HG_LOG(HG_LOG_MIGRATE, "restored %s (taken on %s) on %s: %d", path, s->source_backend, be->name, err);
 out:;
   cl_context ctx = err == CL_SUCCESS ? r.ctx : NULL;

@@ -73,6 +73,7 @@ struct hg_command {
   bool streamed_kind;               /* goes through the stream (submit, or nothing to run) */
   bool unplaced;                    /* run needs no backend (a context migration): not placed */
   hg_backend *backend;              /* where it runs: set by hg_command_place */
+  hg_command *stopped_next;         /* the gate's list of commands stopped at a safe point */
   /* under the queue's lock */
   bool streamed;                    /* handed to the stream (or completed without it) */
   bool completed;                   /* its event is final; only the memory remains */

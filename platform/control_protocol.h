@@ -25,7 +25,8 @@ typedef enum hg_ctl_verb {
 
 /* Where a migration or checkpoint stops the kernels that are running ("at=" word). */
 typedef enum hg_ctl_stop_at {
-  HG_CTL_AT_SAFE_POINT_OR_BOUNDARY = 0, /* the default: at a safe point, else when they end */
+  HG_CTL_AT_DEFAULT = 0,           /* no "at=": migrate at safe-point-or-boundary, checkpoint at boundary */
+  HG_CTL_AT_SAFE_POINT_OR_BOUNDARY, /* at a safe point, else when they end */
   HG_CTL_AT_SAFE_POINT,                 /* at a safe point within the timeout, else fail */
   HG_CTL_AT_BOUNDARY,                   /* when they end */
 } hg_ctl_stop_at;

@@ -159,7 +159,7 @@ static cl_migration_flags_hetgpu stop_flags(hg_ctl_stop_at at) {
   switch (at) {
   case HG_CTL_AT_SAFE_POINT: return CL_MIGRATE_AT_SAFE_POINT_HETGPU;
   case HG_CTL_AT_BOUNDARY: return CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU;
-  default: return CL_MIGRATE_AT_SAFE_POINT_HETGPU | CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU;
+  default: return CL_MIGRATE_AT_SAFE_POINT_HETGPU | CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU; /* and HG_CTL_AT_DEFAULT */
   }
 }
 
@@ -181,7 +181,11 @@ static void do_migrate(reply *r, const hg_ctl_request *req) {
 }
 
 static void do_checkpoint(reply *r, const hg_ctl_request *req) {
-  cl_int err = hg_context_checkpoint_by_id(req->context_id, req->path, (cl_ulong)req->timeout_ms * 1000000u);
+  cl_int err = hg_context_checkpoint_by_id(req->context_id, req->path,
+                                           req->stop_at == HG_CTL_AT_BOUNDARY || req->stop_at == HG_CTL_AT_DEFAULT
+                                               ? 0
+                                               : CL_CHECKPOINT_AT_SAFE_POINT_HETGPU,
+                                           (cl_ulong)req->timeout_ms * 1000000u);
   if (err == CL_SUCCESS)
     reply_addf(r, "ok\ncheckpoint path=%s\n", req->path);
   else

@@ -190,16 +190,13 @@ static cl_int check_range(cl_kernel kernel, cl_uint work_dim, const size_t *offs
 /* Value bytes of a snapshot are kept 16-byte aligned (vectors). */
 static size_t value_room(size_t size) { return (size + 15) & ~(size_t)15; }
 
-/* Copies the kernel's arguments into the command, retaining the buffers: one allocation holds
- * the argument records and their values. All or nothing: on an error nothing is held. */
-static cl_int snapshot_args(cl_kernel kernel, kernel_command *kc) {
-  const hg_ir_function *f = hg_kernel_function(kernel);
-  uint32_t n = f->num_params;
+/* Copies n arguments into the command, retaining the buffers: one allocation holds the
+ * argument records and their values. All or nothing: on an error nothing is held. */
+static cl_int copy_args(const hg_kernel_arg *from, uint32_t n, kernel_command *kc) {
   cl_int err = CL_SUCCESS;
-  pthread_mutex_lock(&kernel->lock);
   size_t bytes = (n ? n : 1) * sizeof *kc->args;
   for (uint32_t i = 0; i < n && err == CL_SUCCESS; i++) {
-    const hg_kernel_arg *a = &kernel->args[i];
+    const hg_kernel_arg *a = &from[i];
     if (!a->set)
       err = CL_INVALID_KERNEL_ARGS;
     else if (a->mem && !hg_object_is(a->mem, HG_OBJ_MEM))
@@ -213,7 +210,7 @@ static cl_int snapshot_args(cl_kernel kernel, kernel_command *kc) {
   if (err == CL_SUCCESS) {
     uint8_t *values = (uint8_t *)(args + (n ? n : 1));
     for (uint32_t i = 0; i < n; i++) {
-      const hg_kernel_arg *a = &kernel->args[i];
+      const hg_kernel_arg *a = &from[i];
       args[i] = *a;
       if (a->value) {
         memcpy(values, a->value, a->size);
@@ -226,8 +223,61 @@ static cl_int snapshot_args(cl_kernel kernel, kernel_command *kc) {
     kc->args = args;
     kc->num_args = n;
   }
+  return err;
+}
+
+/* The kernel's arguments as they are now (the application may change them right after). */
+static cl_int snapshot_args(cl_kernel kernel, kernel_command *kc) {
+  pthread_mutex_lock(&kernel->lock);
+  cl_int err = copy_args(kernel->args, hg_kernel_function(kernel)->num_params, kc);
   pthread_mutex_unlock(&kernel->lock);
   return err;
+}
+
+bool hg_kernel_command_stopped(hg_command *c, cl_kernel *kernel, const hg_kernel_arg **args,
+                               const hg_ir_ndrange_state **state) {
+  if (c->type != CL_COMMAND_NDRANGE_KERNEL || c->run != kernel_command_run)
+    return false;
+  kernel_command *kc = (kernel_command *)c;
+  if (!kc->resume)
+    return false;
+  *kernel = kc->kernel;
+  *args = kc->args;
+  *state = kc->resume;
+  return true;
+}
+
+cl_int hg_enqueue_kernel_from_state(cl_command_queue queue, cl_kernel kernel, const hg_kernel_arg *args,
+                                    hg_ir_ndrange_state *state) {
+  const hg_ir_function *f = hg_kernel_function(kernel);
+  hg_command *cmd = NULL;
+  cl_int err = !state || state->work_dim < 1 || state->work_dim > 3 || strcmp(state->kernel, f->name)
+                   ? CL_INVALID_VALUE
+                   : hg_command_create(queue, CL_COMMAND_NDRANGE_KERNEL, sizeof(kernel_command), 0, NULL, &cmd);
+  if (err != CL_SUCCESS) {
+    hg_ir_ndrange_state_free(state);
+    return err;
+  }
+  kernel_command *kc = (kernel_command *)cmd;
+  kc->work_dim = state->work_dim;
+  for (unsigned d = 0; d < 3; d++) {
+    kc->offset[d] = state->global_offset[d];
+    kc->global[d] = state->global_size[d];
+    kc->local[d] = state->local_size[d];
+  }
+  err = copy_args(args, f->num_params, kc);
+  if (err != CL_SUCCESS) {
+    hg_command_discard(cmd);
+    hg_ir_ndrange_state_free(state);
+    return err;
+  }
+  clRetainKernel(kernel);
+  kc->kernel = kernel;
+  kc->resume = state;
+  kc->stopped_once = true;
+  cmd->run = kernel_command_run;
+  cmd->cleanup = kernel_command_cleanup;
+  return hg_command_submit(cmd, NULL, false);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,

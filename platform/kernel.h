@@ -37,4 +37,16 @@ size_t hg_kernel_work_group_size(cl_kernel kernel);
 /* The backend kernel, created on first use. */
 cl_int hg_kernel_device(cl_kernel kernel, hg_backend *be, hg_dev_kernel **out);
 
+struct hg_command;
+struct hg_ir_ndrange_state;
+/* A kernel launch stopped at a safe point (platform/enqueue_kernel.c): its kernel, its launch
+ * arguments and where it stands; false for any other command. */
+bool hg_kernel_command_stopped(struct hg_command *c, cl_kernel *kernel, const hg_kernel_arg **args,
+                               const struct hg_ir_ndrange_state **state);
+/* Enqueues a launch of `kernel` with these arguments that resumes from `state` (taken over,
+ * freed with the command, also on an error): how a restore gives back a kernel that was
+ * stopped when its checkpoint was taken. */
+cl_int hg_enqueue_kernel_from_state(cl_command_queue queue, cl_kernel kernel, const hg_kernel_arg *args,
+                                    struct hg_ir_ndrange_state *state);
+
 #endif

@@ -21,7 +21,7 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
 
 /* Writes a device-neutral checkpoint of the context to `path` (atomically: an existing file
  * is replaced only by a complete one) after every command enqueued before the call finished. */
-cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_ulong timeout_ns);
+cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_checkpoint_flags_hetgpu flags, cl_ulong timeout_ns);
 
 /* One line of `hetgpu-ctl list`: a live context of this process. */
 typedef struct hg_context_summary {
@@ -39,6 +39,7 @@ size_t hg_contexts_summarize(hg_context_summary *out, size_t cap);
  * (CL_INVALID_CONTEXT when there is none); id 0 means every live context, in order. */
 cl_int hg_context_migrate_by_id(uint64_t id, hg_backend *target, cl_migration_flags_hetgpu flags, cl_ulong timeout_ns,
                                 cl_migration_report_hetgpu *report);
-cl_int hg_context_checkpoint_by_id(uint64_t id, const char *path, cl_ulong timeout_ns);
+cl_int hg_context_checkpoint_by_id(uint64_t id, const char *path, cl_checkpoint_flags_hetgpu flags,
+                                   cl_ulong timeout_ns);
 
 #endif

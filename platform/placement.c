@@ -66,6 +66,45 @@ static hg_backend *hg_command_place(hg_command *cmd) {
 
 static void hg_command_unplace(hg_command *cmd) { hg_placement_leave(&cmd->queue->context->placement); }
 
+/* Leaves the gate with the command stopped at a safe point: listed (for a checkpoint to find)
+ * in the same step, so a closer that sees nothing inside sees it in the list. */
+static void hg_command_unplace_stopped(hg_command *cmd) {
+  hg_placement *p = &cmd->queue->context->placement;
+  pthread_mutex_lock(&p->lock);
+  cmd->stopped_next = p->stopped;
+  p->stopped = cmd;
+  if (--p->inside == 0 && p->closed)
+    pthread_cond_broadcast(&p->cond);
+  pthread_mutex_unlock(&p->lock);
+}
+
+/* Enters the gate again after a stop, leaving the list in the same step. */
+static hg_backend *hg_command_replace(hg_command *cmd) {
+  hg_placement *p = &cmd->queue->context->placement;
+  pthread_mutex_lock(&p->lock);
+  while (p->closed)
+    pthread_cond_wait(&p->cond, &p->lock);
+  for (hg_command **at = &p->stopped; *at; at = &(*at)->stopped_next)
+    if (*at == cmd) {
+      *at = cmd->stopped_next;
+      break;
+    }
+  p->inside++;
+  cmd->backend = p->backend;
+  pthread_mutex_unlock(&p->lock);
+  return cmd->backend;
+}
+
+cl_int hg_placement_each_stopped(hg_placement *p, cl_int (*fn)(hg_command *cmd, void *arg), void *arg) {
+  pthread_mutex_lock(&p->lock);
+  hg_command *list = p->stopped;
+  pthread_mutex_unlock(&p->lock);
+  cl_int err = CL_SUCCESS;
+  for (hg_command *c = list; c && err == CL_SUCCESS; c = c->stopped_next)
+    err = fn(c, arg);
+  return err;
+}
+
 cl_int hg_backend_result(hg_backend *be, cl_int r) {
   if (r == HG_ERR_DEVICE_LOST && be && !atomic_exchange(&be->lost, true))
     HG_LOG(HG_LOG_BACKEND, "%s is lost: its commands fail; contexts can migrate away", be->name);
@@ -87,14 +126,16 @@ static void migrate_after_self_stop(cl_context ctx, hg_backend *from) {
 cl_int hg_command_dispatch(hg_command *cmd, hg_token **token) {
   if (cmd->unplaced)
     return hg_backend_result(NULL, cmd->run(cmd));
-  for (;;) {
-    hg_backend *be = hg_command_place(cmd);
+  for (bool again = false;; again = true) {
+    hg_backend *be = again ? hg_command_replace(cmd) : hg_command_place(cmd);
     cl_int r = CL_OUT_OF_RESOURCES; /* nothing runs on a lost device */
     if (!atomic_load(&be->lost))
       r = token ? cmd->submit(cmd, token) : cmd->run(cmd);
-    hg_command_unplace(cmd);
-    if (r != HG_LAUNCH_STOPPED)
+    if (r != HG_LAUNCH_STOPPED) {
+      hg_command_unplace(cmd);
       return hg_backend_result(be, r);
+    }
+    hg_command_unplace_stopped(cmd);
     /* stopped at a safe point, its state kept in the command: it runs again wherever the gate
      * opens, which waits for the migration or checkpoint that asked for the stop */
     cl_context ctx = cmd->queue->context;

@@ -23,6 +23,7 @@ typedef struct hg_placement {
   hg_backend *backend;  /* where the context's work runs now */
   unsigned inside;      /* placements between enter and leave */
   bool closed;          /* a migration or checkpoint holds the gate */
+  struct hg_command *stopped; /* commands stopped at a safe point, waiting to enter again */
 } hg_placement;
 
 struct hg_command;
@@ -49,6 +50,11 @@ cl_int hg_command_dispatch(struct hg_command *cmd, hg_token **token);
 /* What a backend's result means to the application: HG_ERR_DEVICE_LOST marks the backend lost
  * and, like any value that is not an OpenCL error, becomes CL_OUT_OF_RESOURCES. */
 cl_int hg_backend_result(hg_backend *be, cl_int r);
+
+/* Calls fn on every command that stopped at a safe point and waits to enter again, in no
+ * particular order, until fn returns an error (returned). The caller holds the gate closed, so
+ * the list cannot change. */
+cl_int hg_placement_each_stopped(hg_placement *p, cl_int (*fn)(struct hg_command *cmd, void *arg), void *arg);
 
 /* Closes the gate, calls on_closed(arg) when not NULL (a migration at safe points asks the
  * running kernels to stop once nothing new can start), and waits until nothing is inside:

@@ -38,8 +38,9 @@ static void usage(void) {
           "BACKEND as in HETGPU_BACKEND: riscv, vendor:NAME (NAME: part of the platform or device name).\n"
           "Without --context every context of the process is moved; without --timeout the process\n"
           "waits for running commands as long as it takes. WHERE running kernels stop:\n"
-          "safe-point-or-boundary (the default: at their next safe point, or when they end if they\n"
-          "cannot stop inside), safe-point (fail after the timeout), boundary (when they end).\n");
+          "safe-point-or-boundary (migrate's default: at their next safe point, or when they end if they\n"
+          "cannot stop inside), safe-point (fail after the timeout), boundary (when they end; checkpoint's\n"
+          "default).\n");
 }
 
 /* The socket directories, in the order the driver tries them: HETGPU_CONTROL_DIR alone when it

@@ -46,7 +46,7 @@ static void valid_requests(void) {
          "migrate at a safe point, options in either order");
   EXPECT(parse("migrate 3 riscv 100 at=boundary\n") && req.stop_at == HG_CTL_AT_BOUNDARY && req.timeout_ms == 100,
          "migrate at the kernel boundary");
-  EXPECT(parse("migrate 3 riscv\n") && req.stop_at == HG_CTL_AT_SAFE_POINT_OR_BOUNDARY, "the default stop point");
+  EXPECT(parse("migrate 3 riscv\n") && req.stop_at == HG_CTL_AT_DEFAULT, "the default stop point");
   EXPECT(parse("checkpoint 3 /tmp/x at=safe-point-or-boundary\n") && req.stop_at == HG_CTL_AT_SAFE_POINT_OR_BOUNDARY,
          "checkpoint with a stop point");
   EXPECT(parse("migrate 18446744073709551615 riscv 86400000\n") && req.context_id == UINT64_MAX &&

@@ -252,8 +252,7 @@ HG_TEST(migrate_errors) {
   CHECK_ERR(mg.migrate(ctx, 0x7FFFFFFF, 0, 0, &r), CL_INVALID_BACKEND_HETGPU);
   CHECK_ERR(mg.migrate(ctx, mg_riscv, (cl_migration_flags_hetgpu)1 << 40, 0, &r), CL_INVALID_VALUE);
   CHECK_ERR(mg.migrate(ctx, mg_riscv, (cl_migration_flags_hetgpu)1 << 9, 0, &r), CL_INVALID_VALUE);
-  CHECK_ERR(mg.migrate(ctx, mg_riscv, CL_MIGRATE_AT_SAFE_POINT_HETGPU, 0, &r), CL_INVALID_VALUE);
-  CHECK_ERR(mg.migrate(ctx, mg_riscv, CL_MIGRATE_AT_SAFE_POINT_HETGPU | CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU, 0, &r),
+  CHECK_ERR(mg.migrate(ctx, mg_riscv, CL_MIGRATE_AT_SAFE_POINT_HETGPU | (cl_migration_flags_hetgpu)1 << 3, 0, &r),
             CL_INVALID_VALUE);
   CHECK(mg_backend_of(ctx) == mg_vendor && mg_migrations(ctx) == 0);
 
@@ -289,6 +288,7 @@ HG_TEST(migrate_errors) {
   CHECK_ERR(mg.checkpoint(ctx, NULL, 0, 0), CL_INVALID_VALUE);
   CHECK_ERR(mg.checkpoint(ctx, "", 0, 0), CL_INVALID_VALUE);
   CHECK_ERR(mg.checkpoint(ctx, path, 1, 0), CL_INVALID_VALUE);
+  CHECK_ERR(mg.checkpoint(ctx, path, CL_CHECKPOINT_AT_SAFE_POINT_HETGPU | 1u << 4, 0), CL_INVALID_VALUE);
   CHECK_ERR(mg.checkpoint(ctx, "/nonexistent-hetgpu-dir/sub/x.hgsnap", 0, 0), CL_INVALID_VALUE);
 
   cl_int code = 0;

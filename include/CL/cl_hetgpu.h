@@ -48,7 +48,10 @@ typedef cl_uint cl_object_type_hetgpu;
 #define CL_MIGRATE_RELEASE_SOURCE_HETGPU     (1u << 2) /* free the buffers' memory on the source now (default: kept
                                                           for a move back until memory runs short) */
 
-/* cl_checkpoint_flags_hetgpu: none defined yet, pass 0. */
+/* cl_checkpoint_flags_hetgpu */
+#define CL_CHECKPOINT_AT_SAFE_POINT_HETGPU (1u << 1) /* kernels running are stopped at a safe point and written
+                                                        to the file (then continue); without it the checkpoint
+                                                        waits for every command enqueued before the call */
 
 /* cl_object_type_hetgpu: the objects a context holds, for clGetContextObjectsHETGPU */
 #define CL_OBJECT_COMMAND_QUEUE_HETGPU 0x7F20
