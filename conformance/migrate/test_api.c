@@ -262,7 +262,7 @@ HG_TEST(migrate_errors) {
   CHECK_ERR(mg.enqueue_migrate((cl_command_queue)ctx, mg_riscv, 0, 0, 0, NULL, &ev), CL_INVALID_COMMAND_QUEUE);
   CHECK_ERR(mg.enqueue_migrate(q, n, 0, 0, 0, NULL, &ev), CL_INVALID_BACKEND_HETGPU);
   CHECK_ERR(mg.enqueue_migrate(q, mg_riscv, (cl_migration_flags_hetgpu)1 << 7, 0, 0, NULL, &ev), CL_INVALID_VALUE);
-  CHECK_ERR(mg.enqueue_migrate(q, mg_riscv, CL_MIGRATE_AT_SAFE_POINT_HETGPU, 0, 0, NULL, &ev), CL_INVALID_VALUE);
+  CHECK_ERR(mg.enqueue_migrate(q, mg_riscv, CL_MIGRATE_AT_SAFE_POINT_HETGPU | 1u << 5, 0, 0, NULL, &ev), CL_INVALID_VALUE);
   CHECK_ERR(mg.enqueue_migrate(q, mg_riscv, 0, 0, 1, NULL, &ev), CL_INVALID_EVENT_WAIT_LIST);
   cl_event user = clCreateUserEvent(ctx, &err);
   CHECK_CL(err);
