@@ -21,6 +21,7 @@
 #include "platform/mem_object.h"
 #include "platform/migrate_internal.h"
 #include "platform/program.h"
+#include "platform/command.h"
 #include "platform/safepoints.h"
 
 cl_int hg_migrate_check_flags(cl_migration_flags_hetgpu flags) {
@@ -123,8 +124,15 @@ static void each_storage(cl_context ctx, hg_backend *target, void (*fn)(hg_mem_s
   }
 }
 
+static cl_int count_stopped(hg_command *cmd, void *arg) {
+  (void)cmd;
+  (*(cl_uint *)arg)++;
+  return CL_SUCCESS;
+}
+
 /* The work between closing and opening the gate; returns the phases' end times. */
 static cl_int move_context(cl_context ctx, hg_backend *target, cl_migration_report_hetgpu *r, uint64_t t[3]) {
+  hg_placement_each_stopped(&ctx->placement, count_stopped, &r->kernels_stopped);
   pthread_mutex_lock(&ctx->objects_lock);
   bool *allocated = calloc(ctx->num_objects ? ctx->num_objects : 1, sizeof *allocated);
   t[0] = hg_host_clock_ns();

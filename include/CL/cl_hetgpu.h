@@ -16,7 +16,7 @@ extern "C" {
 
 #define cl_hetgpu_migrate 1
 #define CL_HETGPU_MIGRATE_EXTENSION_NAME "cl_hetgpu_migrate"
-#define CL_HETGPU_MIGRATE_EXTENSION_VERSION CL_MAKE_VERSION(1, 0, 0)
+#define CL_HETGPU_MIGRATE_EXTENSION_VERSION CL_MAKE_VERSION(1, 1, 0)
 
 /* A backend of the platform: 0 .. (number of backends - 1), stable for the life of the process. */
 typedef cl_uint cl_backend_id_hetgpu;
@@ -44,7 +44,7 @@ typedef cl_uint cl_object_type_hetgpu;
 
 /* cl_migration_flags_hetgpu */
 #define CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU (1u << 0) /* wait for running commands to end (the default) */
-#define CL_MIGRATE_AT_SAFE_POINT_HETGPU      (1u << 1) /* stop running kernels at a safe point (not supported yet) */
+#define CL_MIGRATE_AT_SAFE_POINT_HETGPU      (1u << 1) /* stop running kernels at a safe point, resume on the target */
 #define CL_MIGRATE_RELEASE_SOURCE_HETGPU     (1u << 2) /* free the buffers' memory on the source now (default: kept
                                                           for a move back until memory runs short) */
 
@@ -76,6 +76,7 @@ typedef struct cl_migration_report_hetgpu {
   cl_uint programs;      /* programs built on the target */
   cl_uint kernels;       /* kernels created on the target */
   cl_uint buffers_lost;  /* buffers whose every current copy was on a lost device: zeroed on the target */
+  cl_uint kernels_stopped; /* kernel launches stopped at a safe point that resume on the target */
   cl_ulong bytes;        /* buffer bytes moved */
   cl_ulong quiesce_ns;   /* until no command ran any more on the source */
   cl_ulong capture_ns;   /* reading state off the source that is not buffer contents */
