@@ -130,3 +130,22 @@ uint32_t *mg_random_u32(size_t n) {
     p[i] = hg_test_rand();
   return p;
 }
+
+/* Releases a restored context and the one reference the application holds to each object. */
+void mg_release_restored(cl_context ctx) {
+  void *objs[64];
+  cl_uint n = 0;
+  if (mg.get_objects(ctx, CL_OBJECT_KERNEL_HETGPU, 64, objs, &n) == CL_SUCCESS)
+    for (cl_uint i = 0; i < n && i < 64; i++)
+      clReleaseKernel(objs[i]);
+  if (mg.get_objects(ctx, CL_OBJECT_PROGRAM_HETGPU, 64, objs, &n) == CL_SUCCESS)
+    for (cl_uint i = 0; i < n && i < 64; i++)
+      clReleaseProgram(objs[i]);
+  if (mg.get_objects(ctx, CL_OBJECT_MEM_HETGPU, 64, objs, &n) == CL_SUCCESS)
+    for (cl_uint i = n < 64 ? n : 64; i-- > 0;) /* sub-buffers before their parents */
+      clReleaseMemObject(objs[i]);
+  if (mg.get_objects(ctx, CL_OBJECT_COMMAND_QUEUE_HETGPU, 64, objs, &n) == CL_SUCCESS)
+    for (cl_uint i = 0; i < n && i < 64; i++)
+      clReleaseCommandQueue(objs[i]);
+  clReleaseContext(ctx);
+}

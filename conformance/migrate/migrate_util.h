@@ -44,6 +44,8 @@ long mg_backend_by_name(const char *want);
 /* CL_CONTEXT_BACKEND_HETGPU and CL_CONTEXT_MIGRATION_COUNT_HETGPU (0xFFFFFFFF on error). */
 cl_backend_id_hetgpu mg_backend_of(cl_context ctx);
 cl_uint mg_migrations(cl_context ctx);
+/* Releases a restored context and the one reference the application holds to each object. */
+void mg_release_restored(cl_context ctx);
 /* CL_EVENT_COMMAND_EXECUTION_STATUS */
 cl_int mg_status(cl_event e);
 

@@ -65,25 +65,6 @@ static void remove_dir(const char *dir) {
     printf("    could not remove %s\n", dir);
 }
 
-/* Releases a restored context and the one reference the application holds to each object. */
-static void release_restored(cl_context ctx) {
-  void *objs[64];
-  cl_uint n = 0;
-  if (mg.get_objects(ctx, CL_OBJECT_KERNEL_HETGPU, 64, objs, &n) == CL_SUCCESS)
-    for (cl_uint i = 0; i < n && i < 64; i++)
-      clReleaseKernel(objs[i]);
-  if (mg.get_objects(ctx, CL_OBJECT_PROGRAM_HETGPU, 64, objs, &n) == CL_SUCCESS)
-    for (cl_uint i = 0; i < n && i < 64; i++)
-      clReleaseProgram(objs[i]);
-  if (mg.get_objects(ctx, CL_OBJECT_MEM_HETGPU, 64, objs, &n) == CL_SUCCESS)
-    for (cl_uint i = n < 64 ? n : 64; i-- > 0;) /* sub-buffers before their parents */
-      clReleaseMemObject(objs[i]);
-  if (mg.get_objects(ctx, CL_OBJECT_COMMAND_QUEUE_HETGPU, 64, objs, &n) == CL_SUCCESS)
-    for (cl_uint i = 0; i < n && i < 64; i++)
-      clReleaseCommandQueue(objs[i]);
-  clReleaseContext(ctx);
-}
-
 HG_TEST(checkpoint_on_vendor_restore_on_riscv) {
   if (getenv("HG_MIG_STEP"))
     return;
@@ -216,7 +197,7 @@ HG_TEST(checkpoint_on_vendor_restore_on_riscv) {
   CHECK_CL(clEnqueueReadBuffer(rq, rb, CL_TRUE, 0, N * 4, got, 0, NULL, NULL));
   CHECK_U32(got, ref_b, N, "restored context after a migration");
 
-  release_restored(r);
+  mg_release_restored(r);
   clReleaseKernel(step), clReleaseKernel(mix), clReleaseProgram(prog);
   clReleaseMemObject(sub), clReleaseMemObject(a), clReleaseMemObject(b), clReleaseMemObject(c);
   clReleaseCommandQueue(q);
@@ -257,7 +238,7 @@ HG_TEST(bad_snapshot_files) {
   /* the good file restores */
   cl_context r = mg.restore(hg_test_platform, good, mg_riscv, &err);
   CHECK_CL(err);
-  release_restored(r);
+  mg_release_restored(r);
 
   char what[128];
   snprintf(bad, sizeof bad, "%s/missing.hgsnap", dir);
@@ -442,7 +423,7 @@ HG_TEST(two_process_checkpoint_kill_restore) {
   CHECK_U32(got, u, HEAT_N, "after %d steps (%d on PoCL in process A, %d on RISC-V here)", HEAT_STEPS, HEAT_HALF,
             HEAT_STEPS - HEAT_HALF);
   CHECK(mg_backend_of(ctx) == (cl_backend_id_hetgpu)rv);
-  release_restored(ctx);
+  mg_release_restored(ctx);
   free(got), free(u), free(v);
   remove_dir(dir);
 }
