@@ -2,6 +2,7 @@
 #include "platform/safepoints.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,8 +40,9 @@ static void read_settings(void) {
       stop_rng = seed && *seed ? strtoull(seed, NULL, 10) : hg_host_clock_ns();
       if (!stop_rng)
         stop_rng = 1;
-      HG_LOG(HG_LOG_MIGRATE, "HETGPU_STOP_AFTER=%llu-%llu, HETGPU_STOP_SEED=%llu", lo, hi,
-             (unsigned long long)stop_rng);
+      /* a test setting: the seed goes where the test's output is, to repeat a failure */
+      if (hi > lo)
+        fprintf(stderr, "hetGPU: HETGPU_STOP_AFTER=%s HETGPU_STOP_SEED=%llu\n", s, (unsigned long long)stop_rng);
     } else {
       HG_LOG(HG_LOG_MIGRATE, "HETGPU_STOP_AFTER=%s is not N[:backend] or LO-HI[:backend] (N >= 1); ignored", s);
     }

@@ -17,8 +17,8 @@ bool hg_safepoints_enabled(void);
 
 /* HETGPU_STOP_AFTER=N[:backend] or LO-HI[:backend], a test setting: every kernel launch stops
  * by itself at its N-th safe-point check (once per launch; with LO-HI, N is drawn for each
- * launch from a generator seeded by HETGPU_STOP_SEED, else by the clock, the seed logged under
- * HETGPU_DEBUG=migrate) and its context migrates, at that safe point, to `backend`
+ * launch from a generator seeded by HETGPU_STOP_SEED, else by the clock, the seed printed on
+ * stderr) and its context migrates, at that safe point, to `backend`
  * (HETGPU_BACKEND's syntax) or else to the next usable backend after the one it ran on; there
  * it finishes. Returns this launch's N, or 0 when unset. */
 uint64_t hg_stop_after_checks(void);
