@@ -364,12 +364,34 @@ void hg_ir_contraction_free(hg_ir_contraction *c);
 /* ---- resumable step functions (ir/resumable.c, docs/ir-spec.md section 11) --------------- */
 /* What a step function returns when the work-item has finished the kernel. */
 #define HG_IR_STEP_DONE 0xFFFFFFFFu
+/* The safe-point check a step function makes at each loop-header resume point:
+ * `call_builtin bool "hg.stop_poll"` (no arguments), true when the work-item must stop there.
+ * Backends lower it (RISC-V: a counter, and every K-th check the simulator's STOP_POLL). */
+#define HG_IR_STOP_POLL_BUILTIN "hg.stop_poll"
 /* Adds "<kernel>.step": i32 step(<kernel params>..., ptr.private frame, i32 resume), the kernel
- * as a work-item step function: values live across barriers demoted to private slots, every
- * barrier a `ret <its safe-point id>`, a dispatch on `resume` at entry (0: kernel start, a
- * barrier's safe-point id: just after that barrier); `ret` gives HG_IR_STEP_DONE. All slots
- * live in the caller's frame (private_size bytes). Returns the new function's index, or
- * HG_IR_NONE with a message. Computes the state metadata first if the kernel has none. */
+ * as a work-item step function: values live at a resume point (every barrier, every stoppable
+ * loop header) demoted to private slots, every barrier a `ret <its safe-point id>`, every
+ * loop-header resume point a check `hg.stop_poll ? ret <its id> : go on`, a dispatch on
+ * `resume` at entry (0: kernel start, a barrier's id: just after that barrier, a loop
+ * header's id: at that header after its phis); `ret` gives HG_IR_STEP_DONE. All slots live in
+ * the caller's frame (private_size bytes; the kernel's own slots first, at their offsets).
+ * Returns the new function's index, or HG_IR_NONE with a message. Computes the state metadata
+ * first if the kernel has none. */
 uint32_t hg_ir_make_resumable(hg_ir_module *m, uint32_t kernel, char *err, size_t err_size);
+
+/* What hg_ir_make_resumable does with a kernel's state (state metadata computed), without
+ * building it: a backend converts a step function's frame to the device-neutral state
+ * (ir/ndrange_state.h) and back with it. */
+typedef struct hg_ir_resumable_plan {
+  uint32_t num_values;     /* the kernel's */
+  uint32_t *slot_of_value; /* per kernel value: the step function's slot holding it, or HG_IR_NONE */
+  uint32_t num_safepoints; /* the kernel's */
+  uint8_t *resumable;      /* per kernel safe point: 1 when the step function returns and resumes there */
+  bool can_stop;           /* every barrier is stoppable: the loop-header checks poll (else they never stop) */
+} hg_ir_resumable_plan;
+/* Fills p for kernel `kernel` of m; false when memory runs out or it is not a function. Every
+ * value live at a resumable safe point (instruction values; parameters never) has a slot. */
+bool hg_ir_resumable_plan_of(const hg_ir_module *m, uint32_t kernel, hg_ir_resumable_plan *p);
+void hg_ir_resumable_plan_free(hg_ir_resumable_plan *p);
 
 #endif

@@ -14,13 +14,22 @@
  *   (a phi's use loads at the end of the incoming block);
  * - each barrier ends its block with `ret <safe-point id>`, the rest of the block becomes a
  *   new block (a continuation);
+ * - every loop-header safe point where a stopped work-item may be captured (the state layout
+ *   says it is stoppable) is a resume point too: its live values are demoted the same way, the
+ *   header is split after its phis (and after the stores of the demoted phis), and, when the
+ *   kernel can stop at all (every barrier safe point stoppable), the split is a check
+ *   `call_builtin bool "hg.stop_poll"` whose true edge returns the header's safe-point id;
  * - a new entry block switches on `resume`: the continuation of barrier safe point k for
- *   case k, the kernel's entry otherwise (0 = kernel start); `ret` returns HG_IR_STEP_DONE.
- * All slots (the kernel's and the new ones) live in the frame. */
+ *   case k, the split of loop header k for case k, the kernel's entry otherwise (0 = kernel
+ *   start); `ret` returns HG_IR_STEP_DONE.
+ * All slots (the kernel's and the new ones) live in the frame. hg_ir_resumable_plan_of says,
+ * without building anything, which slot holds which kernel value and where the function can
+ * stop: what a backend needs to turn a frame into the device-neutral state and back. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ir/ir_internal.h"
+#include "ir/ndrange_state.h"
 
 typedef struct rs_ctx {
   hg_ir_module *m;
@@ -28,7 +37,9 @@ typedef struct rs_ctx {
   uint32_t np;          /* kernel parameters */
   uint32_t *slot_of;    /* old value -> new slot for demoted values, HG_IR_NONE otherwise */
   uint32_t *last_part;  /* old block -> new block holding its terminator */
-  uint32_t *cont_block; /* continuation block per barrier (indexed by safe-point id) */
+  uint32_t *cont_block; /* continuation block per barrier or loop header (indexed by safe-point id) */
+  hg_ir_resumable_plan plan; /* which values are demoted, which safe points are resume points */
+  uint32_t poll_name;        /* string id of HG_IR_STOP_POLL_BUILTIN */
 } rs_ctx;
 
 static hg_ir_function *S(rs_ctx *x) { return &x->m->functions[x->sidx]; }
@@ -94,6 +105,101 @@ static uint32_t emit_load(rs_ctx *x, uint32_t b, uint32_t old_v) {
 
 static bool demoted(rs_ctx *x, uint32_t old_v) { return old_v < K(x)->num_values && x->slot_of[old_v] != HG_IR_NONE; }
 
+static unsigned slot_bytes(hg_ir_type t) { return t.scalar == HG_IR_PTR ? 8 : mem_bytes(t); }
+
+void hg_ir_resumable_plan_free(hg_ir_resumable_plan *p) {
+  if (!p)
+    return;
+  free(p->slot_of_value);
+  free(p->resumable);
+  memset(p, 0, sizeof *p);
+}
+
+bool hg_ir_resumable_plan_of(const hg_ir_module *m, uint32_t kernel, hg_ir_resumable_plan *p) {
+  memset(p, 0, sizeof *p);
+  if (kernel >= m->num_functions)
+    return false;
+  const hg_ir_function *k = &m->functions[kernel];
+  hg_ir_state_layout lay;
+  if (!hg_ir_state_layout_of(m, k, &lay))
+    return false;
+  p->num_values = k->num_values;
+  p->num_safepoints = k->num_safepoints;
+  p->slot_of_value = malloc((k->num_values ? k->num_values : 1) * sizeof *p->slot_of_value);
+  p->resumable = calloc(k->num_safepoints ? k->num_safepoints : 1, 1);
+  if (!p->slot_of_value || !p->resumable) {
+    hg_ir_state_layout_free(&lay);
+    hg_ir_resumable_plan_free(p);
+    return false;
+  }
+  p->can_stop = true;
+  for (uint32_t s = 0; s < k->num_safepoints; s++) {
+    const hg_ir_safepoint *sp = &k->safepoints[s];
+    bool stoppable = s < lay.num_safepoints && lay.sps[s].stoppable;
+    if (sp->kind == HG_SAFEPOINT_BARRIER) {
+      p->resumable[s] = 1; /* the round-robin driver needs every barrier, stoppable or not */
+      if (!stoppable)
+        p->can_stop = false;
+    } else {
+      p->resumable[s] = sp->kind == HG_SAFEPOINT_ENTRY || stoppable;
+    }
+  }
+  hg_ir_state_layout_free(&lay);
+  /* slots after the kernel's, in safe-point order then live-list order (make_resumable adds
+   * them in exactly this order) */
+  uint32_t next = k->num_slots;
+  for (uint32_t v = 0; v < k->num_values; v++)
+    p->slot_of_value[v] = HG_IR_NONE;
+  for (uint32_t s = 0; s < k->num_safepoints; s++) {
+    const hg_ir_safepoint *sp = &k->safepoints[s];
+    if (!p->resumable[s] || sp->kind == HG_SAFEPOINT_ENTRY)
+      continue;
+    for (uint32_t l = 0; l < sp->num_live; l++) {
+      uint32_t v = sp->live[l];
+      if (v < k->num_params || v >= k->num_values || k->values[v].kind != HG_VAL_INST ||
+          p->slot_of_value[v] != HG_IR_NONE)
+        continue; /* parameters come with every call */
+      p->slot_of_value[v] = next++;
+    }
+  }
+  return true;
+}
+
+/* The loop-header resume point at the top of kernel block b (HG_IR_NONE: none). */
+static uint32_t header_resume_point(rs_ctx *x, uint32_t b) {
+  const hg_ir_function *k = K(x);
+  for (uint32_t s = 0; s < k->num_safepoints; s++)
+    if (k->safepoints[s].kind == HG_SAFEPOINT_LOOP_HEADER && k->safepoints[s].block == b && x->plan.resumable[s])
+      return s;
+  return HG_IR_NONE;
+}
+
+/* Splits the loop header being emitted (current new block *cur, its phis and their demoted
+ * stores already there) at resume point sp: `poll ? ret sp : continue`, or a plain branch
+ * when the kernel can never stop (it can still be resumed there, from another backend). */
+static bool split_header(rs_ctx *x, uint32_t *cur, uint32_t sp) {
+  uint32_t cont = hg_ir_add_block(S(x));
+  if (cont == HG_IR_NONE)
+    return false;
+  if (x->plan.can_stop) {
+    uint32_t yield = hg_ir_add_block(S(x));
+    uint64_t id = sp;
+    uint32_t c = hg_ir_add_const(S(x), hg_ir_ty(HG_IR_I32, 1), &id);
+    if (yield == HG_IR_NONE || c == HG_IR_NONE)
+      return false;
+    uint32_t poll = hg_ir_append(S(x), *cur, HG_OP_CALL_BUILTIN, 0, hg_ir_ty(HG_IR_BOOL, 1), 0, NULL, 1, &x->poll_name);
+    if (poll == HG_IR_NONE)
+      return false;
+    hg_ir_append(S(x), *cur, HG_OP_CONDBR, 0, hg_ir_void_ty(), 1, &poll, 2, (uint32_t[]){yield, cont});
+    hg_ir_append(S(x), yield, HG_OP_RET, 0, hg_ir_void_ty(), 1, &c, 0, NULL);
+  } else {
+    hg_ir_append(S(x), *cur, HG_OP_BR, 0, hg_ir_void_ty(), 0, NULL, 1, &cont);
+  }
+  x->cont_block[sp] = cont;
+  *cur = cont;
+  return true;
+}
+
 /* Copies the values table: parameters gain (frame, resume), everything else shifts by 2. */
 static bool copy_values(rs_ctx *x) {
   hg_ir_function *k = K(x), *s = S(x);
@@ -130,7 +236,10 @@ static bool emit_block(rs_ctx *x, uint32_t ob, char *err, size_t err_size) {
   uint32_t nphi = 0;
   while (nphi < K(x)->blocks[ob].num_insts && K(x)->blocks[ob].insts[nphi].op == HG_OP_PHI)
     nphi++;
+  uint32_t header_sp = header_resume_point(x, ob);
   for (uint32_t i = 0; i < K(x)->blocks[ob].num_insts; i++) {
+    if (header_sp != HG_IR_NONE && i == K(x)->safepoints[header_sp].inst && !split_header(x, &cur, header_sp))
+      return false;
     const hg_ir_inst in = K(x)->blocks[ob].insts[i]; /* a copy: S's arrays may move K's pointer */
     uint32_t ops[in.num_operands ? in.num_operands : 1], imm[in.num_imm ? in.num_imm : 1];
     if (in.op == HG_OP_BARRIER) {
@@ -294,6 +403,15 @@ uint32_t hg_ir_make_resumable(hg_ir_module *m, uint32_t kernel, char *err, size_
     x.last_part[b] = b + 1;
   for (uint32_t s = 0; s < k->num_safepoints; s++)
     x.cont_block[s] = HG_IR_NONE;
+  if (!hg_ir_resumable_plan_of(m, kernel, &x.plan)) {
+    hg_ir_errf(err, err_size, "out of memory");
+    goto done;
+  }
+  x.poll_name = hg_ir_intern(m, HG_IR_STOP_POLL_BUILTIN);
+  if (x.poll_name == HG_IR_NONE) {
+    hg_ir_errf(err, err_size, "out of memory");
+    goto done;
+  }
 
   x.sidx = hg_ir_add_function(m, name, hg_ir_ty(HG_IR_I32, 1), x.np + 2, pt);
   if (x.sidx == HG_IR_NONE || !copy_values(&x)) {
@@ -310,21 +428,26 @@ uint32_t hg_ir_make_resumable(hg_ir_module *m, uint32_t kernel, char *err, size_
     memcpy(s->slots, k->slots, k->num_slots * sizeof *s->slots);
     s->num_slots = k->num_slots;
   }
+  /* demoted values get their slots in the plan's order, so the numbers are the plan's */
   for (uint32_t sp = 0; sp < k->num_safepoints; sp++) {
     const hg_ir_safepoint *p = &k->safepoints[sp];
-    if (p->kind != HG_SAFEPOINT_BARRIER)
+    if (!x.plan.resumable[sp] || p->kind == HG_SAFEPOINT_ENTRY)
       continue;
     for (uint32_t l = 0; l < p->num_live; l++) {
       uint32_t v = p->live[l];
       if (v < x.np || k->values[v].kind != HG_VAL_INST || x.slot_of[v] != HG_IR_NONE)
         continue; /* parameters come with every call */
       hg_ir_type t = k->values[v].type;
-      unsigned bytes = mem_bytes(t), al = 1;
+      unsigned bytes = slot_bytes(t), al = 1;
       while (al < bytes && al < 16)
         al *= 2;
       x.slot_of[v] = hg_ir_add_slot(S(&x), bytes, al);
       if (x.slot_of[v] == HG_IR_NONE)
         goto oom;
+      if (x.slot_of[v] != x.plan.slot_of_value[v]) {
+        hg_ir_errf(err, err_size, "internal error: slot plan mismatch");
+        goto fail;
+      }
     }
   }
   for (uint32_t b = 0; b <= K(&x)->num_blocks; b++)
@@ -362,5 +485,6 @@ done:
   free(x.slot_of);
   free(x.last_part);
   free(x.cont_block);
+  hg_ir_resumable_plan_free(&x.plan);
   return result;
 }

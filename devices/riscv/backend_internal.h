@@ -56,5 +56,11 @@ void hg_rv_program_free(hg_backend *be, hg_dev_program *prog);
 cl_int hg_rv_kernel_create(hg_backend *be, hg_dev_program *prog, const char *name, hg_dev_kernel **out);
 void hg_rv_kernel_free(hg_backend *be, hg_dev_kernel *kernel);
 cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
+/* kernel_run / kernel_stop (devices/backend.h; backend_launch.c, docs/riscv-backend.md "Stopping
+ * and resuming"). */
+cl_int hg_rv_kernel_run(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch,
+                        const struct hg_ir_ndrange_state *resume, struct hg_ir_ndrange_state **stopped,
+                        uint64_t *device_ns);
+void hg_rv_kernel_stop(hg_backend *be, hg_stop_request *stop);
 
 #endif

@@ -6,7 +6,9 @@
  *   work-item records     HG_RV_WI_BYTES each
  *   private frames        frame_size each (the step function's slots)
  *   ... stack ...         at least HG_RV_STACK_BYTES up to the top of L1
- * DRAM per launch (read-only for the jobs): the launch descriptor and the argument block.
+ * DRAM per launch (read-only for the jobs): the launch descriptor and the argument block;
+ * for kernel_run also the resume records of the groups it resumes (read-only) and one save
+ * record per core (writable: a stopping core saves at most one group, then starts no other).
  * A fault fails the launch with CL_OUT_OF_RESOURCES (logged under HETGPU_DEBUG=sim); the
  * simulator stays usable. Device time: the busiest core's cycles at 1 GHz. */
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include "devices/profile.h"
 #include "devices/printf_buffer.h"
 #include "devices/riscv/backend_internal.h"
+#include "devices/riscv/backend_state.h"
 #include "common/log.h"
 
 static uint64_t align16(uint64_t x) { return (x + 15) & ~15ull; }
@@ -47,37 +50,106 @@ static void log_counters(const char *kernel, const hg_sim_machine *sim, const hg
          host_ns ? t.insns * 1e3 / host_ns : 0.0);
 }
 
-cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launch, uint64_t *device_ns) {
+/* Safe-point checks between two polls of the simulator (HETGPU_SAFEPOINT_INTERVAL): a poll
+ * is an ecall, a check a decrement and a branch. */
+static uint64_t poll_interval(void) {
+  const char *e = getenv("HETGPU_SAFEPOINT_INTERVAL");
+  unsigned long long v = e ? strtoull(e, NULL, 0) : 0;
+  return v ? v : 256;
+}
+
+/* Does the resumed state describe this launch's range? */
+static bool same_range(const hg_ir_ndrange_state *r, const hg_launch *launch, const uint64_t *offset,
+                       const uint64_t *global, const uint64_t *local) {
+  if (r->work_dim != launch->work_dim)
+    return false;
+  for (unsigned d = 0; d < 3; d++)
+    if (r->global_offset[d] != offset[d] || r->global_size[d] != global[d] || r->local_size[d] != local[d])
+      return false;
+  return true;
+}
+
+/* The stopped state after a run: per job, DONE, stopped (its core's save record) or not run
+ * (then as the resumed state had it). NULL when memory runs out or a record does not read. */
+static hg_ir_ndrange_state *collect_stopped(const hg_rv_state_io *io, const hg_launch *launch,
+                                            const hg_ir_ndrange_state *resume, const uint64_t *job_group, size_t njobs,
+                                            const hg_sim_job_result *res, const uint8_t *save, unsigned ncores) {
+  hg_ir_ndrange_state *st = hg_ir_ndrange_state_new(io->kernel->name, launch->work_dim, resume ? resume->global_offset
+                                                    : (uint64_t[]){launch->global_offset[0], launch->global_offset[1],
+                                                                   launch->global_offset[2]},
+                                                    io->global, io->local, io->layout, (uint32_t)io->local_bytes);
+  if (!st)
+    return NULL;
+  for (uint64_t g = 0; g < st->num_groups; g++)
+    st->group_status[g] = resume ? (resume->group_status[g] == HG_GROUP_DONE ? HG_GROUP_DONE : HG_GROUP_NOT_STARTED)
+                                 : HG_GROUP_NOT_STARTED;
+  for (size_t j = 0; j < njobs; j++) {
+    uint64_t g = job_group[j];
+    const hg_ir_group_state *before = resume ? hg_ir_ndrange_state_group(resume, g) : NULL;
+    if (res[j].status == HG_SIM_JOB_DONE && res[j].ret[0] == HG_RV_JOB_DONE) {
+      st->group_status[g] = HG_GROUP_DONE;
+    } else if (res[j].status == HG_SIM_JOB_DONE || before) {
+      hg_ir_group_state *gs = hg_ir_ndrange_state_add_group(st, g);
+      bool ok = gs != NULL;
+      if (ok && res[j].status == HG_SIM_JOB_DONE) {
+        ok = hg_rv_record_to_state(io, save + (j % ncores) * io->rec_size, gs);
+      } else if (ok) { /* never started this time: as it was */
+        memcpy(gs->safepoint, before->safepoint, gs->num_items * sizeof *gs->safepoint);
+        memcpy(gs->values, before->values, (size_t)gs->num_items * st->value_stride);
+        memcpy(gs->frames, before->frames, (size_t)gs->num_items * st->private_size);
+        memcpy(gs->local, before->local, st->local_bytes);
+      }
+      if (!ok) {
+        hg_ir_ndrange_state_free(st);
+        return NULL;
+      }
+    }
+  }
+  return st;
+}
+
+/* One launch: a plain kernel_launch (run == false: no polls, no records), or a kernel_run that
+ * may resume from `resume` and may stop (then *stopped). */
+static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launch, bool run,
+                        const hg_ir_ndrange_state *resume, hg_ir_ndrange_state **stopped, uint64_t *device_ns) {
   hg_rv_backend *rb = hg_rv_of(be);
   hg_sim_machine *sim = rb->sim;
   const hg_ir_function *f = k->fn;
   if (device_ns)
     *device_ns = 0;
+  if (stopped)
+    *stopped = NULL;
   if (!sim)
     return CL_OUT_OF_RESOURCES;
   if (launch->num_args != f->num_params)
     return CL_INVALID_KERNEL_ARGS;
   /* the range: dimensions beyond work_dim are 1 */
   uint64_t global[3], local[3], groups[3], offset[3];
-  uint64_t njobs = 1, nwi = 1;
+  uint64_t ngroups = 1, nwi = 1;
   for (unsigned d = 0; d < 3; d++) {
     bool used = d < launch->work_dim;
     global[d] = used ? launch->global_size[d] : 1;
     local[d] = used && launch->local_size[d] ? launch->local_size[d] : 1;
     offset[d] = used ? launch->global_offset[d] : 0;
     groups[d] = (global[d] + local[d] - 1) / local[d];
-    njobs *= groups[d];
+    ngroups *= groups[d];
     nwi *= local[d];
   }
+  const hg_ir_function *step = &k->prog->module->functions[k->code->step];
+  unsigned ncores = hg_sim_core_count(sim);
   /* local memory and the L1 layout */
   uint64_t local_end = f->local_static_size;
   uint64_t *local_at = calloc(f->num_params ? f->num_params : 1, sizeof *local_at);
+  uint64_t *byval_at = malloc((f->num_params ? f->num_params : 1) * sizeof *byval_at);
   hg_rv_arg_layout *lay = malloc((f->num_params ? f->num_params : 1) * sizeof *lay);
-  hg_sim_range *ranges = calloc(f->num_params + 3, sizeof *ranges);
+  hg_sim_range *ranges = calloc(f->num_params + 5, sizeof *ranges);
   hg_sim_job *jobs = NULL;
+  uint64_t *job_group = NULL;
+  hg_sim_job_result *results = NULL;
+  hg_ir_state_layout layout = {0};
   cl_int rc = CL_OUT_OF_HOST_MEMORY;
-  uint64_t block = 0, pf_block = 0;
-  if (!local_at || !lay || !ranges)
+  uint64_t block = 0, pf_block = 0, save_block = 0, resume_block = 0;
+  if (!local_at || !byval_at || !lay || !ranges)
     goto done;
   local_end = align16(local_end);
   for (uint32_t i = 0; i < f->num_params; i++)
@@ -85,6 +157,15 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
       local_at[i] = local_end;
       local_end = align16(local_end + launch->args[i].size);
     }
+  /* struct arguments: each work-item's copy after the step function's slots (as the driver) */
+  uint64_t copy_at = align16(step->private_size);
+  for (uint32_t i = 0; i < f->num_params; i++) {
+    byval_at[i] = UINT64_MAX;
+    if (f->args[i].kind == HG_KARG_VALUE && f->param_types[i].scalar == HG_IR_PTR) {
+      byval_at[i] = copy_at;
+      copy_at += align16(f->args[i].size);
+    }
+  }
   uint64_t l1 = hg_sim_get_config(sim)->l1_size;
   uint64_t wg_at = align16(local_end), wi_at = wg_at + HG_RV_WG_WORDS * 8;
   uint64_t frames_at = align16(wi_at + nwi * HG_RV_WI_BYTES);
@@ -98,6 +179,34 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
     rc = CL_OUT_OF_RESOURCES;
     goto done;
   }
+  /* a stoppable run: the state layout, the records, the resumed groups */
+  hg_rv_state_io io = {.module = k->prog->module, .kernel = f, .step = step, .plan = &k->code->plan,
+                       .layout = &layout, .image = &k->prog->image, .launch = launch, .local_at = local_at,
+                       .byval_at = byval_at, .frames_at = frames_at, .frame_size = frame,
+                       .rec_frames = align16(nwi * HG_RV_WI_BYTES), .local_bytes = local_end};
+  io.rec_local = io.rec_frames + nwi * frame;
+  io.rec_size = align16(io.rec_local + local_end);
+  memcpy(io.global, global, sizeof global);
+  memcpy(io.local, local, sizeof local);
+  memcpy(io.groups, groups, sizeof groups);
+  if (run && !hg_ir_state_layout_of(k->prog->module, f, &layout))
+    goto done;
+  if (resume) {
+    char why[256] = "";
+    if (strcmp(resume->kernel, f->name) || !same_range(resume, launch, offset, global, local) ||
+        resume->local_bytes != local_end ||
+        !hg_ir_ndrange_state_check(resume, k->prog->module, f, &layout, why, sizeof why)) {
+      HG_LOG(HG_LOG_SIM, "riscv: %s: the state to resume does not fit this launch (%s)", f->name, why);
+      rc = CL_INVALID_VALUE;
+      goto done;
+    }
+  }
+  /* the jobs: every group not done yet */
+  jobs = malloc(ngroups * sizeof *jobs);
+  job_group = malloc(ngroups * sizeof *job_group);
+  results = calloc(ngroups, sizeof *results);
+  if (!jobs || !job_group || !results)
+    goto done;
   /* descriptor + argument block in one DRAM allocation */
   uint32_t args_size = hg_rv_arg_layout_of(f, lay);
   uint64_t desc_bytes = HG_RV_D_WORDS * 8, block_size = desc_bytes + args_size;
@@ -110,6 +219,17 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
   }
   if (hg_sim_dram_alloc(sim, block_size, &block) != HG_SIM_OK) {
     block = 0;
+    rc = CL_OUT_OF_RESOURCES;
+    goto done;
+  }
+  if (run && hg_sim_dram_alloc(sim, io.rec_size * ncores, &save_block) != HG_SIM_OK) {
+    save_block = 0;
+    rc = CL_OUT_OF_RESOURCES;
+    goto done;
+  }
+  if (resume && resume->num_running &&
+      hg_sim_dram_alloc(sim, io.rec_size * resume->num_running, &resume_block) != HG_SIM_OK) {
+    resume_block = 0;
     rc = CL_OUT_OF_RESOURCES;
     goto done;
   }
@@ -128,6 +248,11 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
   desc[HG_RV_D_WI] = HG_SIM_L1_BASE + wi_at;
   desc[HG_RV_D_FRAMES] = HG_SIM_L1_BASE + frames_at;
   desc[HG_RV_D_FRAME_STRIDE] = frame;
+  /* a plain launch never polls: its checks count down from 2^64 */
+  desc[HG_RV_D_POLL_INTERVAL] = run && k->code->plan.can_stop ? (launch->stop_after ? 1 : poll_interval()) : UINT64_MAX;
+  desc[HG_RV_D_REC_FRAMES] = io.rec_frames;
+  desc[HG_RV_D_REC_LOCAL] = io.rec_local;
+  desc[HG_RV_D_LOCAL_BYTES] = local_end;
   size_t nranges = 0;
   ranges[nranges++] = (hg_sim_range){block, block_size, false};
   if (pf_block) {
@@ -136,6 +261,10 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
     desc[HG_RV_D_PRINTF_SIZE] = pf_cap;
     ranges[nranges++] = (hg_sim_range){pf_block, pf_cap + 8, true};
   }
+  if (save_block)
+    ranges[nranges++] = (hg_sim_range){save_block, io.rec_size * ncores, true};
+  if (resume_block)
+    ranges[nranges++] = (hg_sim_range){resume_block, io.rec_size * resume->num_running, false};
   if (k->prog->image.data_size)
     ranges[nranges++] = (hg_sim_range){k->prog->image.data_base, k->prog->image.data_size, true};
   for (uint32_t i = 0; i < f->num_params; i++) {
@@ -160,12 +289,31 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
       break;
     }
   }
-  jobs = malloc(njobs * sizeof *jobs);
-  if (!jobs)
-    goto done;
-  for (uint64_t j = 0; j < njobs; j++)
-    jobs[j] = (hg_sim_job){.pc = k->entry, .a = {block, j}};
-  hg_sim_launch sl = {.jobs = jobs, .njobs = njobs, .ranges = ranges, .nranges = nranges};
+  size_t njobs = 0;
+  for (uint64_t g = 0; g < ngroups; g++) {
+    if (resume && resume->group_status[g] == HG_GROUP_DONE)
+      continue;
+    uint64_t from = 0;
+    const hg_ir_group_state *gs = resume ? hg_ir_ndrange_state_group(resume, g) : NULL;
+    if (gs) {
+      size_t r = (size_t)(gs - resume->running);
+      from = resume_block + r * io.rec_size;
+      char why[256] = "";
+      if (!hg_rv_state_to_record(&io, gs, hg_sim_dram_ptr(sim, from, io.rec_size), why, sizeof why)) {
+        HG_LOG(HG_LOG_SIM, "riscv: %s: cannot resume: %s", f->name, why);
+        rc = CL_INVALID_VALUE;
+        goto done;
+      }
+    }
+    uint64_t to = save_block ? save_block + (njobs % ncores) * io.rec_size : 0;
+    job_group[njobs] = g;
+    jobs[njobs++] = (hg_sim_job){.pc = k->entry, .a = {block, g, to, from}};
+  }
+  hg_sim_launch sl = {.jobs = jobs, .njobs = njobs, .ranges = ranges, .nranges = nranges, .results = results};
+  if (run) {
+    sl.stop = &launch->stop->requested;
+    sl.stop_after = launch->stop_after;
+  }
   /* the per-core counters cost a little: only when HETGPU_DEBUG=sim asks for them */
   if (hg_log_mask & HG_LOG_SIM)
     sl.stats = calloc(hg_sim_core_count(sim), sizeof *sl.stats);
@@ -208,26 +356,61 @@ cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *la
   }
   if (src == HG_SIM_EFAULT) {
     const hg_sim_fault *ft = &sl.fault;
-    HG_LOG(HG_LOG_SIM, "riscv: %s faulted: %s at pc 0x%llx (address 0x%llx, insn 0x%08x) in work-group %zu on core %u",
+    HG_LOG(HG_LOG_SIM, "riscv: %s faulted: %s at pc 0x%llx (address 0x%llx, insn 0x%08x) in work-group %llu on core %u",
            f->name, hg_sim_fault_name(ft->kind), (unsigned long long)ft->pc, (unsigned long long)ft->addr, ft->insn,
-           ft->job, ft->core);
+           (unsigned long long)(ft->job < njobs ? job_group[ft->job] : 0), ft->core);
     rc = CL_OUT_OF_RESOURCES;
   } else if (src != HG_SIM_OK) {
     HG_LOG(HG_LOG_SIM, "riscv: launch of %s refused by the simulator (%d)", f->name, src);
     rc = src == HG_SIM_ENOMEM ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
   } else {
-    HG_LOG(HG_LOG_SIM, "riscv: %s: %llu work-groups, %llu cycles on the busiest core", f->name,
-           (unsigned long long)njobs, (unsigned long long)sl.max_cycles);
+    HG_LOG(HG_LOG_SIM, "riscv: %s: %llu work-groups, %llu cycles on the busiest core%s", f->name,
+           (unsigned long long)njobs, (unsigned long long)sl.max_cycles, sl.stopped ? " (stopping)" : "");
     rc = CL_SUCCESS;
+    bool unfinished = false;
+    for (size_t j = 0; run && j < njobs; j++)
+      unfinished |= results[j].status != HG_SIM_JOB_DONE || results[j].ret[0] != HG_RV_JOB_DONE;
+    if (unfinished) {
+      *stopped = collect_stopped(&io, launch, resume, job_group, njobs, results,
+                                 hg_sim_dram_ptr(sim, save_block, io.rec_size * ncores), ncores);
+      rc = *stopped ? HG_LAUNCH_STOPPED : CL_OUT_OF_HOST_MEMORY;
+    }
   }
 done:
   if (block)
     hg_sim_dram_free(sim, block);
   if (pf_block)
     hg_sim_dram_free(sim, pf_block);
+  if (save_block)
+    hg_sim_dram_free(sim, save_block);
+  if (resume_block)
+    hg_sim_dram_free(sim, resume_block);
+  hg_ir_state_layout_free(&layout);
   free(jobs);
+  free(job_group);
+  free(results);
   free(local_at);
+  free(byval_at);
   free(lay);
   free(ranges);
   return rc;
 }
+
+cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launch, uint64_t *device_ns) {
+  return rv_launch(be, k, launch, false, NULL, NULL, device_ns);
+}
+
+cl_int hg_rv_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *launch,
+                        const struct hg_ir_ndrange_state *resume, struct hg_ir_ndrange_state **stopped,
+                        uint64_t *device_ns) {
+  if (!launch->stop) {
+    *stopped = NULL;
+    return CL_INVALID_VALUE;
+  }
+  return rv_launch(be, k, launch, true, resume, stopped, device_ns);
+}
+
+/* The simulator polls the request's own flag (hg_sim_launch.stop): once the caller has set it,
+ * every running launch that polls it sees it at its next STOP_POLL and starts no further
+ * work-group; nothing else to do, and nothing to wait for. */
+void hg_rv_kernel_stop(hg_backend *be, hg_stop_request *stop) { atomic_thread_fence(memory_order_seq_cst); }

@@ -450,7 +450,10 @@ static bool lower_globals(hg_rv_cg *g) {
     snprintf(name, sizeof name, "hg_global_%u", i);
     LLVMTypeRef at = LLVMArrayType(g->i8, gl->size);
     g->globals[i] = LLVMAddGlobal(g->M, at, name);
-    LLVMSetLinkage(g->globals[i], LLVMInternalLinkage);
+    /* a defined symbol of the image (hidden): a stopped kernel's pointers into it are kept as
+     * offsets from its address (backend_state.c) */
+    LLVMSetLinkage(g->globals[i], LLVMExternalLinkage);
+    LLVMSetVisibility(g->globals[i], LLVMHiddenVisibility);
     LLVMSetAlignment(g->globals[i], gl->align ? gl->align : 1);
   }
   for (uint32_t i = 0; i < m->num_globals; i++) {
@@ -481,7 +484,8 @@ static bool lower_globals(hg_rv_cg *g) {
       init = LLVMConstStructInContext(g->C, parts, np, 1);
       /* the global's type becomes the packed struct: re-create it with that type */
       LLVMValueRef ng = LLVMAddGlobal(g->M, LLVMTypeOf(init), "");
-      LLVMSetLinkage(ng, LLVMInternalLinkage);
+      LLVMSetLinkage(ng, LLVMExternalLinkage);
+      LLVMSetVisibility(ng, LLVMHiddenVisibility);
       LLVMSetAlignment(ng, gl->align ? gl->align : 1);
       LLVMReplaceAllUsesWith(g->globals[i], ng);
       char *nm = strdup(LLVMGetValueName(g->globals[i]));
@@ -588,6 +592,8 @@ static void add_mem_functions(hg_rv_cg *g) {
 
 void hg_rv_object_free(hg_rv_object *o) {
   free(o->bytes);
+  for (uint32_t i = 0; o->kernels && i < o->num_kernels; i++)
+    hg_ir_resumable_plan_free(&o->kernels[i].plan);
   free(o->kernels);
   for (uint32_t i = 0; i < o->num_formats; i++)
     free(o->formats[i]);
@@ -614,7 +620,13 @@ int hg_rv_codegen(hg_ir_module *m, hg_rv_object *out, char *err, size_t err_size
       hg_rv_object_free(out);
       return -1;
     }
-    out->kernels[out->num_kernels++] = (hg_rv_kernel_code){.kernel = i, .step = s};
+    hg_rv_kernel_code *kc = &out->kernels[out->num_kernels++];
+    *kc = (hg_rv_kernel_code){.kernel = i, .step = s};
+    if (!hg_ir_resumable_plan_of(m, i, &kc->plan)) {
+      snprintf(err, err_size, "out of memory");
+      hg_rv_object_free(out);
+      return -1;
+    }
   }
   LLVMTargetMachineRef tm = target_machine(err, err_size);
   if (!tm) {

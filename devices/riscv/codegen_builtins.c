@@ -917,6 +917,8 @@ LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in) {
   if (!r && (!strcmp(n, "mem_fence") || !strcmp(n, "read_mem_fence") || !strcmp(n, "write_mem_fence") ||
              !strcmp(n, "atomic_work_item_fence")))
     return LLVMBuildFence(g->B, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+  if (!r && !strcmp(n, HG_IR_STOP_POLL_BUILTIN))
+    return hg_rv_emit_stop_check(g, g->fn, g->wg);
   if (!r && !strcmp(n, "printf"))
     return printf_fn(&x);
   if (!r && !strcmp(n, "prefetch"))

@@ -1,13 +1,22 @@
 /* The work-group driver, generated per kernel in LLVM IR: one simulator job runs one
- * work-group. `void hg_wg_k<N>(ptr desc, i64 group)`:
- *   fill the work-group record (ids, this group's local size, sizes, offsets) in L1;
- *   every work-item: local id, state = 0;
+ * work-group. `i64 hg_wg_k<N>(ptr desc, i64 group, ptr save, ptr resume)`:
+ *   fill the work-group record (ids, this group's local size, sizes, offsets, poll counter) in L1;
+ *   every work-item: local id, state = 0; with a resume record: work-item records, frames and
+ *   local memory from it instead;
  *   repeat: every work-item not done: state = step(wg, wi, frame, state, params...)
- *   until every work-item returned HG_IR_STEP_DONE.
+ *   until every work-item returned HG_IR_STEP_DONE (return HG_RV_JOB_DONE).
+ * Stopping (docs/riscv-backend.md, "Stopping and resuming"): once a safe-point check said stop
+ * (a loop-header check in a step function, or the check between two rounds), the round still
+ * runs every work-item left in it up to its first safe point, except the ones that have not
+ * started the kernel at all (state 0, a safe point already); then the work-item records,
+ * frames and local memory go to the save record and the job returns HG_RV_JOB_STOPPED. So a
+ * stopped group's work-items are at loop headers of one barrier region, at the barrier that
+ * ends it (arrived, not crossed), at the entry, or done: a state any backend can resume.
  * Kernel parameters are loaded once from the argument block (riscv_internal.h layout). */
 #include <stdlib.h>
 
 #include "devices/riscv/codegen_internal.h"
+#include "devices/riscv/sim/sim.h"
 
 uint32_t hg_rv_arg_layout_of(const hg_ir_function *k, hg_rv_arg_layout *lay) {
   uint32_t off = 0;
@@ -41,19 +50,72 @@ static void store_word(hg_rv_cg *g, LLVMValueRef base, unsigned w, LLVMValueRef 
 
 static LLVMValueRef c64(hg_rv_cg *g, uint64_t v) { return LLVMConstInt(g->i64, v, 0); }
 
+/* Copies `bytes` (a multiple of 8, may be 0) from src to dst in 64-bit words; leaves the
+ * builder in a new block after the loop. */
+static void copy_words(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef bytes) {
+  LLVMBuilderRef B = g->B;
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(B);
+  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(g->C, fn, "copy");
+  LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(g->C, fn, "copied");
+  LLVMValueRef n = LLVMBuildLShr(B, bytes, c64(g, 3), "");
+  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, n, c64(g, 0), ""), after, loop);
+  LLVMPositionBuilderAtEnd(B, loop);
+  LLVMValueRef i = LLVMBuildPhi(B, g->i64, "");
+  LLVMBuildStore(B, LLVMBuildLoad2(B, g->i64, word_ptr(g, src, i), ""), word_ptr(g, dst, i));
+  LLVMValueRef i1 = LLVMBuildAdd(B, i, c64(g, 1), "");
+  LLVMValueRef zero = c64(g, 0);
+  LLVMAddIncoming(i, &zero, &from, 1);
+  LLVMAddIncoming(i, &i1, &loop, 1);
+  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, i1, n, ""), loop, after);
+  LLVMPositionBuilderAtEnd(B, after);
+}
+
+/* The group's state between the L1 (work-item records, frames, local memory) and a DRAM
+ * record (riscv_internal.h): to_record true saves, false loads. */
+static void transfer_group(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef rec, bool to_record, LLVMValueRef wib,
+                           LLVMValueRef fb, LLVMValueRef l1, LLVMValueRef n, LLVMValueRef fs, LLVMValueRef rec_frames,
+                           LLVMValueRef rec_local, LLVMValueRef local_bytes) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef rf = LLVMBuildGEP2(B, g->i8, rec, &rec_frames, 1, "");
+  LLVMValueRef rl = LLVMBuildGEP2(B, g->i8, rec, &rec_local, 1, "");
+  LLVMValueRef wi_bytes = LLVMBuildMul(B, n, c64(g, HG_RV_WI_BYTES), "");
+  LLVMValueRef frame_bytes = LLVMBuildMul(B, n, fs, "");
+  if (to_record) {
+    copy_words(g, fn, rec, wib, wi_bytes);
+    copy_words(g, fn, rf, fb, frame_bytes);
+    copy_words(g, fn, rl, l1, local_bytes);
+  } else {
+    copy_words(g, fn, wib, rec, wi_bytes);
+    copy_words(g, fn, fb, rf, frame_bytes);
+    copy_words(g, fn, l1, rl, local_bytes);
+  }
+}
+
 bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, const hg_rv_kernel_code *kc) {
   LLVMBuilderRef B = g->B;
-  LLVMTypeRef ft = LLVMFunctionType(g->voidt, (LLVMTypeRef[]){g->ptr, g->i64}, 2, 0);
+  LLVMTypeRef ft = LLVMFunctionType(g->i64, (LLVMTypeRef[]){g->ptr, g->i64, g->ptr, g->ptr}, 4, 0);
   LLVMValueRef fn = LLVMAddFunction(g->M, kc->entry, ft);
   hg_rv_function_attrs(g, fn);
   LLVMValueRef desc = LLVMGetParam(fn, 0), group = LLVMGetParam(fn, 1);
+  LLVMValueRef save = LLVMGetParam(fn, 2), resume = LLVMGetParam(fn, 3);
+  bool has_barrier = false;
+  for (uint32_t s = 0; s < k->num_safepoints; s++)
+    has_barrier |= k->safepoints[s].kind == HG_SAFEPOINT_BARRIER;
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->C, fn, "entry");
   LLVMBasicBlockRef init = LLVMAppendBasicBlockInContext(g->C, fn, "init");
+  LLVMBasicBlockRef resumed = LLVMAppendBasicBlockInContext(g->C, fn, "resumed");
+  LLVMBasicBlockRef load = LLVMAppendBasicBlockInContext(g->C, fn, "load");
   LLVMBasicBlockRef round = LLVMAppendBasicBlockInContext(g->C, fn, "round");
   LLVMBasicBlockRef item = LLVMAppendBasicBlockInContext(g->C, fn, "item");
+  LLVMBasicBlockRef live = LLVMAppendBasicBlockInContext(g->C, fn, "live");
+  LLVMBasicBlockRef unhold = LLVMAppendBasicBlockInContext(g->C, fn, "unhold");
+  LLVMBasicBlockRef runnable = LLVMAppendBasicBlockInContext(g->C, fn, "runnable");
   LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(g->C, fn, "call");
   LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(g->C, fn, "next");
   LLVMBasicBlockRef end_round = LLVMAppendBasicBlockInContext(g->C, fn, "end_round");
+  LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->C, fn, "check");
+  LLVMBasicBlockRef stopped = LLVMAppendBasicBlockInContext(g->C, fn, "stopped");
+  LLVMBasicBlockRef do_save = LLVMAppendBasicBlockInContext(g->C, fn, "save");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->C, fn, "done");
 
   LLVMPositionBuilderAtEnd(B, entry);
@@ -82,6 +144,13 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   store_word(g, wg, HG_RV_WG_WORK_DIM, load_word(g, desc, HG_RV_D_WORK_DIM));
   store_word(g, wg, HG_RV_WG_PRINTF, load_word(g, desc, HG_RV_D_PRINTF));
   store_word(g, wg, HG_RV_WG_PRINTF_SIZE, load_word(g, desc, HG_RV_D_PRINTF_SIZE));
+  LLVMValueRef interval = load_word(g, desc, HG_RV_D_POLL_INTERVAL);
+  store_word(g, wg, HG_RV_WG_POLL_INTERVAL, interval);
+  store_word(g, wg, HG_RV_WG_POLL_COUNT, interval);
+  store_word(g, wg, HG_RV_WG_STOPPING, c64(g, 0));
+  LLVMValueRef rec_frames = load_word(g, desc, HG_RV_D_REC_FRAMES), rec_local = load_word(g, desc, HG_RV_D_REC_LOCAL);
+  LLVMValueRef local_bytes = load_word(g, desc, HG_RV_D_LOCAL_BYTES);
+  LLVMValueRef l1 = LLVMBuildIntToPtr(B, c64(g, HG_SIM_L1_BASE), g->ptr, "l1");
   LLVMValueRef ls01 = LLVMBuildMul(B, ls[0], ls[1], "");
   LLVMValueRef n = LLVMBuildMul(B, ls01, ls[2], "n");
   /* kernel parameters from the argument block */
@@ -134,7 +203,14 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   LLVMValueRef zero = c64(g, 0);
   LLVMAddIncoming(i, &zero, &entry, 1);
   LLVMAddIncoming(i, &i1, &init, 1);
-  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, i1, n, ""), init, round);
+  LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, i1, n, ""), init, resumed);
+
+  /* a resumed group: its work-item records (local ids, states), frames and local memory */
+  LLVMPositionBuilderAtEnd(B, resumed);
+  LLVMBuildCondBr(B, LLVMBuildIsNull(B, resume, ""), round, load);
+  LLVMPositionBuilderAtEnd(B, load);
+  transfer_group(g, fn, resume, false, wib, fb, l1, n, fs, rec_frames, rec_local, local_bytes);
+  LLVMBuildBr(B, round);
 
   /* round: one pass over the work-items */
   LLVMPositionBuilderAtEnd(B, round);
@@ -145,9 +221,22 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   LLVMValueRef jrec = LLVMBuildGEP2(B, g->i8, wib, (LLVMValueRef[]){LLVMBuildMul(B, j, c64(g, HG_RV_WI_BYTES), "")},
                                     1, "");
   LLVMValueRef stp = word_ptr(g, jrec, c64(g, 3));
-  LLVMValueRef st = LLVMBuildLoad2(B, g->i32, stp, "state");
-  LLVMValueRef fin = LLVMBuildICmp(B, LLVMIntEQ, st, LLVMConstInt(g->i32, HG_IR_STEP_DONE, 0), "");
-  LLVMBuildCondBr(B, fin, next, call);
+  LLVMValueRef st64 = LLVMBuildLoad2(B, g->i64, stp, "state");
+  LLVMValueRef st = LLVMBuildTrunc(B, st64, g->i32, "");
+  LLVMValueRef fin = LLVMBuildICmp(B, LLVMIntEQ, st64, c64(g, HG_IR_STEP_DONE), "");
+  LLVMBuildCondBr(B, fin, next, live);
+  /* held at a barrier (a resumed group, first round): released, not run */
+  LLVMPositionBuilderAtEnd(B, live);
+  LLVMValueRef held = LLVMBuildICmp(B, LLVMIntUGE, st64, c64(g, HG_RV_STATE_HOLD), "");
+  LLVMBuildCondBr(B, held, unhold, runnable);
+  LLVMPositionBuilderAtEnd(B, unhold);
+  LLVMBuildStore(B, LLVMBuildAnd(B, st64, c64(g, 0xFFFFFFFFu), ""), stp);
+  LLVMBuildBr(B, next);
+  /* a stopping group leaves work-items that have not started where they are */
+  LLVMPositionBuilderAtEnd(B, runnable);
+  LLVMValueRef stopping = LLVMBuildICmp(B, LLVMIntNE, load_word(g, wg, HG_RV_WG_STOPPING), c64(g, 0), "");
+  LLVMValueRef unstarted = LLVMBuildICmp(B, LLVMIntEQ, st64, c64(g, 0), "");
+  LLVMBuildCondBr(B, LLVMBuildAnd(B, stopping, unstarted, ""), next, call);
 
   LLVMPositionBuilderAtEnd(B, call);
   cargs[0] = wg;
@@ -178,17 +267,34 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
 
   LLVMPositionBuilderAtEnd(B, next);
   LLVMValueRef busy2 = LLVMBuildPhi(B, g->i1, "");
-  LLVMAddIncoming(busy2, (LLVMValueRef[]){busy, more}, (LLVMBasicBlockRef[]){item, call}, 2);
+  LLVMValueRef t1 = LLVMConstInt(g->i1, 1, 0);
+  LLVMAddIncoming(busy2, (LLVMValueRef[]){busy, t1, t1, more}, (LLVMBasicBlockRef[]){item, unhold, runnable, call}, 4);
   LLVMValueRef j1 = LLVMBuildAdd(B, j, c64(g, 1), "");
   LLVMValueRef f0 = LLVMConstInt(g->i1, 0, 0);
   LLVMAddIncoming(j, (LLVMValueRef[]){zero, j1}, (LLVMBasicBlockRef[]){round, next}, 2);
   LLVMAddIncoming(busy, (LLVMValueRef[]){f0, busy2}, (LLVMBasicBlockRef[]){round, next}, 2);
   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, j1, n, ""), item, end_round);
 
+  /* after a round: save and stop, or finish, or (a group at a barrier) check, then the next round */
   LLVMPositionBuilderAtEnd(B, end_round);
-  LLVMBuildCondBr(B, busy2, round, done);
+  LLVMValueRef stop_now = LLVMBuildICmp(B, LLVMIntNE, load_word(g, wg, HG_RV_WG_STOPPING), c64(g, 0), "");
+  LLVMBuildCondBr(B, stop_now, stopped, check);
+  LLVMPositionBuilderAtEnd(B, check);
+  if (has_barrier && kc->plan.can_stop) {
+    LLVMBasicBlockRef checked = LLVMAppendBasicBlockInContext(g->C, fn, "checked");
+    LLVMBuildCondBr(B, busy2, checked, done);
+    LLVMPositionBuilderAtEnd(B, checked);
+    LLVMBuildCondBr(B, hg_rv_emit_stop_check(g, fn, wg), stopped, round);
+  } else {
+    LLVMBuildCondBr(B, busy2, round, done);
+  }
+  LLVMPositionBuilderAtEnd(B, stopped);
+  LLVMBuildCondBr(B, LLVMBuildIsNull(B, save, ""), done, do_save); /* no record: cannot happen, the launch never polls */
+  LLVMPositionBuilderAtEnd(B, do_save);
+  transfer_group(g, fn, save, true, wib, fb, l1, n, fs, rec_frames, rec_local, local_bytes);
+  LLVMBuildRet(B, c64(g, HG_RV_JOB_STOPPED));
   LLVMPositionBuilderAtEnd(B, done);
-  LLVMBuildRetVoid(B);
+  LLVMBuildRet(B, c64(g, HG_RV_JOB_DONE));
   free(lay);
   free(cargs);
   free(sargs);

@@ -52,6 +52,10 @@ LLVMValueRef hg_rv_half_bits_to_float(hg_rv_cg *g, LLVMValueRef h, unsigned lane
 LLVMValueRef hg_rv_float_to_half_bits(hg_rv_cg *g, LLVMValueRef v, unsigned lanes, int mode);
 /* Adds the work-group driver of kernel kc to the module. */
 bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *kernel, LLVMValueRef step, const hg_rv_kernel_code *kc);
+/* A safe-point check at the builder's position in function fn (codegen_stop.c): counts down
+ * the work-group record's poll counter (wg: its address) and every interval-th time asks the
+ * simulator; an i1, true when the work-item must stop here. Splits the current block. */
+LLVMValueRef hg_rv_emit_stop_check(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef wg);
 /* Sets the target attributes every function must carry (NOTES: a mismatch gave soft-float). */
 void hg_rv_function_attrs(hg_rv_cg *g, LLVMValueRef fn);
 

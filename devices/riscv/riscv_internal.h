@@ -29,8 +29,23 @@ enum {
   HG_RV_D_FRAME_STRIDE = 17,
   HG_RV_D_PRINTF = 18,    /* DRAM address of the printf buffer (0: none) */
   HG_RV_D_PRINTF_SIZE = 19,
-  HG_RV_D_WORDS = 20,
+  HG_RV_D_POLL_INTERVAL = 20, /* safe-point checks between two STOP_POLLs (UINT64_MAX: never poll) */
+  HG_RV_D_REC_FRAMES = 21,    /* a group's save record: byte offset of the frames */
+  HG_RV_D_REC_LOCAL = 22,     /* ... of the local memory */
+  HG_RV_D_LOCAL_BYTES = 23,   /* ... bytes of local memory (16-aligned) */
+  HG_RV_D_WORDS = 24,
 };
+
+/* A stopped or resumed group's record in DRAM (the job's a2 = where to save, a3 = what to
+ * resume from, 0 for none): the work-item records (HG_RV_WI_BYTES each, enqueued local size
+ * of them: local ids and state words), then the frames (frame stride each) at
+ * HG_RV_D_REC_FRAMES, then the local memory at HG_RV_D_REC_LOCAL. A state word's low 32 bits
+ * are the resume point; bit 32 (HG_RV_STATE_HOLD, resume records only) keeps a work-item
+ * that arrived at a barrier from crossing it in the first round, while the group's other
+ * work-items run up to that barrier. A job returns HG_RV_JOB_STOPPED after saving. */
+#define HG_RV_STATE_HOLD (1ull << 32)
+#define HG_RV_JOB_DONE 0
+#define HG_RV_JOB_STOPPED 1
 
 /* ---- the work-group record (L1, written by the driver per job; 64-bit words) -------------- */
 enum {
@@ -43,6 +58,9 @@ enum {
   HG_RV_WG_WORK_DIM = 18,
   HG_RV_WG_PRINTF = 19,
   HG_RV_WG_PRINTF_SIZE = 20,
+  HG_RV_WG_POLL_COUNT = 21,    /* safe-point checks left before the next STOP_POLL */
+  HG_RV_WG_POLL_INTERVAL = 22, /* HG_RV_D_POLL_INTERVAL */
+  HG_RV_WG_STOPPING = 23,      /* 1 once a STOP_POLL said stop: the group saves itself after this round */
   HG_RV_WG_WORDS = 24,
 };
 
@@ -69,6 +87,7 @@ typedef struct hg_rv_kernel_code {
   uint32_t step;        /* index of "<kernel>.step" */
   uint32_t frame_size;  /* private frame bytes per work-item (16-aligned) */
   char entry[32];       /* driver symbol: hg_wg_k<kernel> */
+  hg_ir_resumable_plan plan; /* where the frame keeps each kernel value; where it can stop */
 } hg_rv_kernel_code;
 
 typedef struct hg_rv_printf_format {

@@ -63,6 +63,29 @@ static int svc_write(hg_sim_core *c) {
   return 0;
 }
 
+bool hg_sim_stopping(hg_sim_stop_state *s) {
+  if (atomic_load_explicit(&s->now, memory_order_relaxed))
+    return true;
+  if (s->ext && atomic_load_explicit(s->ext, memory_order_acquire)) {
+    atomic_store(&s->now, true);
+    return true;
+  }
+  return false;
+}
+
+/* STOP_POLL: a safe-point check of the generated code. Counting polls (stop_after) is a test
+ * setting: the launch stops at exactly its N-th poll, whichever core makes it. */
+static uint64_t stop_poll(hg_sim_core *c) {
+  hg_sim_stop_state *s = c->stop;
+  if (hg_sim_stopping(s))
+    return 1;
+  if (s->after && atomic_fetch_add_explicit(&s->polls, 1, memory_order_relaxed) + 1 >= s->after) {
+    atomic_store(&s->now, true);
+    return 1;
+  }
+  return 0;
+}
+
 /* Runtime services. Returns 0 to continue, 1 when the job ends, -1 for a fault (c->fault.kind
  * and addr set). */
 int hg_sim_ecall(hg_sim_core *c) {
@@ -84,6 +107,9 @@ int hg_sim_ecall(hg_sim_core *c) {
   case HG_SIM_SVC_JOB_INFO:
     c->x[10] = c->job;
     c->x[11] = c->njobs;
+    return 0;
+  case HG_SIM_SVC_STOP_POLL:
+    c->x[10] = stop_poll(c);
     return 0;
   case HG_SIM_SVC_ABORT:
     c->fault.kind = HG_SIM_FAULT_ABORT;

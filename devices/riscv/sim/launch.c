@@ -24,6 +24,7 @@ typedef struct launch_ctx {
   hg_sim_job_result *results;
   unsigned active;
   atomic_uint next;
+  hg_sim_stop_state stop;
 } launch_ctx;
 
 static void reset_views(hg_sim_core *c) {
@@ -71,6 +72,7 @@ static void run_job(launch_ctx *x, hg_sim_core *c, size_t j) {
 static void run_core(launch_ctx *x, unsigned k) {
   hg_sim_core *c = &x->m->cores[k];
   for (size_t j = k; j < x->l->njobs; j += x->m->ncores) {
+    if (hg_sim_stopping(&x->stop)) break; /* a stopping launch starts no job */
     run_job(x, c, j);
     c->jobs_done++;
     if (x->results[j].status == HG_SIM_JOB_FAULT) break; /* the core stops; its later jobs do not run */
@@ -100,7 +102,12 @@ int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
     if (!r->size || r->base < HG_SIM_DRAM_BASE || o > m->cfg.dram_size || r->size > m->cfg.dram_size - o)
       return HG_SIM_EINVAL;
   }
+  l->stopped = false;
   launch_ctx x = {.m = m, .l = l};
+  x.stop.ext = l->stop;
+  x.stop.after = l->stop_after;
+  atomic_init(&x.stop.now, false);
+  atomic_init(&x.stop.polls, 0);
   x.outs = calloc(l->njobs ? l->njobs : 1, sizeof *x.outs);
   x.results = l->results ? l->results : calloc(l->njobs ? l->njobs : 1, sizeof *x.results);
   if (!x.outs || !x.results) {
@@ -123,6 +130,7 @@ int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
     c->ranges = l->ranges;
     c->nranges = l->nranges;
     c->njobs = l->njobs;
+    c->stop = &x.stop;
     reset_views(c);
   }
   atomic_init(&x.next, 0);
@@ -131,6 +139,7 @@ int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
   fegetenv(&saved); /* the calling thread simulates too: give it back its own FP environment */
   hg_sim_pool_run(&m->pool, nthreads ? nthreads - 1 : 0, worker, &x);
   fesetenv(&saved);
+  l->stopped = atomic_load(&x.stop.now);
 
   int rc = HG_SIM_OK;
   for (size_t j = 0; j < l->njobs; j++) {

@@ -13,6 +13,7 @@
 #ifndef HETGPU_DEVICES_RISCV_SIM_SIM_H
 #define HETGPU_DEVICES_RISCV_SIM_SIM_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +35,7 @@ enum {
   HG_SIM_SVC_CORE_INFO = 0x1000, /* -> a0 core index, a1 x, a2 y, a3 number of cores */
   HG_SIM_SVC_JOB_INFO = 0x1001,  /* -> a0 job index, a1 number of jobs in the launch */
   HG_SIM_SVC_ABORT = 0x1002,     /* a0 code: the job stops with fault HG_SIM_FAULT_ABORT */
+  HG_SIM_SVC_STOP_POLL = 0x1003, /* -> a0 = 1 when the launch is stopping (hg_sim_launch.stop), else 0 */
 };
 
 typedef struct hg_sim_costs {
@@ -113,6 +115,12 @@ typedef struct hg_sim_launch {
   const hg_sim_range *ranges; /* DRAM ranges the jobs may touch */
   size_t nranges;
   uint64_t max_insns_per_core; /* 0: the machine's */
+  /* Stopping early (optional). The launch is *stopping* once *stop reads true (any thread may
+   * set it at any time) or, with stop_after > 0, at its stop_after-th STOP_POLL (counted over
+   * all cores). From then on every STOP_POLL answers 1 and no job starts (the ones not started
+   * stay HG_SIM_JOB_NOT_RUN); the running jobs decide themselves how to end. */
+  const atomic_bool *stop;
+  uint64_t stop_after;
   /* outputs */
   hg_sim_job_result *results; /* optional: njobs entries */
   hg_sim_core_stats *stats;   /* optional: hg_sim_core_count() entries, this launch only */
@@ -121,6 +129,7 @@ typedef struct hg_sim_launch {
   bool out_truncated;
   hg_sim_fault fault;         /* the fault of the lowest-numbered faulting job */
   uint64_t max_cycles;        /* the largest per-core cycle count: the launch's device time */
+  bool stopped;               /* the launch was stopping before it ended */
 } hg_sim_launch;
 
 enum { HG_SIM_OK = 0, HG_SIM_EFAULT = -1, HG_SIM_EINVAL = -2, HG_SIM_ENOMEM = -3 };

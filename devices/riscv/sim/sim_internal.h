@@ -97,6 +97,18 @@ typedef struct hg_sim_view {
 typedef struct hg_sim_core hg_sim_core;
 struct hg_sim_machine;
 
+/* A launch's stop state (hg_sim_launch.stop, stop_after), shared by its cores: `now` becomes
+ * true once and stays so; `polls` is only counted when stop_after asks for it (one shared
+ * counter would otherwise be contended by every host thread). */
+typedef struct hg_sim_stop_state {
+  const atomic_bool *ext;
+  atomic_bool now;
+  atomic_uint_fast64_t polls;
+  uint64_t after;
+} hg_sim_stop_state;
+/* True when the launch is stopping (sets `now` when the external request is seen). */
+bool hg_sim_stopping(hg_sim_stop_state *s);
+
 /* State of one core. The interpreter keeps hot values in locals and writes them back here at
  * exits. */
 struct hg_sim_core {
@@ -126,6 +138,7 @@ struct hg_sim_core {
   const hg_sim_range *ranges;
   size_t nranges;
   size_t job, njobs;
+  hg_sim_stop_state *stop; /* the current launch's */
   /* write() output of the current job */
   char *out;
   size_t out_len, out_cap;
