@@ -20,12 +20,9 @@ static bool program_eq(const hg_snap_program *a, const hg_snap_program *b) {
          a->ir_size == b->ir_size && bytes_eq(a->ir, b->ir, a->ir_size);
 }
 
-static bool kernel_eq(const hg_snap_kernel *a, const hg_snap_kernel *b) {
-  if (a->id != b->id || a->program != b->program || !str_eq(a->name, b->name) || !str_eq(a->label, b->label) ||
-      a->num_args != b->num_args)
-    return false;
-  for (uint32_t i = 0; i < a->num_args; i++) {
-    const hg_snap_kernel_arg *x = &a->args[i], *y = &b->args[i];
+bool hg_snap_args_equal(uint32_t n, const hg_snap_kernel_arg *a, const hg_snap_kernel_arg *b) {
+  for (uint32_t i = 0; i < n; i++) {
+    const hg_snap_kernel_arg *x = &a[i], *y = &b[i];
     if (x->kind != y->kind || x->buffer != y->buffer || x->size != y->size || !x->value != !y->value ||
         (x->value && !bytes_eq(x->value, y->value, x->size)))
       return false;
@@ -33,10 +30,15 @@ static bool kernel_eq(const hg_snap_kernel *a, const hg_snap_kernel *b) {
   return true;
 }
 
+static bool kernel_eq(const hg_snap_kernel *a, const hg_snap_kernel *b) {
+  return a->id == b->id && a->program == b->program && str_eq(a->name, b->name) && str_eq(a->label, b->label) &&
+         a->num_args == b->num_args && hg_snap_args_equal(a->num_args, a->args, b->args);
+}
+
 bool hg_snapshot_equal(const hg_snapshot *a, const hg_snapshot *b) {
   if (strcmp(a->source_backend, b->source_backend) != 0 || a->created_ns != b->created_ns ||
       a->num_buffers != b->num_buffers || a->num_programs != b->num_programs || a->num_kernels != b->num_kernels ||
-      a->num_queues != b->num_queues)
+      a->num_queues != b->num_queues || a->num_running != b->num_running)
     return false;
   for (uint32_t i = 0; i < a->num_buffers; i++)
     if (!buffer_eq(&a->buffers[i], &b->buffers[i]))
@@ -50,6 +52,9 @@ bool hg_snapshot_equal(const hg_snapshot *a, const hg_snapshot *b) {
   for (uint32_t i = 0; i < a->num_queues; i++)
     if (a->queues[i].id != b->queues[i].id || a->queues[i].properties != b->queues[i].properties ||
         !str_eq(a->queues[i].label, b->queues[i].label))
+      return false;
+  for (uint32_t i = 0; i < a->num_running; i++)
+    if (!hg_snap_running_equal(&a->running[i], &b->running[i]))
       return false;
   return true;
 }

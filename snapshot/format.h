@@ -34,11 +34,12 @@ enum {
   HG_SNAP_SEC_KERNELS = 4,
   HG_SNAP_SEC_QUEUES = 5,
   HG_SNAP_SEC_BUFFER_DATA = 6,
-  HG_SNAP_SEC_KNOWN_ = 6,
-  /* Reserved for part II (minor 1): kernels stopped in flight at safe points (work-group
-   * frames, local memory, progress). Written without the optional flag, so a 1.0 reader,
-   * which could not resume them, rejects such a file. */
+  HG_SNAP_SEC_KNOWN_ = 6, /* the last section every file has */
+  /* Minor 1: kernels stopped in flight at safe points (hg_snap_running: work-group frames,
+   * local memory, progress), present only when there are some. Written without the optional
+   * flag, so a 1.0 reader, which could not resume them, rejects such a file. */
   HG_SNAP_SEC_KERNEL_STATE = 7,
+  HG_SNAP_SEC_LAST_ = 7,
 };
 #define HG_SNAP_SECTION_OPTIONAL 1u /* section flag: a reader that does not know the tag skips it */
 #define HG_SNAP_STRING_NULL 0xFFFFFFFFu
@@ -51,6 +52,11 @@ enum {
   HG_SNAP_MIN_KERNEL = 4 + 4 + 4 + 4 + 4,
   HG_SNAP_MIN_ARG = 4 + 4 + 8,
   HG_SNAP_MIN_QUEUE = 4 + 8 + 4,
+  /* queue, kernel, u32 num_args, then the state: name, work_dim, 9 range u64s, num_groups,
+   * at least one status byte, three sizes, the running group count */
+  HG_SNAP_MIN_RUNNING = 4 + 4 + 4 + 4 + 4 + 9 * 8 + 8 + 1 + 3 * 4 + 4,
+  /* u64 group, u32 num_items, then per item at least its u32 safe point */
+  HG_SNAP_MIN_GROUP = 8 + 4 + 4,
 };
 
 static inline uint64_t hg_snap_align(uint64_t x, uint64_t a) { return (x + a - 1) & ~(a - 1); }
@@ -68,6 +74,29 @@ uint32_t hg_snap_file_crc(const uint8_t *data, size_t size);
  * indices, references in range, sub-buffers inside root parents, strings, and every program's
  * IR decodes with the named kernels and their argument counts and kinds. */
 bool hg_snap_validate(const hg_snapshot *s, char *err, size_t err_size);
+
+/* One argument against the IR kernel's parameter, for a kernel object (`who` "kernel 3") or a
+ * stopped launch ("running kernel 0"): the kinds clSetKernelArg accepts, sizes, buffer ids. */
+struct hg_ir_kernel_arg;
+bool hg_snap_check_arg(const hg_snapshot *s, const char *who, uint32_t a, const hg_snap_kernel_arg *arg,
+                       const struct hg_ir_kernel_arg *want, char *err, size_t n);
+
+/* The kernels stopped in flight (snapshot/running.c): ids, launch arguments (every one set),
+ * and each state against its kernel's IR (hg_ir_ndrange_state_check, the local memory size,
+ * pointers into __local and buffer arguments). mods: every program decoded, and the kernels
+ * already checked against them. */
+struct hg_ir_module;
+bool hg_snap_check_running(const hg_snapshot *s, struct hg_ir_module *const *mods, char *err, size_t n);
+
+/* Bytes of local memory a work-group of kernel f has with these launch arguments (ir-spec
+ * section 7): the static __local variables, then each __local argument's buffer in argument
+ * order at the next multiple of 16. False when it does not fit in 32 bits. */
+struct hg_ir_function;
+bool hg_snap_local_bytes(const struct hg_ir_function *f, const hg_snap_kernel_arg *args, uint32_t *out);
+
+/* Field-by-field equality of two stopped launches (NULL states equal only each other). */
+bool hg_snap_running_equal(const hg_snap_running *a, const hg_snap_running *b);
+bool hg_snap_args_equal(uint32_t n, const hg_snap_kernel_arg *a, const hg_snap_kernel_arg *b);
 
 /* Writes `s` to an open file descriptor from its current position, not atomically (the
  * atomic writer and the fuzzer's round trip use it). `s` must have passed hg_snap_validate. */

@@ -5,6 +5,8 @@
  * before anything is allocated for it, and every string ends in a NUL inside the file. */
 #include "snapshot/format.h"
 
+#include "ir/ndrange_state.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@ struct hg_snapshot_file {
   hg_snap_program *programs;
   hg_snap_kernel *kernels; /* each kernel's args array is its own allocation */
   hg_snap_queue *queues;
+  hg_snap_running *running; /* each one's args and state are its own allocations */
   void *map; /* the file's mapping (NULL when opened from memory) */
   size_t map_size;
 };
@@ -172,13 +175,15 @@ static bool read_programs(cursor *c, hg_snapshot_file *f) {
   return section_end(c);
 }
 
-static bool read_args(cursor *c, hg_snap_kernel *k) {
+/* The argument list of a kernel or of a stopped launch; *out is set before the records are
+ * read, so that close() frees it whatever happens next. */
+static bool read_args(cursor *c, const hg_snap_kernel_arg **out, uint32_t *count) {
   uint32_t n;
   hg_snap_kernel_arg *args = r_records(c, &n, HG_SNAP_MIN_ARG, sizeof *args);
   if (!args)
     return false;
-  k->args = args;
-  k->num_args = n;
+  *out = args;
+  *count = n;
   for (uint32_t a = 0; a < n && !c->bad; a++) {
     args[a].kind = r_u32(c);
     args[a].buffer = r_u32(c);
@@ -201,7 +206,7 @@ static bool read_kernels(cursor *c, hg_snapshot_file *f) {
     k->program = r_u32(c);
     k->name = r_string(c);
     k->label = r_string(c);
-    read_args(c, k);
+    read_args(c, &k->args, &k->num_args);
   }
   return section_end(c);
 }
@@ -220,17 +225,125 @@ static bool read_queues(cursor *c, hg_snapshot_file *f) {
   return section_end(c);
 }
 
+/* ---- kernels in flight (section KERNEL_STATE) ------------------------------------------------ */
+/* a * b, or UINT64_MAX when it does not fit (more than any file holds) */
+static uint64_t mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* The range as hg_ir_ndrange_state_new takes it, refused unless canonical (unused dimensions
+ * 0, 1, 1; no zero size) and unless num_groups is its group count: new() would otherwise
+ * normalise what the file says, or divide by zero. */
+static bool range_ok(cursor *c, uint32_t dim, const uint64_t *off, const uint64_t *gl, const uint64_t *lo,
+                     uint64_t num_groups) {
+  if (dim < 1 || dim > 3)
+    return fail(c, "work_dim not 1, 2 or 3");
+  uint64_t groups = 1, items = 1;
+  for (uint32_t d = 0; d < 3; d++) {
+    bool used = d < dim;
+    if (!gl[d] || !lo[d] || (!used && (off[d] || gl[d] != 1 || lo[d] != 1)))
+      return fail(c, "a global or local size of 0, or an unused dimension not 0, 1, 1");
+    groups = mul_sat(groups, gl[d] / lo[d] + (gl[d] % lo[d] != 0));
+    items = mul_sat(items, lo[d]);
+  }
+  if (items > UINT32_MAX)
+    return fail(c, "more than 2^32 work-items in a work-group");
+  if (groups != num_groups)
+    return fail(c, "group count is not the range's");
+  return true;
+}
+
+/* One running group into st (sorted, listed RUNNING, its item count the range's), its bytes
+ * checked to be in the section before hg_ir_ndrange_state_add_group allocates for them. */
+static bool read_group(cursor *c, hg_ir_ndrange_state *st, const uint8_t *status, bool first, uint64_t prev) {
+  uint64_t group = r_u64(c);
+  uint32_t items = r_u32(c);
+  if (c->bad)
+    return false;
+  if (group >= st->num_groups || (!first && group <= prev) || status[group] != HG_GROUP_RUNNING)
+    return fail(c, "running group out of range, out of order, or not marked running");
+  if (items != hg_ir_ndrange_group_items(st, group))
+    return fail(c, "running group's item count is not the range's");
+  uint64_t per_item = 4 + (uint64_t)st->value_stride + st->private_size;
+  if (!need(c, add_sat(mul_sat(items, per_item), st->local_bytes)))
+    return false;
+  hg_ir_group_state *g = hg_ir_ndrange_state_add_group(st, group);
+  if (!g)
+    return fail(c, "out of memory");
+  for (uint32_t i = 0; i < items; i++)
+    g->safepoint[i] = r_u32(c);
+  memcpy(g->values, r_bytes(c, (uint64_t)items * st->value_stride), (size_t)items * st->value_stride);
+  memcpy(g->frames, r_bytes(c, (uint64_t)items * st->private_size), (size_t)items * st->private_size);
+  memcpy(g->local, r_bytes(c, st->local_bytes), st->local_bytes);
+  return !c->bad;
+}
+
+/* A stopped NDRange, decoded into an hg_ir_ndrange_state of ir/ndrange_state.c; NULL after a
+ * failure. Its meaning (safe points, record sizes against the kernel) is hg_snap_validate's. */
+static hg_ir_ndrange_state *read_state(cursor *c) {
+  const char *name = r_string(c);
+  uint32_t dim = r_u32(c);
+  uint64_t off[3], gl[3], lo[3];
+  for (int d = 0; d < 3; d++)
+    off[d] = r_u64(c);
+  for (int d = 0; d < 3; d++)
+    gl[d] = r_u64(c);
+  for (int d = 0; d < 3; d++)
+    lo[d] = r_u64(c);
+  uint64_t num_groups = r_u64(c);
+  if (!c->bad && !name)
+    fail(c, "a NULL kernel name");
+  if (c->bad || !range_ok(c, dim, off, gl, lo, num_groups))
+    return NULL;
+  const uint8_t *status = r_bytes(c, num_groups); /* checked before new() allocates as much */
+  uint32_t stride = r_u32(c), priv = r_u32(c), local = r_u32(c), nrun = r_u32(c);
+  if (!c->bad && nrun > (c->end - c->at) / add_sat(HG_SNAP_MIN_GROUP, local))
+    fail(c, "running group count larger than the section can hold");
+  if (c->bad)
+    return NULL;
+  hg_ir_state_layout sizes = {.value_stride = stride, .private_size = priv};
+  hg_ir_ndrange_state *st = hg_ir_ndrange_state_new(name, dim, off, gl, lo, &sizes, local);
+  if (!st)
+    return fail(c, "out of memory"), NULL;
+  memcpy(st->group_status, status, num_groups);
+  uint64_t prev = 0;
+  for (uint32_t r = 0; r < nrun && read_group(c, st, status, r == 0, prev); r++)
+    prev = st->running[r].group;
+  if (c->bad) {
+    hg_ir_ndrange_state_free(st);
+    return NULL;
+  }
+  return st;
+}
+
+static bool read_kernel_state(cursor *c, hg_snapshot_file *f) {
+  uint32_t n;
+  if (!(f->running = r_records(c, &n, HG_SNAP_MIN_RUNNING, sizeof *f->running)))
+    return false;
+  f->snap.num_running = n; /* before the records: close() frees what was read so far */
+  f->snap.running = f->running;
+  if (n == 0)
+    return fail(c, "a kernel state section without kernels (such a file is minor 0, without the section)");
+  for (uint32_t i = 0; i < n && !c->bad; i++) {
+    hg_snap_running *r = &f->running[i];
+    r->queue = r_u32(c);
+    r->kernel = r_u32(c);
+    if (read_args(c, &r->args, &r->num_args))
+      r->state = read_state(c);
+  }
+  return section_end(c);
+}
+
 /* ---- header and section walk --------------------------------------------------------------- */
-static const char *const SECTION_NAMES[HG_SNAP_SEC_KNOWN_ + 1] = {
+static const char *const SECTION_NAMES[HG_SNAP_SEC_LAST_ + 1] = {
     "", "meta section", "buffers section", "programs section", "kernels section", "queues section",
-    "buffer data section"};
+    "buffer data section", "kernel state section"};
 
 typedef struct section_span {
   uint64_t start, end; /* payload, absolute */
 } section_span;
 
 /* Checks the header and the checksum, walks the sections and finds the known ones. */
-static bool read_layout(cursor *h, uint64_t size, section_span *known) {
+static bool read_layout(cursor *h, uint64_t size, section_span *known /* [HG_SNAP_SEC_LAST_ + 1] */) {
   const uint8_t *d = h->base;
   if (size < HG_SNAP_HEADER_SIZE)
     return fail(h, "shorter than the 64-byte header");
@@ -277,9 +390,15 @@ static bool read_layout(cursor *h, uint64_t size, section_span *known) {
       return fail(h, "unknown section flags");
     if (tag >= 1 && tag <= HG_SNAP_SEC_KNOWN_)
       known[tag] = (section_span){start, start + len};
-    else if (tag == HG_SNAP_SEC_KERNEL_STATE && !(flags & HG_SNAP_SECTION_OPTIONAL))
-      return fail(h, "kernels in flight (format part II) are not supported by this reader");
-    else if (own || !(flags & HG_SNAP_SECTION_OPTIONAL))
+    else if (tag == HG_SNAP_SEC_KERNEL_STATE) {
+      /* a minor-0 file promises every 1.0 reader can restore it, which kernels in flight
+       * break; and a reader that skipped them would restore a context short of its work */
+      if (h->minor < HG_SNAP_MINOR_KERNEL_STATE)
+        return fail(h, "kernels in flight in a file of minor version 0");
+      if (flags & HG_SNAP_SECTION_OPTIONAL)
+        return fail(h, "the kernel state section marked optional");
+      known[tag] = (section_span){start, start + len};
+    } else if (own || !(flags & HG_SNAP_SECTION_OPTIONAL))
       return fail(h, "unknown section that is not optional");
   }
   if (!h->bad && h->at != size)
@@ -297,9 +416,11 @@ static hg_snapshot_file *parse(const uint8_t *data, size_t size, char *err, size
   if (!f)
     return hg_snap_errf(err, err_size, "out of memory"), NULL;
   cursor h = {.base = data, .end = size, .err = err, .err_size = err_size, .what = "header"};
-  section_span sec[HG_SNAP_SEC_KNOWN_ + 1] = {{0, 0}};
+  section_span sec[HG_SNAP_SEC_LAST_ + 1] = {{0, 0}};
   bool ok = read_layout(&h, size, sec);
-  for (int t = 1; ok && t <= HG_SNAP_SEC_KNOWN_; t++) {
+  for (int t = 1; ok && t <= HG_SNAP_SEC_LAST_; t++) {
+    if (!sec[t].end)
+      continue; /* an optional section the file does not have (a present one ends past the header) */
     cursor c = {data, sec[t].start, sec[t].end, h.minor, false, err, err_size, SECTION_NAMES[t]};
     switch (t) {
     case HG_SNAP_SEC_META: ok = read_meta(&c, f); break;
@@ -309,6 +430,7 @@ static hg_snapshot_file *parse(const uint8_t *data, size_t size, char *err, size
     case HG_SNAP_SEC_PROGRAMS: ok = read_programs(&c, f); break;
     case HG_SNAP_SEC_KERNELS: ok = read_kernels(&c, f); break;
     case HG_SNAP_SEC_QUEUES: ok = read_queues(&c, f); break;
+    case HG_SNAP_SEC_KERNEL_STATE: ok = read_kernel_state(&c, f); break;
     default: break; /* buffer data: checked with the buffers */
     }
   }
@@ -364,6 +486,11 @@ void hg_snapshot_close(hg_snapshot_file *f) {
     return;
   for (uint32_t i = 0; f->kernels && i < f->snap.num_kernels; i++)
     free((void *)f->kernels[i].args);
+  for (uint32_t i = 0; f->running && i < f->snap.num_running; i++) {
+    free((void *)f->running[i].args);
+    hg_ir_ndrange_state_free((hg_ir_ndrange_state *)f->running[i].state);
+  }
+  free(f->running);
   free(f->buffers);
   free(f->programs);
   free(f->kernels);

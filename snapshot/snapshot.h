@@ -11,7 +11,8 @@
 
 #define HG_SNAP_NONE 0xFFFFFFFFu
 #define HG_SNAP_VERSION 1       /* format major version: a reader reads its own major only */
-#define HG_SNAP_VERSION_MINOR 0 /* minor versions only add optional sections and trailing fields */
+#define HG_SNAP_VERSION_MINOR 1 /* the newest minor this code reads and writes (minors only add sections and trailing fields) */
+#define HG_SNAP_MINOR_KERNEL_STATE 1 /* the minor that added kernels in flight (hg_snap_running) */
 #define HG_SNAP_MAX_STRING (1u << 20) /* longest label, name or build options, bytes */
 
 struct hg_ir_ndrange_state;

@@ -53,9 +53,8 @@ static bool check_queues(const hg_snapshot *s, char *err, size_t n) {
   return true;
 }
 
-/* One argument against the IR kernel's parameter: the kind OpenCL's clSetKernelArg accepts. */
-static bool check_arg(const hg_snapshot *s, uint32_t k, uint32_t a, const hg_snap_kernel_arg *arg,
-                      const hg_ir_kernel_arg *want, char *err, size_t n) {
+bool hg_snap_check_arg(const hg_snapshot *s, const char *who, uint32_t a, const hg_snap_kernel_arg *arg,
+                       const hg_ir_kernel_arg *want, char *err, size_t n) {
   bool is_ptr = want->kind == HG_KARG_GLOBAL_PTR || want->kind == HG_KARG_CONSTANT_PTR;
   switch (arg->kind) {
   case HG_SNAP_ARG_UNSET:
@@ -64,33 +63,33 @@ static bool check_arg(const hg_snapshot *s, uint32_t k, uint32_t a, const hg_sna
     break;
   case HG_SNAP_ARG_BUFFER:
     if (!is_ptr)
-      return hg_snap_errf(err, n, "kernel %u arg %u: a buffer for a parameter that takes none", k, a);
+      return hg_snap_errf(err, n, "%s arg %u: a buffer for a parameter that takes none", who, a);
     if (arg->buffer != HG_SNAP_NONE && arg->buffer >= s->num_buffers)
-      return hg_snap_errf(err, n, "kernel %u arg %u: buffer %u out of range", k, a, arg->buffer);
+      return hg_snap_errf(err, n, "%s arg %u: buffer %u out of range", who, a, arg->buffer);
     if (arg->size == 0 && !arg->value)
       return true;
     break;
   case HG_SNAP_ARG_LOCAL:
     if (want->kind != HG_KARG_LOCAL_PTR)
-      return hg_snap_errf(err, n, "kernel %u arg %u: local memory for a non-__local parameter", k, a);
+      return hg_snap_errf(err, n, "%s arg %u: local memory for a non-__local parameter", who, a);
     if (arg->size == 0)
-      return hg_snap_errf(err, n, "kernel %u arg %u: local memory of 0 bytes", k, a);
+      return hg_snap_errf(err, n, "%s arg %u: local memory of 0 bytes", who, a);
     if (arg->buffer == HG_SNAP_NONE && !arg->value)
       return true;
     break;
   case HG_SNAP_ARG_VALUE:
     if (want->kind != HG_KARG_VALUE)
-      return hg_snap_errf(err, n, "kernel %u arg %u: a value for a parameter that is not by value", k, a);
+      return hg_snap_errf(err, n, "%s arg %u: a value for a parameter that is not by value", who, a);
     if (arg->size != want->size)
-      return hg_snap_errf(err, n, "kernel %u arg %u: %llu bytes for a %u-byte parameter", k, a,
+      return hg_snap_errf(err, n, "%s arg %u: %llu bytes for a %u-byte parameter", who, a,
                           (unsigned long long)arg->size, want->size);
     if (arg->buffer == HG_SNAP_NONE && arg->value)
       return true;
     break;
   default:
-    return hg_snap_errf(err, n, "kernel %u arg %u: unknown kind %u", k, a, arg->kind);
+    return hg_snap_errf(err, n, "%s arg %u: unknown kind %u", who, a, arg->kind);
   }
-  return hg_snap_errf(err, n, "kernel %u arg %u: fields its kind does not use are set", k, a);
+  return hg_snap_errf(err, n, "%s arg %u: fields its kind does not use are set", who, a);
 }
 
 static bool check_kernels(const hg_snapshot *s, hg_ir_module *const *mods, char *err, size_t n) {
@@ -112,8 +111,10 @@ static bool check_kernels(const hg_snapshot *s, hg_ir_module *const *mods, char 
                           f->num_params);
     if (k->num_args && !k->args)
       return hg_snap_errf(err, n, "kernel %u: no argument array", i);
+    char who[32];
+    snprintf(who, sizeof who, "kernel %u", i);
     for (uint32_t a = 0; a < k->num_args; a++)
-      if (!check_arg(s, i, a, &k->args[a], &f->args[a], err, n))
+      if (!hg_snap_check_arg(s, who, a, &k->args[a], &f->args[a], err, n))
         return false;
   }
   return true;
@@ -123,7 +124,7 @@ bool hg_snap_validate(const hg_snapshot *s, char *err, size_t err_size) {
   if (strnlen(s->source_backend, sizeof s->source_backend) == sizeof s->source_backend)
     return hg_snap_errf(err, err_size, "source backend name not terminated");
   if ((s->num_buffers && !s->buffers) || (s->num_programs && !s->programs) || (s->num_kernels && !s->kernels) ||
-      (s->num_queues && !s->queues))
+      (s->num_queues && !s->queues) || (s->num_running && !s->running))
     return hg_snap_errf(err, err_size, "an object count without its array");
   if (!check_buffers(s, err, err_size) || !check_queues(s, err, err_size))
     return false;
@@ -146,6 +147,8 @@ bool hg_snap_validate(const hg_snapshot *s, char *err, size_t err_size) {
   }
   if (ok)
     ok = check_kernels(s, mods, err, err_size);
+  if (ok)
+    ok = hg_snap_check_running(s, mods, err, err_size);
   for (uint32_t i = 0; i < s->num_programs; i++)
     hg_ir_module_free(mods[i]);
   free(mods);

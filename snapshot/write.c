@@ -7,6 +7,8 @@
  * header and the buffer records announce cannot drift from the bytes written. */
 #include "snapshot/format.h"
 
+#include "ir/ndrange_state.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -134,6 +136,20 @@ static void emit_programs(sink *k, const hg_snapshot *s, uint64_t *data_off) {
   }
 }
 
+/* u32 count, then per argument u32 kind, u32 buffer, u64 size and (VALUE) the bytes: the
+ * kernels' and the stopped launches' arguments alike */
+static void emit_args(sink *k, uint32_t n, const hg_snap_kernel_arg *args) {
+  put_u32(k, n);
+  for (uint32_t a = 0; a < n; a++) {
+    const hg_snap_kernel_arg *g = &args[a];
+    put_u32(k, g->kind);
+    put_u32(k, g->buffer);
+    put_u64(k, g->size);
+    if (g->kind == HG_SNAP_ARG_VALUE)
+      put(k, g->value, g->size);
+  }
+}
+
 static void emit_kernels(sink *k, const hg_snapshot *s, uint64_t *data_off) {
   put_u32(k, s->num_kernels);
   for (uint32_t i = 0; i < s->num_kernels; i++) {
@@ -142,15 +158,7 @@ static void emit_kernels(sink *k, const hg_snapshot *s, uint64_t *data_off) {
     put_u32(k, kn->program);
     put_string(k, kn->name);
     put_string(k, kn->label);
-    put_u32(k, kn->num_args);
-    for (uint32_t a = 0; a < kn->num_args; a++) {
-      const hg_snap_kernel_arg *g = &kn->args[a];
-      put_u32(k, g->kind);
-      put_u32(k, g->buffer);
-      put_u64(k, g->size);
-      if (g->kind == HG_SNAP_ARG_VALUE)
-        put(k, g->value, g->size);
-    }
+    emit_args(k, kn->num_args, kn->args);
   }
 }
 
@@ -175,6 +183,49 @@ static void emit_buffer_data(sink *k, const hg_snapshot *s, uint64_t *data_off) 
   }
 }
 
+/* one running work-group: where each work-item stands, its values and frame, the local memory */
+static void emit_group(sink *k, const hg_ir_ndrange_state *st, const hg_ir_group_state *g) {
+  uint64_t n = g->num_items;
+  put_u64(k, g->group);
+  put_u32(k, g->num_items);
+  for (uint64_t i = 0; i < n; i++)
+    put_u32(k, g->safepoint[i]);
+  put(k, g->values, n * st->value_stride);
+  put(k, g->frames, n * st->private_size);
+  put(k, g->local, st->local_bytes);
+}
+
+/* the stopped NDRange, every field of hg_ir_ndrange_state in declaration order */
+static void emit_state(sink *k, const hg_ir_ndrange_state *st) {
+  put_string(k, st->kernel);
+  put_u32(k, st->work_dim);
+  for (int d = 0; d < 3; d++)
+    put_u64(k, st->global_offset[d]);
+  for (int d = 0; d < 3; d++)
+    put_u64(k, st->global_size[d]);
+  for (int d = 0; d < 3; d++)
+    put_u64(k, st->local_size[d]);
+  put_u64(k, st->num_groups);
+  put(k, st->group_status, st->num_groups);
+  put_u32(k, st->value_stride);
+  put_u32(k, st->private_size);
+  put_u32(k, st->local_bytes);
+  put_u32(k, st->num_running);
+  for (uint32_t r = 0; r < st->num_running; r++)
+    emit_group(k, st, &st->running[r]);
+}
+
+static void emit_kernel_state(sink *k, const hg_snapshot *s, uint64_t *data_off) {
+  put_u32(k, s->num_running);
+  for (uint32_t i = 0; i < s->num_running; i++) {
+    const hg_snap_running *r = &s->running[i];
+    put_u32(k, r->queue);
+    put_u32(k, r->kernel);
+    emit_args(k, r->num_args, r->args);
+    emit_state(k, r->state);
+  }
+}
+
 static const struct {
   uint32_t tag;
   emit_fn *emit;
@@ -182,8 +233,14 @@ static const struct {
     {HG_SNAP_SEC_META, emit_meta},       {HG_SNAP_SEC_BUFFERS, emit_buffers},
     {HG_SNAP_SEC_PROGRAMS, emit_programs}, {HG_SNAP_SEC_KERNELS, emit_kernels},
     {HG_SNAP_SEC_QUEUES, emit_queues},   {HG_SNAP_SEC_BUFFER_DATA, emit_buffer_data},
+    {HG_SNAP_SEC_KERNEL_STATE, emit_kernel_state},
 };
-enum { NUM_SECTIONS = sizeof SECTIONS / sizeof SECTIONS[0] };
+enum { ALL_SECTIONS = sizeof SECTIONS / sizeof SECTIONS[0] };
+
+/* The kernel-state section exists only with kernels in flight: a snapshot without any is the
+ * minor-0 file it always was, readable by every 1.x reader. */
+static int sections_of(const hg_snapshot *s) { return s->num_running ? ALL_SECTIONS : ALL_SECTIONS - 1; }
+static uint16_t minor_of(const hg_snapshot *s) { return s->num_running ? HG_SNAP_MINOR_KERNEL_STATE : 0; }
 
 static void emit_section_header(sink *k, uint32_t tag, uint64_t len) {
   put_u32(k, tag);
@@ -200,8 +257,9 @@ int hg_snap_write_fd(const hg_snapshot *s, int fd, char *err, size_t err_size) {
     return hg_snap_errf(err, err_size, "out of memory"), -1;
   }
   /* layout: every payload's length, and where the buffer contents go */
-  uint64_t len[NUM_SECTIONS], pos = HG_SNAP_HEADER_SIZE;
-  for (int i = 0; i < NUM_SECTIONS; i++) {
+  int nsec = sections_of(s);
+  uint64_t len[ALL_SECTIONS], pos = HG_SNAP_HEADER_SIZE;
+  for (int i = 0; i < nsec; i++) {
     sink count = {.fd = -1, .pos = pos + HG_SNAP_SECTION_HEADER};
     SECTIONS[i].emit(&count, s, data_off);
     len[i] = count.pos - (pos + HG_SNAP_SECTION_HEADER);
@@ -213,15 +271,15 @@ int hg_snap_write_fd(const hg_snapshot *s, int fd, char *err, size_t err_size) {
   uint8_t h[HG_SNAP_HEADER_SIZE] = {0};
   memcpy(h, HG_SNAP_MAGIC, sizeof HG_SNAP_MAGIC);
   h[HG_SNAP_OFF_MAJOR] = HG_SNAP_VERSION;
-  h[HG_SNAP_OFF_MINOR] = HG_SNAP_VERSION_MINOR;
+  h[HG_SNAP_OFF_MINOR] = (uint8_t)minor_of(s);
   h[HG_SNAP_OFF_HSIZE] = HG_SNAP_HEADER_SIZE;
   for (int b = 0; b < 8; b++)
     h[HG_SNAP_OFF_FSIZE + b] = (uint8_t)(file_size >> (8 * b));
-  h[HG_SNAP_OFF_NSECTIONS] = NUM_SECTIONS;
+  h[HG_SNAP_OFF_NSECTIONS] = (uint8_t)nsec;
   put(k, h, HG_SNAP_OFF_CRC);
   put_raw(k, h + HG_SNAP_OFF_CRC, 4, false);
   put(k, h + HG_SNAP_OFF_CRC + 4, sizeof h - (HG_SNAP_OFF_CRC + 4));
-  for (int i = 0; i < NUM_SECTIONS; i++) {
+  for (int i = 0; i < nsec; i++) {
     emit_section_header(k, SECTIONS[i].tag, len[i]);
     SECTIONS[i].emit(k, s, data_off);
     pad_to(k, HG_SNAP_SECTION_ALIGN);

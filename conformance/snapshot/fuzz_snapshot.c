@@ -3,7 +3,8 @@
  * as given and once more with its file-size and CRC fields made to match (else mutations stop
  * at the checksum). A snapshot that opens must have every byte it points to inside the input,
  * and must write out (hg_snap_write_fd, to a memfd) and read back equal. Seeds: the files
- * `snapshot_unit_test <dir>` writes. */
+ * `snapshot_unit_test <dir>` writes (corpus/: seed12 and seed13 hold kernels in flight, the
+ * kernel state section of minor 1). */
 #include "snapshot/format.h"
 
 #include <stdlib.h>
@@ -49,6 +50,16 @@ static void check_pointers(const hg_snapshot *s, const uint8_t *data, size_t siz
       if (g->value && !inside(g->value, g->size, data, size))
         abort();
     }
+  /* the stopped launches' values too; their states are the reader's own copies */
+  for (uint32_t i = 0; i < s->num_running; i++) {
+    if (!s->running[i].state)
+      abort();
+    for (uint32_t a = 0; a < s->running[i].num_args; a++) {
+      const hg_snap_kernel_arg *g = &s->running[i].args[a];
+      if (g->value && !inside(g->value, g->size, data, size))
+        abort();
+    }
+  }
 }
 
 static void check_rewrite(const hg_snapshot *s) {

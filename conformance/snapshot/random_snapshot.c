@@ -1,7 +1,7 @@
 /* Builds random snapshots for the tests (random_snapshot.h). */
 #include "random_snapshot.h"
 
-#include "ir/ir.h"
+#include "ir/ndrange_state.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +17,7 @@ uint64_t test_rand(void) {
 }
 static uint64_t below(uint64_t n) { return n ? test_rand() % n : 0; }
 
-static void *own(test_snapshot *t, void *p) {
+void *test_own(test_snapshot *t, void *p) {
   if (!p)
     abort();
   if (t->num_owned == t->cap_owned) {
@@ -29,8 +29,8 @@ static void *own(test_snapshot *t, void *p) {
   t->owned[t->num_owned++] = p;
   return p;
 }
-static uint8_t *random_bytes(test_snapshot *t, uint64_t n) {
-  uint8_t *p = own(t, malloc(n ? n : 1));
+uint8_t *test_random_bytes(test_snapshot *t, uint64_t n) {
+  uint8_t *p = test_own(t, malloc(n ? n : 1));
   uint64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     uint64_t r = test_rand();
@@ -46,7 +46,7 @@ static const char *random_label(test_snapshot *t) {
   if (r == 0)
     return NULL;
   size_t n = r == 1 ? 0 : 1 + below(40);
-  char *s = own(t, malloc(n + 1));
+  char *s = test_own(t, malloc(n + 1));
   for (size_t i = 0; i < n; i++)
     s[i] = (char)(' ' + below(95));
   s[n] = 0;
@@ -97,7 +97,7 @@ uint8_t *test_ir_binary(size_t *size) {
 }
 
 /* ---- snapshots ------------------------------------------------------------------------------ */
-static test_snapshot *new_snapshot(void) {
+test_snapshot *test_snapshot_new(void) {
   test_snapshot *t = calloc(1, sizeof *t);
   if (!t)
     abort();
@@ -108,13 +108,13 @@ static test_snapshot *new_snapshot(void) {
 
 static void random_programs(test_snapshot *t) {
   uint32_t n = (uint32_t)below(4);
-  t->programs = own(t, calloc(n ? n : 1, sizeof *t->programs));
+  t->programs = test_own(t, calloc(n ? n : 1, sizeof *t->programs));
   for (uint32_t i = 0; i < n; i++) {
     hg_snap_program *p = &t->programs[i];
     p->id = i;
     p->label = random_label(t);
     p->build_options = below(2) ? "" : "-cl-fast-relaxed-math -DN=4";
-    p->ir = own(t, test_ir_binary(&p->ir_size));
+    p->ir = test_own(t, test_ir_binary(&p->ir_size));
   }
   t->s.num_programs = n;
   t->s.programs = t->programs;
@@ -122,7 +122,7 @@ static void random_programs(test_snapshot *t) {
 
 static void random_buffers(test_snapshot *t, uint64_t max_bytes) {
   uint32_t n = (uint32_t)below(9);
-  t->buffers = own(t, calloc(n ? n : 1, sizeof *t->buffers));
+  t->buffers = test_own(t, calloc(n ? n : 1, sizeof *t->buffers));
   for (uint32_t i = 0; i < n; i++) {
     hg_snap_buffer *b = &t->buffers[i];
     b->id = i;
@@ -136,7 +136,7 @@ static void random_buffers(test_snapshot *t, uint64_t max_bytes) {
     } else {
       b->parent = HG_SNAP_NONE;
       b->size = 1 + below(max_bytes);
-      b->data = random_bytes(t, b->size);
+      b->data = test_random_bytes(t, b->size);
     }
   }
   t->s.num_buffers = n;
@@ -146,7 +146,7 @@ static void random_buffers(test_snapshot *t, uint64_t max_bytes) {
 static void random_args(test_snapshot *t, hg_snap_kernel *k, bool all) {
   static const uint32_t value_sizes_all[5] = {0, 0, 0, 4, 16}, value_sizes_small[2] = {0, 8};
   k->num_args = all ? 5 : 2;
-  hg_snap_kernel_arg *args = own(t, calloc(k->num_args, sizeof *args));
+  hg_snap_kernel_arg *args = test_own(t, calloc(k->num_args, sizeof *args));
   for (uint32_t a = 0; a < k->num_args; a++) {
     hg_snap_kernel_arg *g = &args[a];
     g->buffer = HG_SNAP_NONE;
@@ -156,7 +156,7 @@ static void random_args(test_snapshot *t, hg_snap_kernel *k, bool all) {
     else if (vsize) {
       g->kind = HG_SNAP_ARG_VALUE;
       g->size = vsize;
-      g->value = random_bytes(t, vsize);
+      g->value = test_random_bytes(t, vsize);
     } else if (all && a == 2) {
       g->kind = HG_SNAP_ARG_LOCAL;
       g->size = 1 + below(4096);
@@ -170,7 +170,7 @@ static void random_args(test_snapshot *t, hg_snap_kernel *k, bool all) {
 
 static void random_kernels(test_snapshot *t) {
   uint32_t n = t->s.num_programs ? (uint32_t)below(6) : 0;
-  t->kernels = own(t, calloc(n ? n : 1, sizeof *t->kernels));
+  t->kernels = test_own(t, calloc(n ? n : 1, sizeof *t->kernels));
   for (uint32_t i = 0; i < n; i++) {
     hg_snap_kernel *k = &t->kernels[i];
     k->id = i;
@@ -186,7 +186,7 @@ static void random_kernels(test_snapshot *t) {
 
 static void random_queues(test_snapshot *t) {
   uint32_t n = (uint32_t)below(4);
-  t->queues = own(t, calloc(n ? n : 1, sizeof *t->queues));
+  t->queues = test_own(t, calloc(n ? n : 1, sizeof *t->queues));
   for (uint32_t i = 0; i < n; i++) {
     t->queues[i].id = i;
     t->queues[i].properties = below(4);
@@ -197,7 +197,7 @@ static void random_queues(test_snapshot *t) {
 }
 
 test_snapshot *test_snapshot_random(uint64_t max_buffer_bytes) {
-  test_snapshot *t = new_snapshot();
+  test_snapshot *t = test_snapshot_new();
   random_buffers(t, max_buffer_bytes);
   random_programs(t);
   random_kernels(t);
@@ -206,15 +206,15 @@ test_snapshot *test_snapshot_random(uint64_t max_buffer_bytes) {
 }
 
 test_snapshot *test_snapshot_big(uint64_t bytes) {
-  test_snapshot *t = new_snapshot();
-  t->buffers = own(t, calloc(1, sizeof *t->buffers));
-  t->buffers[0] = (hg_snap_buffer){0, HG_SNAP_NONE, 1, 0, bytes, "big", random_bytes(t, bytes)};
+  test_snapshot *t = test_snapshot_new();
+  t->buffers = test_own(t, calloc(1, sizeof *t->buffers));
+  t->buffers[0] = (hg_snap_buffer){0, HG_SNAP_NONE, 1, 0, bytes, "big", test_random_bytes(t, bytes)};
   t->s.num_buffers = 1;
   t->s.buffers = t->buffers;
-  t->programs = own(t, calloc(1, sizeof *t->programs));
+  t->programs = test_own(t, calloc(1, sizeof *t->programs));
   t->programs[0].label = "p";
   t->programs[0].build_options = "";
-  t->programs[0].ir = own(t, test_ir_binary(&t->programs[0].ir_size));
+  t->programs[0].ir = test_own(t, test_ir_binary(&t->programs[0].ir_size));
   t->s.num_programs = 1;
   t->s.programs = t->programs;
   return t;
@@ -225,6 +225,8 @@ void test_snapshot_free(test_snapshot *t) {
     return;
   for (size_t i = 0; i < t->num_owned; i++)
     free(t->owned[i]);
+  for (size_t i = 0; i < t->num_states; i++)
+    hg_ir_ndrange_state_free(t->states[i]);
   free(t->owned);
   free(t);
 }
