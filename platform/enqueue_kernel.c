@@ -98,7 +98,9 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
   memcpy(launch.global_size, kc->global, sizeof kc->global);
   memcpy(launch.local_size, kc->local, sizeof kc->local);
   uint64_t device_ns = 0;
-  if (token && be->ops->kernel_launch_async) {
+  if (kc->resume && !(be->ops->kernel_run && hg_safepoints_enabled())) {
+    err = CL_INVALID_OPERATION; /* a stopped launch only moves to backends that resume (migrate.c) */
+  } else if (token && be->ops->kernel_launch_async) {
     err = be->ops->kernel_launch_async(be, dk, &launch, hg_command_timed(c), token);
   } else if (be->ops->kernel_run && hg_safepoints_enabled()) {
     launch.stop = &c->queue->context->stop;

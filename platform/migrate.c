@@ -133,6 +133,10 @@ static cl_int count_stopped(hg_command *cmd, void *arg) {
 /* The work between closing and opening the gate; returns the phases' end times. */
 static cl_int move_context(cl_context ctx, hg_backend *target, cl_migration_report_hetgpu *r, uint64_t t[3]) {
   hg_placement_each_stopped(&ctx->placement, count_stopped, &r->kernels_stopped);
+  if (r->kernels_stopped && !target->ops->kernel_run) {
+    t[0] = t[1] = t[2] = hg_host_clock_ns();
+    return CL_INVALID_BACKEND_HETGPU; /* it could not resume them: they resume on the source */
+  }
   pthread_mutex_lock(&ctx->objects_lock);
   bool *allocated = calloc(ctx->num_objects ? ctx->num_objects : 1, sizeof *allocated);
   t[0] = hg_host_clock_ns();
