@@ -151,11 +151,15 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   uint64_t block = 0, pf_block = 0, save_block = 0, resume_block = 0;
   if (!local_at || !byval_at || !lay || !ranges)
     goto done;
+  /* the neutral state's local memory ends where the last __local argument does (ir-spec §7);
+   * the L1 copy of it is rounded up to 16 bytes (the driver copies words) */
+  uint64_t local_neutral = local_end;
   local_end = align16(local_end);
   for (uint32_t i = 0; i < f->num_params; i++)
     if (launch->args[i].kind == HG_ARG_LOCAL) {
       local_at[i] = local_end;
-      local_end = align16(local_end + launch->args[i].size);
+      local_neutral = local_end + launch->args[i].size;
+      local_end = align16(local_neutral);
     }
   /* struct arguments: each work-item's copy after the step function's slots (as the driver) */
   uint64_t copy_at = align16(step->private_size);
@@ -183,7 +187,7 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   hg_rv_state_io io = {.module = k->prog->module, .kernel = f, .step = step, .plan = &k->code->plan,
                        .layout = &layout, .image = &k->prog->image, .launch = launch, .local_at = local_at,
                        .byval_at = byval_at, .frames_at = frames_at, .frame_size = frame,
-                       .rec_frames = align16(nwi * HG_RV_WI_BYTES), .local_bytes = local_end};
+                       .rec_frames = align16(nwi * HG_RV_WI_BYTES), .local_bytes = local_neutral};
   io.rec_local = io.rec_frames + nwi * frame;
   io.rec_size = align16(io.rec_local + local_end);
   memcpy(io.global, global, sizeof global);
@@ -194,7 +198,7 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   if (resume) {
     char why[256] = "";
     if (strcmp(resume->kernel, f->name) || !same_range(resume, launch, offset, global, local) ||
-        resume->local_bytes != local_end ||
+        resume->local_bytes != local_neutral ||
         !hg_ir_ndrange_state_check(resume, k->prog->module, f, &layout, why, sizeof why)) {
       HG_LOG(HG_LOG_SIM, "riscv: %s: the state to resume does not fit this launch (%s)", f->name, why);
       rc = CL_INVALID_VALUE;

@@ -506,6 +506,7 @@ static void init_llvm(void) {
   LLVMInitializeRISCVTarget();
   LLVMInitializeRISCVTargetMC();
   LLVMInitializeRISCVAsmPrinter();
+  LLVMInitializeRISCVAsmParser(); /* the STOP_POLL ecall is inline asm (codegen_stop.c) */
 }
 
 static LLVMTargetMachineRef target_machine(char *err, size_t err_size) {

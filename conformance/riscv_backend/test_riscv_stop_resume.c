@@ -1,0 +1,522 @@
+/* Kernels stopped at safe points and resumed on the RISC-V backend, below the OpenCL API: the
+ * backend's operations table (kernel_run, kernel_stop) driven directly.
+ *
+ * Every case builds one kernel, runs it once uninterrupted (kernel_launch) for the reference,
+ * then again from the same inputs, stopped at a random safe-point check (stop_after = a random
+ * N) and resumed from the device-neutral state on a fresh kernel_run, again and again until it
+ * finishes; the output buffers must be bit-exact. Half of the resumes go through a byte-level
+ * copy of the state (every field serialised, read back into a new state) to show it holds no
+ * device address. Cases: loops without barriers (ragged groups), barriers inside loops with
+ * local memory (static and argument), private arrays with pointers into them, and a
+ * persistent grid-stride loop stopped from another thread with kernel_stop after a few ms (the
+ * time from kernel_stop to kernel_run's return is printed). Fresh random inputs each run
+ * (HETGPU_TEST_SEED repeats one), outputs poisoned. Prints "N passed, M failed". */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "devices/riscv/riscv.h"
+#include "ir/ndrange_state.h"
+#include "lowering/frontend.h"
+
+static int passed, failed;
+static uint64_t rng;
+
+#define CHECK(c, ...)                                                                                                  \
+  do {                                                                                                                 \
+    if (c) {                                                                                                           \
+      passed++;                                                                                                        \
+    } else {                                                                                                           \
+      failed++;                                                                                                        \
+      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                                             \
+      fprintf(stderr, __VA_ARGS__);                                                                                    \
+      fprintf(stderr, "\n");                                                                                           \
+    }                                                                                                                  \
+  } while (0)
+
+static uint64_t next_rand(void) { /* xorshift64* */
+  rng ^= rng >> 12;
+  rng ^= rng << 25;
+  rng ^= rng >> 27;
+  return rng * 2685821657736338717ull;
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- the state as bytes and back (what a snapshot file would do) ------------------------- */
+typedef struct bytes {
+  uint8_t *p;
+  size_t n, cap, at;
+} bytes;
+
+static void put(bytes *b, const void *src, size_t n) {
+  if (b->n + n > b->cap) {
+    b->cap = (b->n + n) * 2;
+    b->p = realloc(b->p, b->cap);
+  }
+  memcpy(b->p + b->n, src, n);
+  b->n += n;
+}
+static void get(bytes *b, void *dst, size_t n) {
+  memcpy(dst, b->p + b->at, n);
+  b->at += n;
+}
+
+static void serialise(const hg_ir_ndrange_state *s, bytes *b) {
+  uint32_t len = (uint32_t)strlen(s->kernel);
+  put(b, &len, 4);
+  put(b, s->kernel, len);
+  put(b, &s->work_dim, 4);
+  put(b, s->global_offset, 24);
+  put(b, s->global_size, 24);
+  put(b, s->local_size, 24);
+  put(b, &s->local_bytes, 4);
+  put(b, s->group_status, s->num_groups);
+  put(b, &s->num_running, 4);
+  for (uint32_t r = 0; r < s->num_running; r++) {
+    const hg_ir_group_state *g = &s->running[r];
+    put(b, &g->group, 8);
+    put(b, g->safepoint, g->num_items * 4);
+    put(b, g->values, (size_t)g->num_items * s->value_stride);
+    put(b, g->frames, (size_t)g->num_items * s->private_size);
+    put(b, g->local, s->local_bytes);
+  }
+}
+
+static hg_ir_ndrange_state *deserialise(bytes *b, const hg_ir_state_layout *layout) {
+  uint32_t len, dim, local_bytes, nrun;
+  char name[256];
+  uint64_t off[3], glob[3], loc[3];
+  get(b, &len, 4);
+  get(b, name, len);
+  name[len] = 0;
+  get(b, &dim, 4);
+  get(b, off, 24);
+  get(b, glob, 24);
+  get(b, loc, 24);
+  get(b, &local_bytes, 4);
+  hg_ir_ndrange_state *s = hg_ir_ndrange_state_new(name, dim, off, glob, loc, layout, local_bytes);
+  if (!s)
+    return NULL;
+  uint8_t *status = malloc(s->num_groups);
+  get(b, status, s->num_groups);
+  get(b, &nrun, 4);
+  for (uint32_t r = 0; r < nrun; r++) {
+    uint64_t group;
+    get(b, &group, 8);
+    hg_ir_group_state *g = hg_ir_ndrange_state_add_group(s, group);
+    if (!g) {
+      free(status);
+      hg_ir_ndrange_state_free(s);
+      return NULL;
+    }
+    get(b, g->safepoint, g->num_items * 4);
+    get(b, g->values, (size_t)g->num_items * s->value_stride);
+    get(b, g->frames, (size_t)g->num_items * s->private_size);
+    get(b, g->local, s->local_bytes);
+  }
+  memcpy(s->group_status, status, s->num_groups);
+  free(status);
+  return s;
+}
+
+/* ---- one kernel on the backend ------------------------------------------------------------ */
+typedef struct kcase {
+  const char *name, *src, *kernel;
+  unsigned work_dim;
+  size_t global[3], local[3];
+  /* argument i: a buffer of buf_size[i] bytes (input random, or output poisoned), a __local
+   * buffer (local_size[i] bytes) or a 4-byte value */
+  unsigned nargs;
+  char kind[8];        /* 'i' input buffer, 'o' output (poisoned), 'l' __local, 'v' int value */
+  size_t size[8];      /* bytes (buffers, __local), or the value (v) */
+  uint64_t max_stop;   /* stop_after drawn in [1, max_stop] */
+} kcase;
+
+typedef struct loaded {
+  hg_backend *be;
+  hg_ir_module *module;
+  hg_dev_program *prog;
+  hg_dev_kernel *kernel;
+  hg_ir_state_layout layout;
+  hg_dev_mem *mem[8];
+  uint8_t *init[8]; /* initial contents of each buffer */
+  hg_launch_arg args[8];
+  int value[8];
+  hg_launch launch;
+} loaded;
+
+static bool load(hg_backend *be, const kcase *c, loaded *L) {
+  memset(L, 0, sizeof *L);
+  L->be = be;
+  char *log = NULL;
+  if (hg_frontend_source_to_ir(c->src, "", NULL, 0, false, &L->module, &log) != CL_SUCCESS) {
+    fprintf(stderr, "%s: front end: %s\n", c->name, log ? log : "");
+    free(log);
+    return false;
+  }
+  free(log);
+  log = NULL;
+  if (be->ops->program_build(be, L->module, "", &L->prog, &log) != CL_SUCCESS) {
+    fprintf(stderr, "%s: build: %s\n", c->name, log ? log : "");
+    free(log);
+    return false;
+  }
+  free(log);
+  if (be->ops->kernel_create(be, L->prog, c->kernel, &L->kernel) != CL_SUCCESS)
+    return false;
+  uint32_t fi = hg_ir_find_function(L->module, c->kernel);
+  if (fi == HG_IR_NONE || !hg_ir_state_layout_of(L->module, &L->module->functions[fi], &L->layout))
+    return false;
+  for (unsigned i = 0; i < c->nargs; i++) {
+    hg_launch_arg *a = &L->args[i];
+    if (c->kind[i] == 'i' || c->kind[i] == 'o') {
+      if (be->ops->mem_alloc(be, c->size[i], &L->mem[i]) != CL_SUCCESS)
+        return false;
+      L->init[i] = malloc(c->size[i]);
+      for (size_t b = 0; b < c->size[i]; b++)
+        L->init[i][b] = c->kind[i] == 'i' ? (uint8_t)next_rand() : 0xA5;
+      *a = (hg_launch_arg){.kind = HG_ARG_BUFFER, .mem = L->mem[i]};
+    } else if (c->kind[i] == 'l') {
+      *a = (hg_launch_arg){.kind = HG_ARG_LOCAL, .size = c->size[i]};
+    } else {
+      L->value[i] = (int)c->size[i];
+      *a = (hg_launch_arg){.kind = HG_ARG_VALUE, .size = 4, .value = &L->value[i]};
+    }
+  }
+  L->launch = (hg_launch){.work_dim = c->work_dim, .num_args = c->nargs, .args = L->args};
+  for (unsigned d = 0; d < 3; d++) {
+    L->launch.global_size[d] = c->global[d];
+    L->launch.local_size[d] = c->local[d];
+  }
+  return true;
+}
+
+static void reset_buffers(const kcase *c, loaded *L) {
+  for (unsigned i = 0; i < c->nargs; i++)
+    if (L->mem[i])
+      L->be->ops->mem_write(L->be, L->mem[i], 0, c->size[i], L->init[i]);
+}
+
+/* The output buffers' bytes, concatenated. */
+static uint8_t *outputs(const kcase *c, loaded *L, size_t *n) {
+  size_t total = 0;
+  for (unsigned i = 0; i < c->nargs; i++)
+    total += c->kind[i] == 'o' || c->kind[i] == 'i' ? c->size[i] : 0;
+  uint8_t *o = malloc(total ? total : 1), *p = o;
+  for (unsigned i = 0; i < c->nargs; i++)
+    if (L->mem[i]) {
+      L->be->ops->mem_read(L->be, L->mem[i], 0, c->size[i], p);
+      p += c->size[i];
+    }
+  *n = total;
+  return o;
+}
+
+static void unload(const kcase *c, loaded *L) {
+  for (unsigned i = 0; i < c->nargs; i++) {
+    if (L->mem[i])
+      L->be->ops->mem_free(L->be, L->mem[i]);
+    free(L->init[i]);
+  }
+  if (L->kernel)
+    L->be->ops->kernel_free(L->be, L->kernel);
+  if (L->prog)
+    L->be->ops->program_free(L->be, L->prog);
+  hg_ir_state_layout_free(&L->layout);
+  if (L->module)
+    hg_ir_module_free(L->module);
+}
+
+/* What a stopped state looks like, for the log. */
+typedef struct tally {
+  unsigned stops, running_groups, at_loop, at_barrier, at_entry, done_items;
+} tally;
+
+static void count_state(const loaded *L, const hg_ir_ndrange_state *s, tally *t) {
+  const hg_ir_function *k = &L->module->functions[hg_ir_find_function(L->module, s->kernel)];
+  t->running_groups += s->num_running;
+  for (uint32_t r = 0; r < s->num_running; r++)
+    for (uint32_t i = 0; i < s->running[r].num_items; i++) {
+      uint32_t sp = s->running[r].safepoint[i];
+      if (sp == HG_WI_DONE)
+        t->done_items++;
+      else if (k->safepoints[sp].kind == HG_SAFEPOINT_LOOP_HEADER)
+        t->at_loop++;
+      else if (k->safepoints[sp].kind == HG_SAFEPOINT_BARRIER)
+        t->at_barrier++;
+      else
+        t->at_entry++;
+    }
+}
+
+/* Runs the kernel to its end, stopping at random checks and resuming each time. */
+static bool run_stopped(const kcase *c, loaded *L, bool via_bytes, tally *t) {
+  hg_stop_request req;
+  atomic_init(&req.requested, false);
+  hg_ir_ndrange_state *state = NULL;
+  const hg_ir_function *k = &L->module->functions[hg_ir_find_function(L->module, c->kernel)];
+  for (unsigned round = 0; round < 100000; round++) {
+    hg_launch l = L->launch;
+    l.stop = &req;
+    l.stop_after = 1 + next_rand() % c->max_stop;
+    hg_ir_ndrange_state *stopped = NULL;
+    cl_int rc = L->be->ops->kernel_run(L->be, L->kernel, &l, state, &stopped, NULL);
+    hg_ir_ndrange_state_free(state);
+    state = NULL;
+    if (rc == CL_SUCCESS)
+      return true;
+    if (rc != HG_LAUNCH_STOPPED || !stopped) {
+      fprintf(stderr, "%s: kernel_run returned %d\n", c->name, rc);
+      return false;
+    }
+    char why[256] = "";
+    if (!hg_ir_ndrange_state_check(stopped, L->module, k, &L->layout, why, sizeof why)) {
+      fprintf(stderr, "%s: the stopped state does not check: %s\n", c->name, why);
+      hg_ir_ndrange_state_free(stopped);
+      return false;
+    }
+    t->stops++;
+    count_state(L, stopped, t);
+    if (via_bytes && (round & 1)) {
+      bytes b = {0};
+      serialise(stopped, &b);
+      hg_ir_ndrange_state_free(stopped);
+      stopped = deserialise(&b, &L->layout);
+      free(b.p);
+      if (!stopped)
+        return false;
+    }
+    state = stopped;
+  }
+  hg_ir_ndrange_state_free(state);
+  fprintf(stderr, "%s: never finished\n", c->name);
+  return false;
+}
+
+static void run_case(hg_backend *be, const kcase *c) {
+  loaded L;
+  bool ok = load(be, c, &L);
+  CHECK(ok, "%s: loads and builds", c->name);
+  if (!ok) {
+    unload(c, &L);
+    return;
+  }
+  reset_buffers(c, &L);
+  cl_int rc = be->ops->kernel_launch(be, L.kernel, &L.launch, NULL);
+  CHECK(rc == CL_SUCCESS, "%s: reference launch: %d", c->name, rc);
+  size_t n_ref, n;
+  uint8_t *ref = outputs(c, &L, &n_ref);
+  for (int via_bytes = 0; via_bytes < 2; via_bytes++) {
+    reset_buffers(c, &L);
+    tally t = {0};
+    bool done = run_stopped(c, &L, via_bytes, &t);
+    uint8_t *out = outputs(c, &L, &n);
+    CHECK(done && n == n_ref && !memcmp(out, ref, n), "%s%s: stopped and resumed = uninterrupted", c->name,
+          via_bytes ? " (state through bytes)" : "");
+    printf("%s%s: %u stops; running groups %u, work-items at loop headers %u, at barriers %u, at the entry %u, "
+           "done %u\n",
+           c->name, via_bytes ? " (bytes)" : "", t.stops, t.running_groups, t.at_loop, t.at_barrier, t.at_entry,
+           t.done_items);
+    CHECK(t.stops > 0, "%s: it did stop", c->name);
+    free(out);
+  }
+  free(ref);
+  unload(c, &L);
+}
+
+/* ---- kernel_stop from another thread -------------------------------------------------------- */
+typedef struct stopper {
+  hg_backend *be;
+  hg_stop_request *req;
+  unsigned delay_us;
+  uint64_t stop_at_ns;
+} stopper;
+
+static void *stop_later(void *arg) {
+  stopper *s = arg;
+  struct timespec ts = {s->delay_us / 1000000, (long)(s->delay_us % 1000000) * 1000};
+  nanosleep(&ts, NULL);
+  s->stop_at_ns = now_ns();
+  atomic_store(&s->req->requested, true);
+  s->be->ops->kernel_stop(s->be, s->req);
+  return NULL;
+}
+
+static void persistent_kernel(hg_backend *be) {
+  static const char src[] =
+      "__kernel void persist(__global const uint *in, __global uint *out, int n, int rounds) {\n"
+      "  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {\n"
+      "    uint h = in[i];\n"
+      "    for (int r = 0; r < rounds; r++) h = (h ^ (h >> 7)) * 0x9E3779B1u + (uint)r;\n"
+      "    out[i] = h;\n"
+      "  }\n"
+      "}\n";
+  enum { N = 1 << 16 };
+  kcase c = {.name = "persistent grid-stride loop",
+             .src = src,
+             .kernel = "persist",
+             .work_dim = 1,
+             .global = {160 * 32, 1, 1},
+             .local = {32, 1, 1},
+             .nargs = 4,
+             .kind = {'i', 'o', 'v', 'v'},
+             .size = {N * 4, N * 4, N, 200}};
+  loaded L;
+  bool ok = load(be, &c, &L);
+  CHECK(ok, "%s: loads", c.name);
+  if (!ok) {
+    unload(&c, &L);
+    return;
+  }
+  reset_buffers(&c, &L);
+  uint64_t t0 = now_ns();
+  CHECK(be->ops->kernel_launch(be, L.kernel, &L.launch, NULL) == CL_SUCCESS, "%s: reference", c.name);
+  uint64_t full_ns = now_ns() - t0;
+  size_t n_ref, n;
+  uint8_t *ref = outputs(&c, &L, &n_ref);
+  reset_buffers(&c, &L);
+  hg_ir_ndrange_state *state = NULL;
+  unsigned stops = 0;
+  uint64_t worst_ns = 0, sum_ns = 0;
+  for (int attempt = 0; attempt < 50; attempt++) {
+    hg_stop_request req;
+    atomic_init(&req.requested, false);
+    hg_launch l = L.launch;
+    l.stop = &req;
+    stopper s = {be, &req, 2000 + (unsigned)(next_rand() % 3000)}; /* 2-5 ms */
+    pthread_t th;
+    pthread_create(&th, NULL, stop_later, &s);
+    hg_ir_ndrange_state *stopped = NULL;
+    cl_int rc = be->ops->kernel_run(be, L.kernel, &l, state, &stopped, NULL);
+    uint64_t end = now_ns();
+    pthread_join(th, NULL);
+    hg_ir_ndrange_state_free(state);
+    state = NULL;
+    if (rc == HG_LAUNCH_STOPPED && stopped) {
+      uint64_t lat = end > s.stop_at_ns ? end - s.stop_at_ns : 0;
+      stops++;
+      sum_ns += lat;
+      if (lat > worst_ns)
+        worst_ns = lat;
+      state = stopped;
+      continue;
+    }
+    CHECK(rc == CL_SUCCESS, "%s: kernel_run: %d", c.name, rc);
+    break;
+  }
+  uint8_t *out = outputs(&c, &L, &n);
+  CHECK(!state && n == n_ref && !memcmp(out, ref, n), "%s: stopped by kernel_stop and resumed = uninterrupted",
+        c.name);
+  CHECK(stops > 0, "%s: kernel_stop stopped it (uninterrupted run %.1f ms)", c.name, full_ns / 1e6);
+  printf("%s: uninterrupted %.1f ms; %u stops by kernel_stop, from kernel_stop to kernel_run's return %.3f ms on "
+         "average, %.3f ms at worst\n",
+         c.name, full_ns / 1e6, stops, stops ? sum_ns / 1e6 / stops : 0.0, worst_ns / 1e6);
+  hg_ir_ndrange_state_free(state);
+  free(out);
+  free(ref);
+  unload(&c, &L);
+}
+
+/* ---- the cases ------------------------------------------------------------------------------ */
+static const char loops_src[] =
+    "__kernel void loops(__global const uint *in, __global uint *out, __global uint *count, int n) {\n"
+    "  size_t g = get_global_id(0);\n"
+    "  uint x = in[g], acc = 0;\n"
+    "  __global const uint *p = in + (g % 64);\n" /* a pointer live across the loops */
+    "  int trips = (int)(x % 97) + n;\n"
+    "  for (int i = 0; i < trips; i++) {\n"
+    "    acc = acc * 31u + p[i % 64] + (uint)i;\n"
+    "    for (int j = 0; j < (int)(acc & 3); j++) acc ^= acc >> (j + 1);\n"
+    "    if ((acc & 255) == 7) atomic_inc(count);\n"
+    "  }\n"
+    "  out[g] = acc;\n"
+    "}\n";
+
+static const char barriers_src[] =
+    "__kernel void smooth(__global const int *in, __global int *out, __local int *tmp, int rounds) {\n"
+    "  __local int hist[16];\n"
+    "  int l = get_local_id(0), n = get_local_size(0);\n"
+    "  int v = in[get_global_id(0)];\n"
+    "  if (l < 16) hist[l] = 0;\n"
+    "  for (int r = 0; r < rounds; r++) {\n"
+    "    tmp[l] = v;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    int s = 0;\n"
+    "    for (int k = -2; k <= 2; k++) s += tmp[(l + k + n) % n] * (k + 3);\n"
+    "    v = s / 4 + r;\n"
+    "    atomic_add(&hist[v & 15], 1);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  out[get_global_id(0)] = v * 16 + hist[l & 15];\n"
+    "}\n";
+
+static const char private_src[] =
+    "__kernel void priv(__global const uint *in, __global uint *out, int n) {\n"
+    "  uint a[24];\n"
+    "  size_t g = get_global_id(0);\n"
+    "  for (int i = 0; i < 24; i++) a[i] = in[(g + i) % 512] ^ (uint)i;\n"
+    "  uint *p = a + (g % 8);\n" /* a pointer into the private array, live across the loop */
+    "  for (int r = 0; r < n; r++) {\n"
+    "    int k = (int)(p[r % 16] % 16);\n"
+    "    p[k] += a[(r * 7) % 24] * 3u + (uint)r;\n"
+    "    a[(k + r) % 24] ^= p[(k + 1) % 16];\n"
+    "  }\n"
+    "  uint s = 0;\n"
+    "  for (int i = 0; i < 24; i++) s = s * 17u + a[i];\n"
+    "  out[g] = s;\n"
+    "}\n";
+
+static const char two_d_src[] =
+    "__kernel void tile(__global const int *in, __global int *out, int rounds) {\n"
+    "  __local int t[8][8];\n"
+    "  int x = get_local_id(0), y = get_local_id(1), w = get_global_size(0);\n"
+    "  int gx = get_global_id(0), gy = get_global_id(1);\n"
+    "  int acc = in[gy * w + gx];\n"
+    "  for (int r = 0; r < rounds; r++) {\n"
+    "    t[y][x] = acc;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    int s = 0;\n"
+    "    for (int k = 0; k < 8; k++) s += t[k][(x + r) & 7] ^ k;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    acc = acc * 3 + s;\n"
+    "  }\n"
+    "  out[gy * w + gx] = acc;\n"
+    "}\n";
+
+int main(void) {
+  const char *seed_env = getenv("HETGPU_TEST_SEED");
+  uint64_t seed = seed_env ? strtoull(seed_env, NULL, 0) : (now_ns() ^ ((uint64_t)getpid() << 32));
+  rng = seed ? seed : 1;
+  printf("seed %" PRIu64 " (HETGPU_TEST_SEED repeats it)\n", seed);
+  hg_backend *be = NULL;
+  if (hg_riscv_probe(&be, 1) != 1 || !be->ops->kernel_run || !be->ops->kernel_stop) {
+    printf("no riscv backend with kernel_run\n0 passed, 1 failed\n");
+    return 1;
+  }
+  enum { N = 37 * 64 + 13 };
+  const kcase cases[] = {
+      {"loops without barriers (ragged groups)", loops_src, "loops", 1, {N, 1, 1}, {64, 1, 1}, 4,
+       {'i', 'o', 'o', 'v'}, {N * 4, N * 4, 4, 20 + next_rand() % 40}, 400},
+      {"barriers in a loop, local memory", barriers_src, "smooth", 1, {96 * 24, 1, 1}, {96, 1, 1}, 4,
+       {'i', 'o', 'l', 'v'}, {96 * 24 * 4, 96 * 24 * 4, 96 * 4, 6 + next_rand() % 6}, 300},
+      {"private arrays", private_src, "priv", 1, {40 * 32 + 5, 1, 1}, {32, 1, 1}, 3, {'i', 'o', 'v'},
+       {4096, (40 * 32 + 5) * 4, 30 + next_rand() % 30}, 300},
+      {"2-D groups, barriers and a static __local array", two_d_src, "tile", 2, {48, 40, 1}, {8, 8, 1}, 3,
+       {'i', 'o', 'v'}, {48 * 40 * 4, 48 * 40 * 4, 4 + next_rand() % 5}, 200},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    run_case(be, &cases[i]);
+  persistent_kernel(be);
+  be->ops->destroy(be);
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
