@@ -118,19 +118,25 @@ static uint64_t base_size(const test_snapshot *t, const hg_ir_module *m, const h
 }
 
 /* A work-item at a random stoppable safe point (or finished), random value bytes with every
- * pointer inside its object, a random frame. */
+ * pointer inside its object, a random frame. In a group where work-items may wait at a
+ * barrier none has finished: a correct kernel's work-items all reach each barrier. */
 static void fill_item(const test_snapshot *t, const hg_ir_module *m, const hg_ir_function *f,
                       const hg_ir_state_layout *l, const hg_snap_kernel_arg *args, hg_ir_ndrange_state *st,
-                      hg_ir_group_state *g, uint32_t i) {
+                      hg_ir_group_state *g, uint32_t i, bool at_barrier) {
   uint8_t *rec = g->values + (size_t)i * st->value_stride;
   for (uint32_t b = 0; b < st->value_stride; b++)
     rec[b] = (uint8_t)test_rand();
   for (uint32_t b = 0; b < st->private_size; b++)
     g->frames[(size_t)i * st->private_size + b] = (uint8_t)test_rand();
   uint32_t sp;
-  do
-    sp = below(5) == 0 ? HG_WI_DONE : (uint32_t)below(l->num_safepoints);
-  while (sp != HG_WI_DONE && !l->sps[sp].stoppable);
+  for (;;) {
+    sp = !at_barrier && below(5) == 0 ? HG_WI_DONE : (uint32_t)below(l->num_safepoints);
+    if (sp == HG_WI_DONE)
+      break;
+    bool barrier = f->safepoints[sp].kind == HG_SAFEPOINT_BARRIER;
+    if (l->sps[sp].stoppable && barrier == (at_barrier && below(2)))
+      break;
+  }
   g->safepoint[i] = sp;
   if (sp == HG_WI_DONE)
     return;
@@ -173,8 +179,9 @@ static hg_ir_ndrange_state *random_state(test_snapshot *t, const uint8_t *ir, si
     uint64_t r = g == 0 ? 2 : below(3);
     if (r == HG_GROUP_RUNNING) {
       hg_ir_group_state *gs = hg_ir_ndrange_state_add_group(st, g);
+      bool at_barrier = l.has_barrier && below(2);
       for (uint32_t i = 0; i < gs->num_items; i++)
-        fill_item(t, m, f, &l, args, st, gs, i);
+        fill_item(t, m, f, &l, args, st, gs, i, at_barrier);
       for (uint32_t b = 0; b < st->local_bytes; b++)
         gs->local[b] = (uint8_t)test_rand();
     } else {
