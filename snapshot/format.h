@@ -71,8 +71,9 @@ uint32_t hg_snap_crc32c_portable(uint32_t crc, const uint8_t *p, size_t n);
 uint32_t hg_snap_file_crc(const uint8_t *data, size_t size);
 
 /* Checks the rules every snapshot obeys, whether about to be written or just read: ids are
- * indices, references in range, sub-buffers inside root parents, strings, and every program's
- * IR decodes with the named kernels and their argument counts and kinds. */
+ * indices, references in range, sub-buffers inside root parents, strings, every program's
+ * IR decodes with the named kernels and their argument counts and kinds, and every kernel
+ * stopped in flight is consistent with its kernel's IR (hg_snap_check_running). */
 bool hg_snap_validate(const hg_snapshot *s, char *err, size_t err_size);
 
 /* One argument against the IR kernel's parameter, for a kernel object (`who` "kernel 3") or a

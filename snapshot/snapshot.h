@@ -93,7 +93,8 @@ int hg_snapshot_write(const hg_snapshot *s, const char *path, char *err, size_t 
 
 /* Opens and fully verifies a snapshot file (docs/snapshot-format.md, "What a reader checks").
  * The returned object owns a read-only mmap of the file: data/value/ir pointers point into it,
- * buffer contents 64-byte aligned. The file must not be truncated while open (the writer only
+ * buffer contents 64-byte aligned; the running entries' states are decoded copies it owns
+ * (ir/ndrange_state.c objects, freed by hg_snapshot_close: clone one to keep it). The file must not be truncated while open (the writer only
  * ever renames a new file over it). NULL with a message in err on any problem. */
 typedef struct hg_snapshot_file hg_snapshot_file;
 hg_snapshot_file *hg_snapshot_open(const char *path, char *err, size_t err_size);
