@@ -97,7 +97,7 @@ for phase in $phases; do
       printf '%-32s %7ss  %s passed, %s failed\n' "$name" $(( $(date +%s) - t0 )) \
         "$(grep -c '^PASS' $logs/$name.log)" "$(grep -c '^FAIL' $logs/$name.log)" | tee -a "$logs/summary.txt"
     done
-    [ -x $B/bench-safepoints ] && OCL_ICD_VENDORS=/tmp/hg-vendors-all run bench_safepoints 300 $B/bench-safepoints ;;
+    run bench_stop 400 $B/bench-stop ;;
   esac
 done
 cat "$logs/summary.txt"
