@@ -7,7 +7,10 @@
  * With safe points on (platform/safepoints.h) a launch runs synchronously in the backend's
  * stoppable form: when a migration or checkpoint stops it, the command keeps the stopped
  * state and hg_command_dispatch runs it again wherever the context's gate opens, from that
- * state. */
+ * state. A kernel whose stoppable launch took less than SHORT_LAUNCH_NS then has its next
+ * PLAIN_AFTER_SHORT launches run plain and asynchronously (a migration waits for such a launch
+ * to end, which takes about as long as stopping it would; back-to-back short launches keep the
+ * backend's stream full), and the launch after them is stoppable again, measuring anew. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +19,7 @@
 #include "platform/fault_inject.h"
 #include "platform/kernel.h"
 #include "platform/mem_enqueue.h"
+#include "common/host_clock.h"
 #include "common/log.h"
 #include "platform/mem.h"
 #include "platform/platform.h"
@@ -43,6 +47,9 @@ static void kernel_command_cleanup(hg_command *c) {
   hg_ir_ndrange_state_free(kc->resume);
   clReleaseKernel(kc->kernel);
 }
+
+#define SHORT_LAUNCH_NS 1000000ull
+#define PLAIN_AFTER_SHORT 63u
 
 /* Launch arguments of kernels with up to this many parameters live on the stack. */
 #define STACK_ARGS 16
@@ -106,7 +113,10 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
     launch.stop = &c->queue->context->stop;
     launch.stop_after = kc->stopped_once ? 0 : hg_stop_after_checks();
     hg_ir_ndrange_state *stopped = NULL;
+    uint64_t t0 = hg_host_clock_ns();
     err = be->ops->kernel_run(be, dk, &launch, kc->resume, &stopped, &device_ns);
+    if (err == CL_SUCCESS && !kc->resume && !launch.stop_after)
+      atomic_store(&kc->kernel->plain_launches, hg_host_clock_ns() - t0 < SHORT_LAUNCH_NS ? PLAIN_AFTER_SHORT : 0);
     if (err == HG_LAUNCH_STOPPED || err == CL_SUCCESS) {
       hg_ir_ndrange_state_free(kc->resume);
       kc->resume = stopped;
@@ -282,6 +292,16 @@ cl_int hg_enqueue_kernel_from_state(cl_command_queue queue, cl_kernel kernel, co
   return hg_command_submit(cmd, NULL, false);
 }
 
+/* True when this launch may run plain (the kernel's last stoppable launch was short). */
+static bool take_plain_launch(cl_kernel kernel) {
+  if (hg_stop_after_active())
+    return false; /* the test setting stops every launch */
+  unsigned n = atomic_load(&kernel->plain_launches);
+  while (n && !atomic_compare_exchange_weak(&kernel->plain_launches, &n, n - 1))
+    ;
+  return n != 0;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
                                                        cl_uint work_dim, const size_t *global_work_offset,
                                                        const size_t *global_work_size, const size_t *local_work_size,
@@ -309,7 +329,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
   cmd->run = kernel_command_run;
   /* a stoppable launch runs on the worker, synchronously: stopped, it must be the last thing
    * the backend was given, so nothing queued behind it has run */
-  cmd->submit = hg_safepoints_enabled() ? NULL : kernel_command_submit;
+  cmd->submit = !hg_safepoints_enabled() || take_plain_launch(kernel) ? kernel_command_submit : NULL;
   cmd->cleanup = kernel_command_cleanup;
   return hg_command_submit(cmd, event, false);
 }
