@@ -21,6 +21,7 @@
 #include "lowering/builtins.h"
 #include "lowering/opencl_c.h"
 #include "lowering/opencl_c_internal.h"
+#include "lowering/opencl_c_stop.h"
 
 #define TB 64
 
@@ -118,6 +119,7 @@ static void emit_params(oc_ctx *c, oc_buf *out, bool as_kernel) {
     oc_printf(out, "%s__global uint *%s", first ? "" : ", ", OC_PRINTF_PARAM);
     first = false;
   }
+  if (c->stop) first = oc_stop_params(c, out, first);
   if (first) oc_puts(out, "void");
 }
 
@@ -137,13 +139,14 @@ static void emit_signature(oc_ctx *c, oc_buf *out, bool as_kernel) {
   } else {
     oc_printf(out, "%s%s", oc_type(c, f->ret_type, tb, sizeof tb), f->ret_type.scalar == HG_IR_PTR ? "" : " ");
   }
-  oc_func_name(c, out, c->fidx, as_kernel);
+  if (c->stop) oc_stop_name(c, out);
+  else oc_func_name(c, out, c->fidx, as_kernel);
   oc_puts(out, "(");
   emit_params(c, out, as_kernel);
   oc_puts(out, ")");
 }
 
-static void emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel) {
+void oc_emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel) {
   const hg_ir_module *m = c->m;
   const hg_ir_function *f = &m->functions[fidx];
   char tb[TB];
@@ -160,7 +163,7 @@ static void emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel)
     oc_fail(c, "out of memory");
     return;
   }
-  if (as_kernel && f->args) /* by-value structs: a uchar array of the argument's size and alignment */
+  if (as_kernel && f->args && !c->stop) /* by-value structs: a uchar array of the argument's size and alignment */
     for (uint32_t i = 0; i < f->num_params; i++)
       if (f->args[i].kind == HG_KARG_VALUE && f->param_types[i].scalar == HG_IR_PTR)
         oc_printf(out, "typedef struct __attribute__((aligned(%u))) { uchar b[%u]; } hg_byval_%u_%u;\n",
@@ -201,6 +204,7 @@ static void emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel)
   }
   oc_buf body = {0};
   c->body = &body;
+  if (c->stop) oc_stop_prologue(c, &body);
   for (uint32_t b = 0; b < f->num_blocks && !c->failed; b++) {
     const hg_ir_block *blk = &f->blocks[b];
     if (targeted[b]) oc_printf(&body, "hg_L%u: ;\n", b);
@@ -208,7 +212,9 @@ static void emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel)
       oc_fail(c, "block %u is empty", b);
       break;
     }
-    for (uint32_t i = 0; i + 1 < blk->num_insts; i++) oc_emit_inst(c, b, &blk->insts[i]);
+    for (uint32_t i = 0; i + 1 < blk->num_insts; i++)
+      if (!c->stop || !oc_stop_inst(c, b, i)) oc_emit_inst(c, b, &blk->insts[i]);
+    if (c->stop) oc_stop_inst(c, b, blk->num_insts - 1);
     oc_emit_terminator(c, b, &blk->insts[blk->num_insts - 1]);
   }
   free(targeted);
@@ -359,7 +365,9 @@ static void emit_preamble(oc_ctx *c, oc_buf *out) {
   oc_puts(out, "\n");
 }
 
-char *hg_lower_opencl_c(const hg_ir_module *m, hg_printf_table *printf_table, char *err, size_t err_size) {
+/* The plain kernels, and their stoppable and resume forms when `stop` is not NULL. */
+static char *lower(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_stop_table *stop, char *err,
+                   size_t err_size) {
   if (err && err_size) err[0] = 0;
   hg_printf_table scratch = {0};
   if (!printf_table) printf_table = &scratch;
@@ -398,17 +406,19 @@ char *hg_lower_opencl_c(const hg_ir_module *m, hg_printf_table *printf_table, ch
     c.as_kernel = false;
     emit_signature(&c, &protos, false);
     oc_puts(&protos, ";\n");
-    emit_function(&c, &code, fi, false);
+    oc_emit_function(&c, &code, fi, false);
   }
   for (uint32_t fi = 0; fi < nf && !c.failed; fi++) {
     if (!m->functions[fi].is_kernel) continue;
     if (c.uses_printf[fi] && !oc_printf_add_kernel(&c, m->functions[fi].name)) oc_fail(&c, "out of memory");
-    emit_function(&c, &code, fi, true);
+    oc_emit_function(&c, &code, fi, true);
+    if (stop && !c.failed) oc_stop_emit_forms(&c, &code, fi, stop);
   }
   c.f = NULL;
   if (!c.failed) emit_globals(&c, &globals, used_globals);
   if (!c.failed) {
     emit_preamble(&c, &out);
+    if (stop && stop->num_kernels) oc_stop_emit_helpers(&out);
     if (globals.p) { oc_puts(&out, globals.p); oc_puts(&out, "\n"); }
     if (protos.p) { oc_puts(&out, protos.p); oc_puts(&out, "\n"); }
     if (code.p) oc_puts(&out, code.p);
@@ -428,9 +438,20 @@ done:
   if (c.failed || printf_table == &scratch) hg_printf_table_free(printf_table);
   if (c.failed) {
     oc_buf_free(&out);
+    if (stop) hg_oc_stop_table_free(stop);
     return NULL;
   }
   return out.p;
+}
+
+char *hg_lower_opencl_c(const hg_ir_module *m, hg_printf_table *printf_table, char *err, size_t err_size) {
+  return lower(m, printf_table, NULL, err, err_size);
+}
+
+char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_stop_table *stop,
+                                  char *err, size_t err_size) {
+  memset(stop, 0, sizeof *stop);
+  return lower(m, printf_table, stop, err, err_size);
 }
 
 /* ---- build options ---- */

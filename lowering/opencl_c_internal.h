@@ -80,6 +80,7 @@ typedef struct oc_ctx {
   oc_buf *body;
   uint32_t tmp_counter;
   hg_ir_contraction contr; /* multiplies emitted fused into their add/sub (ir/contract.c) */
+  const struct oc_stop_form *stop; /* emitting a kernel's stoppable or resume form; NULL: the plain one */
 } oc_ctx;
 
 void oc_fail(oc_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -156,6 +157,23 @@ void oc_emit_memcpy(oc_ctx *c, const hg_ir_inst *in);
 void oc_emit_memset(oc_ctx *c, const hg_ir_inst *in);
 /* Pointer expression of value v cast to `AS T *` (T a C type name). */
 void oc_ptr_as(oc_ctx *c, oc_buf *b, uint32_t v, const char *elem, bool is_volatile);
+
+/* ---- stoppable and resume forms of kernels (opencl_c_stop.c) ---- */
+struct hg_oc_stop_table;
+/* Emits function fidx (opencl_c.c), in the form c->stop says when it is set. */
+void oc_emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel);
+/* The two forms of kernel fidx after its plain one, entered in the table; nothing (and no
+ * entry) when the kernel cannot have them. */
+void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, struct hg_oc_stop_table *table);
+/* The helpers the forms call (after the preamble), when some form was emitted. */
+void oc_stop_emit_helpers(oc_buf *out);
+/* Hooks of oc_emit_function while c->stop is set: the form's name, its extra parameters
+ * (returns the new `first`), its declarations and prologue, and its code at the safe points
+ * before instruction `inst` of `block` (true when it emitted that instruction itself). */
+void oc_stop_name(oc_ctx *c, oc_buf *out);
+bool oc_stop_params(oc_ctx *c, oc_buf *out, bool first);
+void oc_stop_prologue(oc_ctx *c, oc_buf *out);
+bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst);
 
 /* Result variable of an instruction. */
 void oc_res(oc_ctx *c, oc_buf *b, const hg_ir_inst *in);

@@ -31,6 +31,12 @@ char *hg_lower_opencl_c(const hg_ir_module *m, hg_printf_table *pt, char *err, s
   if (!test_source) { snprintf(err, err_size, "test: no source"); return NULL; }
   return strdup(test_source);
 }
+/* ... and no stoppable forms (vendor_stop_test tests those with the real lowering) */
+char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, hg_printf_table *pt, hg_oc_stop_table *stop, char *err,
+                                  size_t err_size) {
+  memset(stop, 0, sizeof *stop);
+  return hg_lower_opencl_c(m, pt, err, err_size);
+}
 const char *hg_lower_opencl_c_options(const hg_ir_module *m) { return "-cl-std=CL1.2"; }
 
 static void rect_ref(unsigned char *dst, const unsigned char *src, const hg_rect *r) {

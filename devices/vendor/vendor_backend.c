@@ -83,6 +83,7 @@ static void vendor_token_release(hg_backend *be, hg_token *token) {
 
 static void vendor_destroy(hg_backend *be) {
   hg_vendor_backend *vb = hg_vendor_of(be);
+  hg_vendor_stops_free(vb);
   if (vb->last_event)
     VCL(vb->last_event)->clReleaseEvent(vb->last_event);
   if (vb->plain_queue)
@@ -94,6 +95,7 @@ static void vendor_destroy(hg_backend *be) {
   pthread_mutex_destroy(&vb->printf_list_lock);
   pthread_mutex_destroy(&vb->printf_print_lock);
   pthread_mutex_destroy(&vb->stream_lock);
+  pthread_mutex_destroy(&vb->stops_lock);
   free(vb);
 }
 
@@ -118,6 +120,8 @@ static const hg_backend_ops vendor_ops = {
     .kernel_create = hg_vendor_kernel_create,
     .kernel_free = hg_vendor_kernel_free,
     .kernel_launch = hg_vendor_kernel_launch,
+    .kernel_run = hg_vendor_kernel_run,
+    .kernel_stop = hg_vendor_kernel_stop,
     .mem_read_async = hg_vendor_mem_read_async,
     .mem_write_async = hg_vendor_mem_write_async,
     .mem_copy_async = hg_vendor_mem_copy_async,
@@ -210,6 +214,7 @@ static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id dev
   pthread_mutex_init(&vb->printf_list_lock, NULL);
   pthread_mutex_init(&vb->printf_print_lock, NULL);
   pthread_mutex_init(&vb->stream_lock, NULL);
+  pthread_mutex_init(&vb->stops_lock, NULL);
   vb->platform = platform;
   vb->device = device;
   snprintf(be->platform_name, sizeof be->platform_name, "%s", platform_name);

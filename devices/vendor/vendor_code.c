@@ -69,6 +69,58 @@ static void program_to_cache(hg_vendor_backend *vb, cl_program prog, const hg_ca
   free(bin);
 }
 
+/* Builds `source` (from the cache when it holds the vendor binary); *log receives the
+ * vendor's build log when it built. */
+static cl_int build_source(hg_vendor_backend *vb, const char *source, const char *opts, cl_program *out, char **log) {
+  hg_backend *be = &vb->base;
+  *out = NULL;
+  hg_cache_key key = {0};
+  binary_key(be, source, opts, &key);
+  cl_program prog = program_from_cache(vb, &key, opts);
+  if (prog) {
+    hg_cache_key_free(&key);
+    HG_LOG(HG_LOG_CACHE, "%s: vendor binary from the cache", be->name);
+    *out = prog;
+    return CL_SUCCESS;
+  }
+  cl_int err = CL_SUCCESS;
+  const char *sources[1] = {source};
+  prog = VCL(vb->context)->clCreateProgramWithSource(vb->context, 1, sources, NULL, &err);
+  if (!prog) {
+    hg_cache_key_free(&key);
+    return hg_vendor_error(err);
+  }
+  cl_int build_err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, opts, NULL, NULL);
+  if (log) {
+    free(*log);
+    *log = build_log(vb, prog);
+  }
+  if (build_err != CL_SUCCESS) {
+    hg_cache_key_free(&key);
+    HG_LOG(HG_LOG_COMPILE, "%s: vendor build failed (%d) with options \"%s\"; source:\n%s", be->name, build_err, opts,
+           source);
+    VCL(prog)->clReleaseProgram(prog);
+    /* our lowered source or options were rejected: to the application that is a build failure
+     * (with the vendor's log), not an error in the options it gave */
+    return build_err == CL_INVALID_BUILD_OPTIONS || build_err == CL_BUILD_PROGRAM_FAILURE ||
+                   build_err == CL_COMPILER_NOT_AVAILABLE
+               ? CL_BUILD_PROGRAM_FAILURE
+               : hg_vendor_error(build_err);
+  }
+  program_to_cache(vb, prog, &key);
+  hg_cache_key_free(&key);
+  HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of lowered OpenCL C", be->name, strlen(source));
+  *out = prog;
+  return CL_SUCCESS;
+}
+
+/* Whether kernels get their stoppable and resume forms: HETGPU_SAFE_POINTS=0 turns safe
+ * points off for the whole driver, and then the forms would only cost compile time. */
+static bool want_stop_forms(void) {
+  const char *s = getenv("HETGPU_SAFE_POINTS");
+  return !s || strcmp(s, "0") != 0;
+}
+
 cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
                                hg_dev_program **out, char **log) {
   hg_vendor_backend *vb = hg_vendor_of(be);
@@ -78,7 +130,10 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   char err_text[512] = "";
   /* lowered on a cache hit too: the source is the cache key, and the printf table comes with it */
   hg_printf_table table;
-  char *source = hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
+  hg_oc_stop_table stop = {0};
+  bool forms = want_stop_forms();
+  char *source = forms ? hg_lower_opencl_c_stoppable(module, &table, &stop, err_text, sizeof err_text)
+                       : hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
   if (!source) {
     HG_LOG(HG_LOG_COMPILE, "%s: lowering to OpenCL C failed: %s", be->name, err_text);
     if (log) {
@@ -105,44 +160,24 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
     goto done;
   }
   snprintf(opts, opts_len, "%s%s%s", options, *options && *lower_opts ? " " : "", lower_opts);
-  hg_cache_key key = {0};
-  binary_key(be, source, opts, &key);
-  p->program = program_from_cache(vb, &key, opts);
-  if (p->program) {
-    hg_cache_key_free(&key);
-    HG_LOG(HG_LOG_CACHE, "%s: vendor binary from the cache", be->name);
-    goto done;
+  err = build_source(vb, source, opts, &p->program, log);
+  if (err == CL_BUILD_PROGRAM_FAILURE && forms && stop.num_kernels) {
+    /* the forms must never cost the application its program: build the plain kernels alone */
+    HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build; building the plain kernels", be->name);
+    hg_oc_stop_table_free(&stop);
+    hg_printf_table_free(&table);
+    free(source);
+    source = hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
+    err = source ? build_source(vb, source, opts, &p->program, log) : CL_BUILD_PROGRAM_FAILURE;
   }
-  const char *sources[1] = {source};
-  p->program = VCL(vb->context)->clCreateProgramWithSource(vb->context, 1, sources, NULL, &err);
-  if (!p->program) {
-    hg_cache_key_free(&key);
-    err = hg_vendor_error(err);
-    goto done;
-  }
-  cl_int build_err = VCL(p->program)->clBuildProgram(p->program, 1, &vb->device, opts, NULL, NULL);
-  if (log)
-    *log = build_log(vb, p->program);
-  if (build_err != CL_SUCCESS) {
-    hg_cache_key_free(&key);
-    HG_LOG(HG_LOG_COMPILE, "%s: vendor build failed (%d) with options \"%s\"; source:\n%s", be->name, build_err, opts,
-           source);
-    /* our lowered source or options were rejected: to the application that is a build failure
-     * (with the vendor's log), not an error in the options it gave */
-    err = build_err == CL_INVALID_BUILD_OPTIONS || build_err == CL_BUILD_PROGRAM_FAILURE ||
-                  build_err == CL_COMPILER_NOT_AVAILABLE
-              ? CL_BUILD_PROGRAM_FAILURE
-              : hg_vendor_error(build_err);
-    goto done;
-  }
-  program_to_cache(vb, p->program, &key);
-  hg_cache_key_free(&key);
-  HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of lowered OpenCL C", be->name, strlen(source));
 done:
   if (err == CL_SUCCESS) {
     p->printf = table;
+    p->stop = stop;
   } else {
-    hg_printf_table_free(&table);
+    if (source)
+      hg_printf_table_free(&table);
+    hg_oc_stop_table_free(&stop);
     if (p && p->program)
       VCL(p->program)->clReleaseProgram(p->program);
     free(p);
@@ -161,6 +196,7 @@ void hg_vendor_program_free(hg_backend *be, hg_dev_program *p) {
     return;
   VCL(p->program)->clReleaseProgram(p->program);
   hg_printf_table_free(&p->printf);
+  hg_oc_stop_table_free(&p->stop);
   free(p);
 }
 
@@ -187,6 +223,8 @@ cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *na
          wg, (unsigned long long)local, (unsigned long long)priv);
   k->prog = p;
   k->printf = hg_printf_table_has_kernel(&p->printf, name);
+  k->name = dup_string(name);
+  k->stop_info = hg_oc_stop_table_find(&p->stop, name);
   pthread_mutex_init(&k->launch_lock, NULL);
   *out = k;
   return CL_SUCCESS;
@@ -196,7 +234,12 @@ void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *k) {
   if (!k)
     return;
   VCL(k->kernel)->clReleaseKernel(k->kernel);
+  if (k->stop_kernel)
+    VCL(k->stop_kernel)->clReleaseKernel(k->stop_kernel);
+  if (k->resume_kernel)
+    VCL(k->resume_kernel)->clReleaseKernel(k->resume_kernel);
   pthread_mutex_destroy(&k->launch_lock);
+  free(k->name);
   free(k);
 }
 
@@ -224,7 +267,8 @@ static cl_int set_arg(cl_kernel kernel, cl_uint index, const hg_launch_arg *a) {
  * asked for); *ev receives the vendor event (NULL when the range is empty and nothing was
  * enqueued), *print the launch's printf buffer when the kernel prints, *queue the vendor queue
  * it went to. */
-static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch *l, bool timed, cl_event *ev,
+static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel kernel, const hg_launch *l,
+                             hg_vendor_extra_args extra, void *extra_arg, bool timed, cl_event *ev,
                              hg_vendor_print **print, cl_command_queue *queue) {
   *ev = NULL;
   *print = NULL;
@@ -242,21 +286,23 @@ static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_l
   const size_t *local = any_local ? l->local_size : NULL;
   pthread_mutex_lock(&k->launch_lock);
   for (cl_uint i = 0; i < l->num_args && err == CL_SUCCESS; i++) {
-    err = set_arg(k->kernel, i, &l->args[i]);
+    err = set_arg(kernel, i, &l->args[i]);
     if (err != CL_SUCCESS)
       HG_LOG(HG_LOG_SCHED, "%s: setting argument %u failed (%d)", vb->base.name, i, err);
   }
   if (err == CL_SUCCESS && *print)
-    err = hg_vendor_print_set_arg(*print, k->kernel, l->num_args); /* after the application's */
+    err = hg_vendor_print_set_arg(*print, kernel, l->num_args); /* after the application's */
+  if (err == CL_SUCCESS && extra)
+    err = extra(kernel, l->num_args + (*print ? 1 : 0), extra_arg);
   if (err == CL_SUCCESS) {
     hg_vendor_slot slot;
     hg_vendor_stream_take(vb, timed, &slot);
     *queue = slot.queue;
     if (*print)
-      err = hg_vendor_print_enqueue(*print, &slot, k->kernel, l->work_dim, l->global_offset, l->global_size, local,
+      err = hg_vendor_print_enqueue(*print, &slot, kernel, l->work_dim, l->global_offset, l->global_size, local,
                                     ev);
     else
-      err = VCL(slot.queue)->clEnqueueNDRangeKernel(slot.queue, k->kernel, l->work_dim, l->global_offset,
+      err = VCL(slot.queue)->clEnqueueNDRangeKernel(slot.queue, kernel, l->work_dim, l->global_offset,
                                                     l->global_size, local, HG_VENDOR_WAIT(slot), ev);
     hg_vendor_stream_give(vb, &slot, err != CL_SUCCESS ? NULL : *print ? hg_vendor_print_last(*print) : *ev);
   }
@@ -270,13 +316,18 @@ static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_l
 }
 
 cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, uint64_t *device_ns) {
-  hg_vendor_backend *vb = hg_vendor_of(be);
+  return hg_vendor_run_kernel(hg_vendor_of(be), k, k->kernel, l, NULL, NULL, device_ns);
+}
+
+cl_int hg_vendor_run_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel kernel, const hg_launch *l,
+                            hg_vendor_extra_args extra, void *extra_arg, uint64_t *device_ns) {
+  hg_backend *be = &vb->base;
   if (device_ns)
     *device_ns = 0;
   cl_event ev;
   hg_vendor_print *print;
   cl_command_queue queue;
-  cl_int err = enqueue_launch(vb, k, l, device_ns != NULL, &ev, &print, &queue);
+  cl_int err = enqueue_launch(vb, k, kernel, l, extra, extra_arg, device_ns != NULL, &ev, &print, &queue);
   if (err != CL_SUCCESS || !ev)
     return err;
 
@@ -303,7 +354,7 @@ cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *k, const hg_
   cl_event ev;
   hg_vendor_print *print;
   cl_command_queue queue;
-  cl_int err = enqueue_launch(vb, k, l, timed, &ev, &print, &queue);
+  cl_int err = enqueue_launch(vb, k, k->kernel, l, NULL, NULL, timed, &ev, &print, &queue);
   if (err != CL_SUCCESS || !ev)
     return err;
   err = hg_vendor_submitted(queue, CL_SUCCESS, ev, token);

@@ -10,6 +10,7 @@
 
 #include "devices/backend.h"
 #include "lowering/opencl_c.h"
+#include "lowering/opencl_c_stop.h"
 
 /* The vendor's dispatch table of any vendor handle (platform, device, context, queue, mem,
  * program, kernel, event). We never call its slots 0 and 31 (ICD2 tags). */
@@ -39,6 +40,9 @@ typedef struct hg_vendor_backend {
   pthread_mutex_t printf_list_lock;  /* the list, and each entry's `printed` */
   pthread_mutex_t printf_print_lock; /* who prints: one thread at a time, in list order */
   struct hg_vendor_print *printf_head, *printf_tail;
+  /* stoppable launches (vendor_stop.c): made at the first one, under stops_lock */
+  pthread_mutex_t stops_lock;
+  struct hg_vendor_stops *stops;
 } hg_vendor_backend;
 
 /* A vendor sub-buffer made for a kernel argument at a non-zero offset, cached per offset. */
@@ -59,6 +63,7 @@ struct hg_dev_mem {
 struct hg_dev_program {
   cl_program program;
   hg_printf_table printf; /* from the lowering, made again on a cache hit */
+  hg_oc_stop_table stop;  /* the kernels that have stoppable and resume forms in the program */
 };
 
 struct hg_dev_kernel {
@@ -68,6 +73,9 @@ struct hg_dev_kernel {
   /* clSetKernelArg on one cl_kernel is not thread-safe: held from the first argument until
    * the launch is enqueued (the enqueue captures the arguments). */
   pthread_mutex_t launch_lock;
+  char *name;
+  const hg_oc_stop_kernel *stop_info; /* in prog->stop; NULL: no stoppable or resume form */
+  cl_kernel stop_kernel, resume_kernel; /* the forms, made at the first kernel_run (launch_lock) */
 };
 
 static inline hg_vendor_backend *hg_vendor_of(hg_backend *be) { return (hg_vendor_backend *)be; }
@@ -173,8 +181,20 @@ void hg_vendor_program_free(hg_backend *be, hg_dev_program *prog);
 cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *prog, const char *name, hg_dev_kernel **out);
 void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *kernel);
 cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
+/* Sets k's arguments on `kernel` (k's own or one of its forms), then the printf buffer, then
+ * what `extra` sets from index `first` on (may be NULL), runs it and waits (device_ns as
+ * kernel_launch). */
+typedef cl_int (*hg_vendor_extra_args)(cl_kernel kernel, cl_uint first, void *arg);
+cl_int hg_vendor_run_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel kernel, const hg_launch *l,
+                            hg_vendor_extra_args extra, void *extra_arg, uint64_t *device_ns);
 cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch,
                                      bool timed, hg_token **token);
+
+/* Stoppable launches (vendor_stop.c, docs/opencl-c-safe-points.md). */
+cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, const struct hg_ir_ndrange_state *resume,
+                            struct hg_ir_ndrange_state **stopped, uint64_t *device_ns);
+void hg_vendor_kernel_stop(hg_backend *be, hg_stop_request *stop);
+void hg_vendor_stops_free(hg_vendor_backend *vb);
 
 /* ---- the device clock (vendor_clock.c) ---------------------------------------------------- */
 

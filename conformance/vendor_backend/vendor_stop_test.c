@@ -1,0 +1,383 @@
+/* Kernels stopped at safe points and resumed, on the vendor backend through its ops table
+ * (kernel_run, kernel_stop; docs/opencl-c-safe-points.md). Each kernel is compiled by the real
+ * front end and lowered by the real back end, run once uninterrupted (kernel_launch: the
+ * reference), then again with stops at random points (HETGPU_STOP_AFTER's device countdown)
+ * or from another thread (kernel_stop), each stopped state copied byte by byte into fresh
+ * memory before it is resumed; integer results must match the reference bit for bit. Inputs
+ * are random (HG_TEST_SEED), outputs poisoned before each run.
+ *
+ * Runs on every vendor device found (PoCL here); skipped (77) without one. HG_STOP_DUMP=1
+ * prints the lowered source with its stoppable and resume forms. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/host_clock.h"
+#include "devices/vendor/vendor.h"
+#include "ir/ndrange_state.h"
+#include "lowering/frontend.h"
+#include "lowering/opencl_c_stop.h"
+
+static unsigned fails, checks;
+#define CHECK(cond, ...)                                                                                               \
+  do {                                                                                                                 \
+    checks++;                                                                                                          \
+    if (!(cond)) {                                                                                                     \
+      fails++;                                                                                                         \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                                      \
+      printf(__VA_ARGS__);                                                                                             \
+      printf("\n");                                                                                                    \
+    }                                                                                                                  \
+  } while (0)
+
+static uint64_t rng;
+static uint64_t rnd(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+static uint64_t rr(uint64_t lo, uint64_t hi) { return lo + rnd() % (hi - lo + 1); }
+
+static const char *source =
+    /* barrier-free loop: each work-item stops alone */
+    "kernel void loopk(global uint *out, global const uint *in, uint n) {\n"
+    "  uint g = get_global_id(0), size = get_global_size(0), acc = in[g];\n"
+    "  for (uint i = 0; i < n + (g & 7); i++) acc = acc * 1664525u + in[(g + i * 7u) % size];\n"
+    "  out[g] = acc;\n"
+    "}\n"
+    /* barriers inside a loop, a tree reduction in local memory (a __local argument and a static one) */
+    "kernel void reduce(global uint *out, global const uint *in, local uint *tmp, uint rounds) {\n"
+    "  local uint salt[4];\n"
+    "  uint l = get_local_id(0), ls = get_local_size(0), acc = 0;\n"
+    "  for (uint r = 0; r < rounds; r++) {\n"
+    "    if (l < 4) salt[l] = r * 2654435761u + l;\n"
+    "    tmp[l] = (in[get_global_id(0)] ^ (r * 40503u)) + acc;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (uint s = ls / 2; s > 0; s >>= 1) {\n"
+    "      if (l < s) tmp[l] += tmp[l + s] ^ salt[s & 3];\n"
+    "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    acc = acc * 3u + tmp[0] + l;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  out[get_global_id(0)] = acc;\n"
+    "}\n"
+    /* a private array indexed at run time (a slot in the frame) and a pointer into it */
+    "kernel void privk(global uint *out, global const uint *in, uint n) {\n"
+    "  uint a[16], g = get_global_id(0), size = get_global_size(0);\n"
+    "  for (uint i = 0; i < 16; i++) a[i] = in[(g * 16u + i) % size];\n"
+    "  uint *p = a + (g & 7);\n"
+    "  for (uint r = 0; r < n; r++) { uint j = (a[r & 15] + r) & 15; a[j] = a[j] * 3u + a[(j + 5) & 15] + r; p[r & 7] += j; }\n"
+    "  uint s = 0;\n"
+    "  for (uint i = 0; i < 16; i++) s = s * 31u + a[i];\n"
+    "  out[g] = s;\n"
+    "}\n"
+    /* a persistent grid-stride kernel walking a pointer, updating in place */
+    "kernel void persist(global uint *data, uint n, uint iters) {\n"
+    "  for (uint it = 0; it < iters; it++) {\n"
+    "    global uint *p = data + get_global_id(0);\n"
+    "    for (uint i = get_global_id(0); i < n; i += get_global_size(0), p += get_global_size(0))\n"
+    "      *p = *p * 2654435761u + it;\n"
+    "  }\n"
+    "}\n";
+
+/* A copy of the state through plain bytes: what a snapshot file or another process gives. */
+static hg_ir_ndrange_state *byte_copy(const hg_ir_ndrange_state *s) {
+  hg_ir_ndrange_state *c = malloc(sizeof *c);
+  memcpy(c, s, sizeof *c);
+  c->kernel = strdup(s->kernel);
+  c->group_status = malloc(s->num_groups);
+  memcpy(c->group_status, s->group_status, s->num_groups);
+  c->running = malloc((s->num_running ? s->num_running : 1) * sizeof *c->running);
+  for (uint32_t i = 0; i < s->num_running; i++) {
+    const hg_ir_group_state *g = &s->running[i];
+    hg_ir_group_state *h = &c->running[i];
+    *h = *g;
+    size_t n = g->num_items;
+    h->safepoint = malloc(n * 4);
+    memcpy(h->safepoint, g->safepoint, n * 4);
+    h->values = malloc(n * s->value_stride + 1);
+    memcpy(h->values, g->values, n * s->value_stride);
+    h->frames = malloc(n * s->private_size + 1);
+    memcpy(h->frames, g->frames, n * s->private_size);
+    h->local = malloc(s->local_bytes + 1);
+    memcpy(h->local, g->local, s->local_bytes);
+  }
+  return c;
+}
+
+typedef struct kcase {
+  const char *name;
+  size_t global, local;
+  uint32_t n;      /* the loop count argument */
+  bool local_arg;  /* reduce: a __local argument */
+  bool in_place;   /* persist: data is both input and output */
+} kcase;
+
+typedef struct run_env {
+  hg_backend *be;
+  hg_dev_kernel *k;
+  hg_dev_mem *out, *in;
+  const kcase *kc;
+} run_env;
+
+static void make_args(const run_env *e, hg_launch_arg *args, uint32_t *n, uint32_t *iters, cl_uint *num) {
+  const kcase *kc = e->kc;
+  if (kc->in_place) {
+    args[0] = (hg_launch_arg){.kind = HG_ARG_BUFFER, .mem = e->out};
+    args[1] = (hg_launch_arg){.kind = HG_ARG_VALUE, .size = 4, .value = n};
+    args[2] = (hg_launch_arg){.kind = HG_ARG_VALUE, .size = 4, .value = iters};
+    *num = 3;
+    return;
+  }
+  args[0] = (hg_launch_arg){.kind = HG_ARG_BUFFER, .mem = e->out};
+  args[1] = (hg_launch_arg){.kind = HG_ARG_BUFFER, .mem = e->in};
+  if (kc->local_arg) {
+    args[2] = (hg_launch_arg){.kind = HG_ARG_LOCAL, .size = kc->local * 4};
+    args[3] = (hg_launch_arg){.kind = HG_ARG_VALUE, .size = 4, .value = n};
+    *num = 4;
+  } else {
+    args[2] = (hg_launch_arg){.kind = HG_ARG_VALUE, .size = 4, .value = n};
+    *num = 3;
+  }
+}
+
+/* Runs from `resume` (NULL: fresh) until it finishes, each launch stopping after a random
+ * number of checks (0: never) with probability 3/4; returns the number of stops. */
+static unsigned run_stopping(const run_env *e, uint32_t data_n, uint32_t iters, uint64_t max_checks, cl_int *err) {
+  const hg_backend_ops *o = e->be->ops;
+  hg_launch_arg args[4];
+  cl_uint num;
+  uint32_t n = e->kc->in_place ? data_n : e->kc->n;
+  make_args(e, args, &n, &iters, &num);
+  hg_stop_request stop;
+  atomic_init(&stop.requested, false);
+  hg_launch l = {.work_dim = 1, .global_size = {e->kc->global, 1, 1}, .local_size = {e->kc->local, 1, 1},
+                 .num_args = num, .args = args, .stop = &stop};
+  hg_ir_ndrange_state *state = NULL;
+  unsigned stops = 0;
+  for (int launch = 0; launch < 200; launch++) {
+    l.stop_after = rr(0, 3) ? rr(1, max_checks) : 0;
+    hg_ir_ndrange_state *stopped = NULL;
+    *err = o->kernel_run(e->be, e->k, &l, state, &stopped, NULL);
+    hg_ir_ndrange_state_free(state);
+    state = NULL;
+    if (*err != HG_LAUNCH_STOPPED)
+      break;
+    stops++;
+    state = byte_copy(stopped);
+    hg_ir_ndrange_state_free(stopped);
+  }
+  hg_ir_ndrange_state_free(state);
+  return stops;
+}
+
+static void test_case(hg_backend *be, hg_dev_program *p, const kcase *kc) {
+  const hg_backend_ops *o = be->ops;
+  hg_dev_kernel *k = NULL;
+  cl_int err = o->kernel_create(be, p, kc->name, &k);
+  CHECK(err == CL_SUCCESS, "%s: kernel_create %d", kc->name, err);
+  if (err != CL_SUCCESS)
+    return;
+  size_t bytes = kc->global * 4 * (kc->in_place ? 4 : 1);
+  uint32_t data_n = (uint32_t)(bytes / 4), iters = kc->n;
+  uint32_t *in = malloc(bytes), *ref = malloc(bytes), *got = malloc(bytes);
+  for (size_t i = 0; i < bytes / 4; i++)
+    in[i] = (uint32_t)rnd();
+  run_env e = {.be = be, .k = k, .kc = kc};
+  o->mem_alloc(be, bytes, &e.out);
+  o->mem_alloc(be, bytes, &e.in);
+  o->mem_write(be, e.in, 0, bytes, in);
+  /* the reference: the plain kernel, uninterrupted */
+  if (kc->in_place)
+    o->mem_write(be, e.out, 0, bytes, in);
+  else
+    o->mem_fill(be, e.out, 0, bytes, &(uint32_t){0xDEADBEEF}, 4);
+  hg_launch_arg args[4];
+  cl_uint num;
+  uint32_t n = kc->in_place ? data_n : kc->n;
+  make_args(&e, args, &n, &iters, &num);
+  hg_launch l = {.work_dim = 1, .global_size = {kc->global, 1, 1}, .local_size = {kc->local, 1, 1},
+                 .num_args = num, .args = args};
+  err = o->kernel_launch(be, k, &l, NULL);
+  CHECK(err == CL_SUCCESS, "%s: reference launch %d", kc->name, err);
+  o->mem_read(be, e.out, 0, bytes, ref);
+  /* checks a launch makes: loop-header crossings (no barriers) or barrier votes (per group) */
+  uint64_t max_checks = !strcmp(kc->name, "reduce") ? (kc->global / kc->local) * kc->n * 8 : kc->global * kc->n;
+  unsigned total_stops = 0;
+  for (int trial = 0; trial < 6; trial++) {
+    if (kc->in_place)
+      o->mem_write(be, e.out, 0, bytes, in);
+    else
+      o->mem_fill(be, e.out, 0, bytes, &(uint32_t){0xA5A5A5A5u ^ (uint32_t)trial}, 4);
+    unsigned stops = run_stopping(&e, data_n, iters, max_checks, &err);
+    total_stops += stops;
+    CHECK(err == CL_SUCCESS, "%s trial %d: kernel_run %d after %u stops", kc->name, trial, err, stops);
+    o->mem_read(be, e.out, 0, bytes, got);
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < bytes / 4; i++)
+      if (got[i] != ref[i] && !bad++)
+        first = i;
+    CHECK(!bad, "%s trial %d (%u stops): %zu of %zu words differ, first at %zu: %08x, want %08x", kc->name, trial,
+          stops, bad, bytes / 4, first, got[first], ref[first]);
+  }
+  printf("  %s: %zu work-items in groups of %zu, %u stops and resumes over 6 runs\n", kc->name, kc->global, kc->local,
+         total_stops);
+  CHECK(total_stops > 0, "%s: never stopped", kc->name);
+  o->mem_free(be, e.out);
+  o->mem_free(be, e.in);
+  o->kernel_free(be, k);
+  free(in);
+  free(ref);
+  free(got);
+}
+
+/* kernel_stop from another thread, a few ms after the launch began. */
+typedef struct stopper {
+  hg_backend *be;
+  hg_stop_request *stop;
+  unsigned delay_us;
+  uint64_t at_ns;
+} stopper;
+
+static void *stop_later(void *p) {
+  stopper *s = p;
+  usleep(s->delay_us);
+  s->at_ns = hg_host_clock_ns();
+  atomic_store(&s->stop->requested, true);
+  s->be->ops->kernel_stop(s->be, s->stop);
+  return NULL;
+}
+
+static void test_kernel_stop(hg_backend *be, hg_dev_program *p) {
+  const hg_backend_ops *o = be->ops;
+  hg_dev_kernel *k = NULL;
+  CHECK(o->kernel_create(be, p, "persist", &k) == CL_SUCCESS, "persist: kernel_create");
+  if (!k)
+    return;
+  uint32_t n = 1u << 20, iters = 400;
+  size_t bytes = (size_t)n * 4;
+  uint32_t *in = malloc(bytes), *ref = malloc(bytes), *got = malloc(bytes);
+  for (uint32_t i = 0; i < n; i++)
+    in[i] = (uint32_t)rnd();
+  hg_dev_mem *data = NULL;
+  o->mem_alloc(be, bytes, &data);
+  hg_launch_arg args[3] = {{.kind = HG_ARG_BUFFER, .mem = data},
+                           {.kind = HG_ARG_VALUE, .size = 4, .value = &n},
+                           {.kind = HG_ARG_VALUE, .size = 4, .value = &iters}};
+  hg_launch l = {.work_dim = 1, .global_size = {4096, 1, 1}, .local_size = {64, 1, 1}, .num_args = 3, .args = args};
+  o->mem_write(be, data, 0, bytes, in);
+  uint64_t t0 = hg_host_clock_ns();
+  cl_int err = o->kernel_launch(be, k, &l, NULL);
+  uint64_t plain_ns = hg_host_clock_ns() - t0;
+  CHECK(err == CL_SUCCESS, "persist: reference %d", err);
+  o->mem_read(be, data, 0, bytes, ref);
+  for (int trial = 0; trial < 3; trial++) {
+    o->mem_write(be, data, 0, bytes, in);
+    hg_stop_request stop;
+    atomic_init(&stop.requested, false);
+    l.stop = &stop;
+    hg_ir_ndrange_state *state = NULL;
+    unsigned stops = 0;
+    for (int launch = 0; launch < 50; launch++) {
+      /* a few stops, then it runs to the end */
+      stopper s = {.be = be, .stop = &stop, .delay_us = (unsigned)rr(2000, 8000)};
+      pthread_t th;
+      atomic_store(&stop.requested, false);
+      bool stopping = launch < 4;
+      if (stopping)
+        pthread_create(&th, NULL, stop_later, &s);
+      hg_ir_ndrange_state *stopped = NULL;
+      err = o->kernel_run(be, k, &l, state, &stopped, NULL);
+      uint64_t end = hg_host_clock_ns();
+      if (stopping)
+        pthread_join(th, NULL);
+      hg_ir_ndrange_state_free(state);
+      state = NULL;
+      if (err != HG_LAUNCH_STOPPED)
+        break;
+      if (stops++ < 3)
+        printf("  persist trial %d: stopped %.3f ms after kernel_stop, %u groups running\n", trial,
+               (end - s.at_ns) / 1e6, stopped->num_running);
+      state = byte_copy(stopped);
+      hg_ir_ndrange_state_free(stopped);
+    }
+    hg_ir_ndrange_state_free(state);
+    CHECK(err == CL_SUCCESS, "persist trial %d: %d", trial, err);
+    CHECK(stops > 0, "persist trial %d: kernel_stop never stopped it (the plain run takes %.1f ms)", trial,
+          plain_ns / 1e6);
+    o->mem_read(be, data, 0, bytes, got);
+    size_t bad = 0;
+    for (uint32_t i = 0; i < n; i++)
+      bad += got[i] != ref[i];
+    CHECK(!bad, "persist trial %d (%u stops): %zu words differ", trial, stops, bad);
+  }
+  o->mem_free(be, data);
+  o->kernel_free(be, k);
+  free(in);
+  free(ref);
+  free(got);
+}
+
+int main(void) {
+  const char *seed_env = getenv("HG_TEST_SEED");
+  rng = seed_env ? strtoull(seed_env, NULL, 0) : (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid();
+  if (!rng)
+    rng = 1;
+  printf("seed %llu\n", (unsigned long long)rng);
+  hg_ir_module *m = NULL;
+  char *log = NULL;
+  cl_int err = hg_frontend_source_to_ir(source, "", NULL, 0, false, &m, &log);
+  if (err != CL_SUCCESS) {
+    printf("front end failed (%d): %s\n", err, log ? log : "");
+    return 1;
+  }
+  free(log);
+  log = NULL;
+  if (getenv("HG_STOP_DUMP")) {
+    hg_oc_stop_table t;
+    char msg[256];
+    char *src = hg_lower_opencl_c_stoppable(m, NULL, &t, msg, sizeof msg);
+    printf("%s\n", src ? src : msg);
+    for (uint32_t i = 0; i < t.num_kernels; i++)
+      printf("kernel %s: mode %u, record %u bytes\n", t.kernels[i].name, t.kernels[i].mode, t.kernels[i].record_size);
+    free(src);
+    hg_oc_stop_table_free(&t);
+  }
+  hg_backend *bes[16];
+  unsigned nb = hg_vendor_probe(bes, 16);
+  if (!nb) {
+    printf("no vendor OpenCL device: skipped\n");
+    return 77;
+  }
+  for (unsigned b = 0; b < nb; b++) {
+    hg_backend *be = bes[b];
+    printf("%s\n", be->name);
+    CHECK(be->ops->kernel_run && be->ops->kernel_stop, "no kernel_run/kernel_stop");
+    hg_dev_program *p = NULL;
+    err = be->ops->program_build(be, m, NULL, &p, &log);
+    CHECK(err == CL_SUCCESS, "program_build %d: %s", err, log ? log : "");
+    free(log);
+    log = NULL;
+    if (err != CL_SUCCESS)
+      continue;
+    const kcase cases[] = {
+        {.name = "loopk", .global = 8192, .local = 64, .n = 40},
+        {.name = "reduce", .global = 4096, .local = 128, .n = 12, .local_arg = true},
+        {.name = "privk", .global = 4096, .local = 32, .n = 60},
+        {.name = "persist", .global = 2048, .local = 64, .n = 20, .in_place = true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+      test_case(be, p, &cases[i]);
+    test_kernel_stop(be, p);
+    be->ops->program_free(be, p);
+    be->ops->destroy(be);
+  }
+  hg_ir_module_free(m);
+  printf("%u checks, %u failed\n", checks, fails);
+  return fails ? 1 : 0;
+}

@@ -1,0 +1,643 @@
+/* The stoppable and resume forms of kernels (lowering/opencl_c_stop.h,
+ * docs/opencl-c-safe-points.md).
+ *
+ * The lowered OpenCL C keeps every IR value in a C variable (hg_r<n>), every block behind a
+ * label (hg_L<b>) and every private slot in an array (hg_s<k>), so a work-item resumes by
+ * loading its live variables and slots and jumping to its safe point. The jump must keep the
+ * control flow reducible: PoCL's work-group compiler aborts on a jump into a loop that holds a
+ * barrier, and every vendor optimises reducible loops better. So the resume form enters loops
+ * only through their headers: the prologue jumps to the outermost loop header around the
+ * target, and at the top of each header a dispatch on `hg_rs` (the target, 0 once reached)
+ * jumps to the next inner header, down to the target. Only the resume form has these
+ * dispatches; the stoppable form is the plain code plus the checks.
+ *
+ * Checks. Without barriers (ITEM mode) each work-item checks the stop word every `interval`
+ * crossings of a loop header (a private counter) and, when asked, writes its record and
+ * returns; before starting it checks once and, when asked, sets its not-started bit. With
+ * barriers (GROUP mode) work-items of a group must stop together, so local id 0 reads the stop
+ * word before each barrier into hg_vote[parity of the barriers crossed], and after the
+ * barrier the whole group reads the same slot: stopping there is stopping "at the barrier"
+ * (nobody ran anything after it yet). The two slots let local id 0 write the next vote while
+ * slower work-items still read this one. A vote before the kernel starts (one barrier per
+ * group) lets groups that have not started stop without running to their first barrier. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lowering/opencl_c_internal.h"
+#include "lowering/opencl_c_stop.h"
+
+#define TB 64
+#define MAX_NAME 200 /* PoCL aborts on kernel names of about 251+ characters */
+
+enum { SP_RESUMABLE = 1, SP_CHECK = 2 };
+
+typedef struct oc_stop_plan {
+  uint8_t *sp;           /* per safe point: SP_* */
+  uint32_t **chain;      /* per safe point: loop header blocks around it, outermost first */
+  uint32_t *chain_len;
+  uint32_t *block_first; /* per block: its first safe point id (safe points are in block order) */
+} oc_stop_plan;
+
+typedef struct oc_stop_form {
+  const hg_oc_stop_kernel *k;
+  const oc_stop_plan *plan;
+  bool resume;
+} oc_stop_form;
+
+/* ---- loops: dominators (Cooper, Harvey, Kennedy) and natural loop bodies ---------------- */
+
+static uint32_t successors(const hg_ir_function *f, uint32_t b, const uint32_t **out) {
+  const hg_ir_block *bl = &f->blocks[b];
+  if (!bl->num_insts) return 0;
+  const hg_ir_inst *t = &bl->insts[bl->num_insts - 1];
+  if (t->op != HG_OP_BR && t->op != HG_OP_CONDBR && t->op != HG_OP_SWITCH) return 0;
+  *out = t->imm;
+  return t->num_imm;
+}
+
+typedef struct loops {
+  uint32_t n;
+  uint32_t *rpo_index; /* UINT32_MAX: unreachable */
+  uint32_t *idom;
+  uint32_t **preds;
+  uint32_t *num_preds;
+  uint8_t **body; /* per header block: membership per block (NULL: not a header) */
+  uint32_t *size; /* per header block: blocks in its loop */
+} loops;
+
+static void loops_free(loops *l) {
+  for (uint32_t b = 0; b < l->n; b++) {
+    if (l->preds) free(l->preds[b]);
+    if (l->body) free(l->body[b]);
+  }
+  free(l->preds);
+  free(l->body);
+  free(l->num_preds);
+  free(l->rpo_index);
+  free(l->idom);
+  free(l->size);
+}
+
+static uint32_t intersect(const loops *l, uint32_t a, uint32_t b) {
+  while (a != b) {
+    while (l->rpo_index[a] > l->rpo_index[b]) a = l->idom[a];
+    while (l->rpo_index[b] > l->rpo_index[a]) b = l->idom[b];
+  }
+  return a;
+}
+
+static bool dominates(const loops *l, uint32_t a, uint32_t b) {
+  for (;;) {
+    if (a == b) return true;
+    if (b == 0 || l->idom[b] == b || l->idom[b] == UINT32_MAX) return false;
+    b = l->idom[b];
+  }
+}
+
+static bool loops_compute(const hg_ir_function *f, loops *l) {
+  uint32_t n = f->num_blocks;
+  memset(l, 0, sizeof *l);
+  l->n = n;
+  l->rpo_index = malloc(n * sizeof *l->rpo_index);
+  l->idom = malloc(n * sizeof *l->idom);
+  l->preds = calloc(n, sizeof *l->preds);
+  l->num_preds = calloc(n, sizeof *l->num_preds);
+  l->body = calloc(n, sizeof *l->body);
+  l->size = calloc(n, sizeof *l->size);
+  uint32_t *order = malloc(n * sizeof *order), *stack = malloc(n * sizeof *stack), *next = calloc(n, sizeof *next);
+  uint8_t *seen = calloc(n, 1);
+  bool ok = l->rpo_index && l->idom && l->preds && l->num_preds && l->body && l->size && order && stack && next && seen;
+  if (!ok) goto done;
+  for (uint32_t b = 0; b < n; b++) {
+    l->rpo_index[b] = UINT32_MAX;
+    l->idom[b] = UINT32_MAX;
+    const uint32_t *s;
+    uint32_t ns = successors(f, b, &s);
+    for (uint32_t k = 0; k < ns; k++)
+      if (s[k] < n) l->num_preds[s[k]]++;
+  }
+  for (uint32_t b = 0; b < n && ok; b++) {
+    l->preds[b] = malloc((l->num_preds[b] ? l->num_preds[b] : 1) * sizeof **l->preds);
+    ok = l->preds[b] != NULL;
+    l->num_preds[b] = 0;
+  }
+  for (uint32_t b = 0; b < n && ok; b++) {
+    const uint32_t *s;
+    uint32_t ns = successors(f, b, &s);
+    for (uint32_t k = 0; k < ns; k++)
+      if (s[k] < n) l->preds[s[k]][l->num_preds[s[k]]++] = b;
+  }
+  if (!ok) goto done;
+  /* post order by an explicit DFS, then reversed */
+  uint32_t sp = 0, count = 0;
+  stack[sp++] = 0;
+  seen[0] = 1;
+  while (sp) {
+    uint32_t b = stack[sp - 1];
+    const uint32_t *s;
+    uint32_t ns = successors(f, b, &s);
+    if (next[b] < ns) {
+      uint32_t t = s[next[b]++];
+      if (t < n && !seen[t]) {
+        seen[t] = 1;
+        stack[sp++] = t;
+      }
+      continue;
+    }
+    order[count++] = b;
+    sp--;
+  }
+  for (uint32_t i = 0; i < count; i++) l->rpo_index[order[i]] = count - 1 - i;
+  l->idom[0] = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = count; i-- > 0;) { /* reverse post order */
+      uint32_t b = order[i];
+      if (b == 0) continue;
+      uint32_t nd = UINT32_MAX;
+      for (uint32_t k = 0; k < l->num_preds[b]; k++) {
+        uint32_t p = l->preds[b][k];
+        if (l->idom[p] == UINT32_MAX) continue;
+        nd = nd == UINT32_MAX ? p : intersect(l, p, nd);
+      }
+      if (nd != l->idom[b]) {
+        l->idom[b] = nd;
+        changed = true;
+      }
+    }
+  }
+  /* natural loops: the blocks that reach a back edge's source without passing the header */
+  for (uint32_t h = 0; h < n && ok; h++) {
+    if (l->rpo_index[h] == UINT32_MAX) continue;
+    for (uint32_t k = 0; k < l->num_preds[h]; k++) {
+      uint32_t src = l->preds[h][k];
+      if (l->rpo_index[src] == UINT32_MAX || !dominates(l, h, src)) continue;
+      if (!l->body[h]) {
+        l->body[h] = calloc(n, 1);
+        if (!(ok = l->body[h] != NULL)) break;
+        l->body[h][h] = 1;
+        l->size[h] = 1;
+      }
+      sp = 0;
+      if (!l->body[h][src]) {
+        l->body[h][src] = 1;
+        l->size[h]++;
+        stack[sp++] = src;
+      }
+      while (sp) {
+        uint32_t b = stack[--sp];
+        for (uint32_t q = 0; q < l->num_preds[b]; q++) {
+          uint32_t p = l->preds[b][q];
+          if (l->rpo_index[p] == UINT32_MAX || l->body[h][p]) continue;
+          l->body[h][p] = 1;
+          l->size[h]++;
+          stack[sp++] = p;
+        }
+      }
+    }
+  }
+done:
+  free(order);
+  free(stack);
+  free(next);
+  free(seen);
+  if (!ok) loops_free(l);
+  return ok;
+}
+
+/* The loop headers around block b, outermost first; false when they do not nest (an
+ * irreducible region: no place to resume). */
+static bool chain_of(const loops *l, uint32_t b, uint32_t **out, uint32_t *len) {
+  uint32_t cnt = 0;
+  for (uint32_t h = 0; h < l->n; h++)
+    if (l->body[h] && l->body[h][b]) cnt++;
+  *len = cnt;
+  *out = malloc((cnt ? cnt : 1) * sizeof **out);
+  if (!*out) return false;
+  cnt = 0;
+  for (uint32_t h = 0; h < l->n; h++)
+    if (l->body[h] && l->body[h][b]) (*out)[cnt++] = h;
+  for (uint32_t i = 1; i < cnt; i++) /* by loop size, largest first */
+    for (uint32_t j = i; j > 0 && l->size[(*out)[j - 1]] < l->size[(*out)[j]]; j--) {
+      uint32_t t = (*out)[j];
+      (*out)[j] = (*out)[j - 1];
+      (*out)[j - 1] = t;
+    }
+  for (uint32_t i = 1; i < cnt; i++) {
+    uint32_t outer = (*out)[i - 1], inner = (*out)[i];
+    if (l->size[inner] >= l->size[outer] || !l->body[outer][inner]) return false;
+    for (uint32_t x = 0; x < l->n; x++)
+      if (l->body[inner][x] && !l->body[outer][x]) return false;
+  }
+  return true;
+}
+
+static char *prefixed(const char *prefix, const char *name) {
+  size_t a = strlen(prefix), b = strlen(name);
+  char *s = malloc(a + b + 1);
+  if (s) {
+    memcpy(s, prefix, a);
+    memcpy(s + a, name, b + 1);
+  }
+  return s;
+}
+
+/* ---- code pieces ------------------------------------------------------------------------ */
+
+void oc_stop_emit_helpers(oc_buf *out) {
+  oc_puts(out,
+          "/* safe points: has this launch been asked to stop? (count: this check counts down the\n"
+          " * test countdown, and the check that ends it asks every other work-item too) */\n"
+          "static inline uint hg_stop_now(volatile __global uint *ctl, uint slot, uint seq, uint flags, uint count) {\n"
+          "  volatile __global uint *w = ctl + slot * 16u;\n"
+          "  if (w[0] == seq) return 1u;\n"
+          "  if (count && (flags & 1u) && (int)atomic_dec(&w[2]) <= 1) { w[0] = seq; return 1u; }\n"
+          "  return 0u;\n"
+          "}\n\n");
+}
+
+void oc_stop_name(oc_ctx *c, oc_buf *out) {
+  oc_puts(out, c->stop->resume ? c->stop->k->resume_name : c->stop->k->stop_name);
+}
+
+bool oc_stop_params(oc_ctx *c, oc_buf *out, bool first) {
+  const hg_oc_stop_kernel *k = c->stop->k;
+  oc_printf(out,
+            "%s__global volatile uint *hg_ctl, uint hg_slot, uint hg_seq, uint hg_k, uint hg_flags, "
+            "__global uchar *hg_out, uint hg_cap, __global volatile uint *hg_ns, uint hg_lb",
+            first ? "" : ", ");
+  for (uint32_t i = 0; i < k->num_local_params; i++) oc_printf(out, ", uint hg_ls%u", i);
+  if (c->stop->resume) oc_puts(out, ", __global const uint *hg_gmap, __global const uchar *hg_in");
+  return false;
+}
+
+/* What a live pointer is relative to, as an expression of its address space. */
+static void base_expr(oc_ctx *c, oc_buf *b, const hg_ir_live_value *lv) {
+  switch (lv->base_kind) {
+  case HG_BASE_PARAM: oc_value(c, b, lv->base_index); break;
+  case HG_BASE_SLOT: oc_printf(b, "((__private uchar *)hg_s%u)", lv->base_index); break;
+  case HG_BASE_GLOBAL: {
+    const hg_ir_global *g = &c->m->globals[lv->base_index];
+    const char *as = oc_aspace(g->addrspace);
+    oc_printf(b, "((%s uchar *)%s", as ? as : "__global", g->addrspace == HG_AS_LOCAL ? "" : "&");
+    oc_global_name(c, b, lv->base_index);
+    oc_puts(b, ")");
+    break;
+  }
+  default: oc_fail(c, "a live pointer without a base"); break;
+  }
+}
+
+/* Stores (save) or loads the live values of safe point s at `rec` + offset. */
+static void move_values(oc_ctx *c, oc_buf *b, uint32_t s, const char *rec, bool save, const char *indent) {
+  const hg_ir_sp_layout *sl = &c->stop->k->layout.sps[s];
+  char tb[TB];
+  for (uint32_t i = 0; i < sl->num_values; i++) {
+    const hg_ir_live_value *lv = &sl->values[i];
+    hg_ir_type t = c->f->values[lv->value].type;
+    const char *cq = save ? "" : "const ";
+    oc_puts(b, indent);
+    if (t.scalar == HG_IR_PTR) {
+      hg_ir_type u = {.scalar = HG_IR_I64, .lanes = 1};
+      const char *ma = oc_ma_type(c, u, tb, sizeof tb);
+      if (save) {
+        oc_printf(b, "*(__global %s *)(%s + %u) = (ulong)(", ma, rec, lv->offset);
+        oc_value(c, b, lv->value);
+        oc_puts(b, " - ");
+        base_expr(c, b, lv);
+        oc_puts(b, ");\n");
+      } else {
+        oc_value(c, b, lv->value);
+        oc_puts(b, " = ");
+        base_expr(c, b, lv);
+        oc_printf(b, " + (long)*(__global const %s *)(%s + %u);\n", ma, rec, lv->offset);
+      }
+    } else if (t.lanes <= 1) {
+      const char *ma = oc_ma_type(c, t, tb, sizeof tb);
+      if (save) {
+        oc_printf(b, "*(__global %s *)(%s + %u) = ", ma, rec, lv->offset);
+        oc_value(c, b, lv->value);
+        oc_puts(b, ";\n");
+      } else {
+        oc_value(c, b, lv->value);
+        oc_printf(b, " = *(__global %s%s *)(%s + %u);\n", cq, ma, rec, lv->offset);
+      }
+    } else {
+      /* vloadn/vstoren need only the element's alignment (records align values to 8) */
+      const char *el = oc_uname((hg_ir_scalar)t.scalar);
+      if (save) {
+        oc_printf(b, "vstore%u(", t.lanes);
+        oc_value(c, b, lv->value);
+        oc_printf(b, ", 0, (__global %s *)(%s + %u));\n", el, rec, lv->offset);
+      } else {
+        oc_value(c, b, lv->value);
+        oc_printf(b, " = vload%u(0, (__global const %s *)(%s + %u));\n", t.lanes, el, rec, lv->offset);
+      }
+    }
+  }
+}
+
+/* Copies the private slots to (save) or from the frame at `frame`. */
+static void move_frame(oc_ctx *c, oc_buf *b, const char *frame, bool save, const char *indent) {
+  const hg_ir_function *f = c->f;
+  for (uint32_t s = 0; s < f->num_slots; s++) {
+    if (!f->slots[s].size) continue;
+    if (save)
+      oc_printf(b, "%sfor (uint hg_j = 0u; hg_j < %uu; hg_j++) (%s)[%uu + hg_j] = hg_s%u[hg_j];\n", indent,
+                f->slots[s].size, frame, f->slots[s].offset, s);
+    else
+      oc_printf(b, "%sfor (uint hg_j = 0u; hg_j < %uu; hg_j++) hg_s%u[hg_j] = (%s)[%uu + hg_j];\n", indent,
+                f->slots[s].size, s, frame, f->slots[s].offset);
+  }
+}
+
+/* Copies the group's local memory to (save) or from `area`, every work-item a share. */
+static void move_local(oc_ctx *c, oc_buf *b, const char *area, bool save, const char *indent) {
+  const hg_ir_function *f = c->f;
+  const hg_oc_stop_kernel *k = c->stop->k;
+  for (uint32_t i = 0; i < f->num_local_vars; i++) {
+    uint32_t g = f->local_vars[i].global;
+    if (g >= c->m->num_globals || !c->m->globals[g].size) continue;
+    oc_printf(b, "%sfor (uint hg_j = hg_lid; hg_j < %uu; hg_j += hg_wgn) ", indent, c->m->globals[g].size);
+    if (save) {
+      oc_printf(b, "(%s)[%uu + hg_j] = ", area, f->local_vars[i].offset);
+      oc_global_name(c, b, g);
+      oc_puts(b, "[hg_j];\n");
+    } else {
+      oc_global_name(c, b, g);
+      oc_printf(b, "[hg_j] = (%s)[%uu + hg_j];\n", area, f->local_vars[i].offset);
+    }
+  }
+  if (!k->num_local_params) return;
+  oc_printf(b, "%s{\n%s  uint hg_lo = %uu;\n", indent, indent, (k->local_static_size + 15u) & ~15u);
+  for (uint32_t i = 0; i < k->num_local_params; i++) {
+    oc_printf(b, "%s  for (uint hg_j = hg_lid; hg_j < hg_ls%u; hg_j += hg_wgn) ", indent, i);
+    if (save) {
+      oc_printf(b, "(%s)[hg_lo + hg_j] = ((__local uchar *)", area);
+      oc_param_name(c, b, k->local_params[i]);
+      oc_puts(b, ")[hg_j];\n");
+    } else {
+      oc_puts(b, "((__local uchar *)");
+      oc_param_name(c, b, k->local_params[i]);
+      oc_printf(b, ")[hg_j] = (%s)[hg_lo + hg_j];\n", area);
+    }
+    oc_printf(b, "%s  hg_lo = (hg_lo + hg_ls%u + 15u) & ~15u;\n", indent, i);
+  }
+  oc_printf(b, "%s}\n", indent);
+}
+
+/* The work-item's record at `rec`: header, values, frame. */
+static void save_item(oc_ctx *c, oc_buf *b, uint32_t s, const char *rec, const char *indent) {
+  const hg_oc_stop_kernel *k = c->stop->k;
+  oc_printf(b, "%s*(__global ulong *)%s = hg_grp;\n", indent, rec);
+  oc_printf(b, "%s*(__global uint *)(%s + 8) = hg_lid;\n", indent, rec);
+  oc_printf(b, "%s*(__global uint *)(%s + 12) = %uu;\n", indent, rec, s);
+  char at[64];
+  snprintf(at, sizeof at, "%s + 16", rec);
+  move_values(c, b, s, at, true, indent);
+  snprintf(at, sizeof at, "%s + %u", rec, 16u + k->layout.value_stride);
+  move_frame(c, b, at, true, indent);
+}
+
+/* Where a resume toward safe point s goes from `at` (a loop header block on its chain, or
+ * UINT32_MAX for the prologue). */
+static void next_hop(oc_ctx *c, oc_buf *b, uint32_t s, uint32_t at) {
+  const oc_stop_plan *p = c->stop->plan;
+  uint32_t i = 0;
+  while (at != UINT32_MAX && i < p->chain_len[s] && p->chain[s][i] != at) i++;
+  uint32_t nxt = at == UINT32_MAX ? 0 : i + 1;
+  if (nxt < p->chain_len[s]) oc_printf(b, "goto hg_L%u;", p->chain[s][nxt]);
+  else if (c->f->safepoints[s].kind == HG_SAFEPOINT_LOOP_HEADER) oc_puts(b, "hg_rs = 0u; break;");
+  else oc_printf(b, "goto hg_P%u;", s);
+}
+
+void oc_stop_prologue(oc_ctx *c, oc_buf *b) {
+  const oc_stop_form *fm = c->stop;
+  const hg_oc_stop_kernel *k = fm->k;
+  const hg_ir_function *f = c->f;
+  uint32_t R = k->record_size;
+  oc_puts(b, "  uint hg_lid = (uint)(get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)));\n");
+  oc_puts(b, "  uint hg_wgn = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));\n");
+  oc_puts(b, "  ulong hg_grp = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * (ulong)get_group_id(2));\n");
+  oc_puts(b, "  uint hg_lbr = (hg_lb + 15u) & ~15u;\n");
+  oc_printf(b, "  ulong hg_gsz = 16ul + hg_lbr + (ulong)hg_wgn * %uu;\n", R);
+  oc_puts(b, "  uint hg_cnt = 0u, hg_nb = 0u, hg_rs = 0u;\n");
+  if (k->mode == HG_OC_STOP_GROUP) oc_puts(b, "  __local uint hg_vote[2];\n  __local uint hg_gslot;\n");
+  oc_puts(b, "  (void)hg_lid; (void)hg_wgn; (void)hg_grp; (void)hg_gsz; (void)hg_cnt; (void)hg_nb; (void)hg_rs;\n");
+  if (fm->resume) {
+    oc_puts(b, "  {\n    uint hg_gst = hg_gmap[hg_grp];\n    if (hg_gst == 1u) return;\n    if (hg_gst >= 2u) {\n");
+    oc_puts(b, "      __global const uchar *hg_gr = hg_in + (ulong)(hg_gst - 2u) * hg_gsz;\n");
+    if (k->layout.uses_local) {
+      /* every work-item of the group is here (the group's status is uniform): a barrier is fine */
+      move_local(c, b, "hg_gr + 16", false, "      ");
+      oc_puts(b, "      barrier(CLK_LOCAL_MEM_FENCE);\n");
+    }
+    oc_printf(b, "      __global const uchar *hg_w = hg_gr + 16u + hg_lbr + (ulong)hg_lid * %uu;\n", R);
+    oc_puts(b, "      uint hg_sp = *(__global const uint *)(hg_w + 12);\n");
+    oc_puts(b, "      if (hg_sp == 0xffffffffu) return;\n      if (hg_sp == 0u) goto hg_E;\n");
+    char at[64];
+    snprintf(at, sizeof at, "hg_w + %u", 16u + k->layout.value_stride);
+    move_frame(c, b, at, false, "      ");
+    oc_puts(b, "      switch (hg_sp) {\n");
+    for (uint32_t s = 1; s < f->num_safepoints; s++) {
+      if (!(fm->plan->sp[s] & SP_RESUMABLE)) continue;
+      oc_printf(b, "      case %uu:\n", s);
+      move_values(c, b, s, "hg_w + 16", false, "        ");
+      oc_printf(b, "        hg_rs = %uu;\n        ", s);
+      const oc_stop_plan *p = fm->plan;
+      if (p->chain_len[s]) oc_printf(b, "goto hg_L%u;\n", p->chain[s][0]);
+      else oc_printf(b, "goto hg_P%u;\n", s);
+    }
+    oc_puts(b, "      default: return;\n      }\n    }\n  }\n");
+  }
+  if (k->mode == HG_OC_STOP_ITEM) {
+    oc_puts(b, "  if (hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 0u)) {\n"
+               "    ulong hg_x = hg_grp * hg_wgn + hg_lid;\n"
+               "    atomic_or(&hg_ns[hg_x >> 5], 1u << (uint)(hg_x & 31u));\n"
+               "    return;\n  }\n");
+  } else if (k->mode == HG_OC_STOP_GROUP) {
+    oc_puts(b, "  if (hg_lid == 0u) hg_vote[0] = hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 0u);\n"
+               "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+               "  if (hg_vote[0]) {\n"
+               "    if (hg_lid == 0u) atomic_or(&hg_ns[hg_grp >> 5], 1u << (uint)(hg_grp & 31u));\n"
+               "    return;\n  }\n"
+               "  hg_nb = 1u;\n");
+  }
+  if (fm->resume) oc_puts(b, "hg_E: ;\n");
+}
+
+/* The dispatch at the top of loop header block h (resume form). */
+static void dispatch(oc_ctx *c, uint32_t h) {
+  const oc_stop_plan *p = c->stop->plan;
+  bool any = false;
+  for (uint32_t s = 1; s < c->f->num_safepoints; s++) {
+    if (!(p->sp[s] & SP_RESUMABLE)) continue;
+    bool on = false;
+    for (uint32_t i = 0; i < p->chain_len[s]; i++) on |= p->chain[s][i] == h;
+    if (!on) continue;
+    if (!any) oc_puts(c->body, "  if (hg_rs) {\n    switch (hg_rs) {\n");
+    any = true;
+    oc_printf(c->body, "    case %uu: ", s);
+    next_hop(c, c->body, s, h);
+    oc_puts(c->body, "\n");
+  }
+  if (any) oc_puts(c->body, "    default: break;\n    }\n  }\n");
+}
+
+static void item_check(oc_ctx *c, uint32_t s) {
+  oc_buf *b = c->body;
+  oc_puts(b, "  if (++hg_cnt >= hg_k) {\n    hg_cnt = 0u;\n"
+             "    if (hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 1u)) {\n"
+             "      uint hg_i = atomic_inc(&hg_ctl[hg_slot * 16u + 1u]);\n"
+             "      if (hg_i < hg_cap) {\n");
+  oc_printf(b, "        __global uchar *hg_w = hg_out + (ulong)hg_i * %uu;\n", c->stop->k->record_size);
+  save_item(c, b, s, "hg_w", "        ");
+  oc_puts(b, "        return;\n      }\n    }\n  }\n");
+}
+
+static void group_vote(oc_ctx *c, uint32_t s, const hg_ir_inst *barrier) {
+  oc_buf *b = c->body;
+  uint32_t flags = barrier->num_imm ? barrier->imm[0] : 0;
+  bool global = (flags & HG_FENCE_GLOBAL) || !(flags & (HG_FENCE_LOCAL | HG_FENCE_GLOBAL));
+  oc_puts(b, "  if (hg_lid == 0u) hg_vote[hg_nb & 1u] = hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 1u);\n");
+  /* the vote is in local memory: the barrier fences local memory too (a stronger barrier) */
+  oc_printf(b, "  barrier(CLK_LOCAL_MEM_FENCE%s);\n", global ? " | CLK_GLOBAL_MEM_FENCE" : "");
+  oc_puts(b, "  if (hg_vote[hg_nb & 1u]) {\n"
+             "    if (hg_lid == 0u) hg_gslot = atomic_inc(&hg_ctl[hg_slot * 16u + 1u]);\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    if (hg_gslot < hg_cap) {\n"
+             "      __global uchar *hg_o = hg_out + (ulong)hg_gslot * hg_gsz;\n");
+  oc_printf(b, "      if (hg_lid == 0u) { *(__global ulong *)hg_o = hg_grp; *(__global uint *)(hg_o + 8) = %uu; "
+               "*(__global uint *)(hg_o + 12) = 0u; }\n", s);
+  if (c->stop->k->layout.uses_local) move_local(c, b, "hg_o + 16", true, "      ");
+  oc_printf(b, "      __global uchar *hg_w = hg_o + 16u + hg_lbr + (ulong)hg_lid * %uu;\n", c->stop->k->record_size);
+  save_item(c, b, s, "hg_w", "      ");
+  oc_puts(b, "      return;\n    }\n  }\n  hg_nb++;\n");
+}
+
+bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst) {
+  const oc_stop_form *fm = c->stop;
+  const oc_stop_plan *p = fm->plan;
+  const hg_ir_function *f = c->f;
+  bool emitted = false;
+  for (uint32_t s = p->block_first[block]; s < f->num_safepoints && f->safepoints[s].block == block; s++) {
+    const hg_ir_safepoint *sp = &f->safepoints[s];
+    if (sp->inst != inst || sp->kind == HG_SAFEPOINT_ENTRY) continue;
+    if (sp->kind == HG_SAFEPOINT_LOOP_HEADER) {
+      if (fm->resume) dispatch(c, block);
+      if (fm->k->mode == HG_OC_STOP_ITEM && (p->sp[s] & SP_CHECK)) item_check(c, s);
+    } else if (sp->kind == HG_SAFEPOINT_BARRIER && !emitted) {
+      if (fm->resume && (p->sp[s] & SP_RESUMABLE)) oc_printf(c->body, "hg_P%u: hg_rs = 0u;\n", s);
+      if (fm->k->mode == HG_OC_STOP_GROUP && (p->sp[s] & SP_CHECK)) {
+        group_vote(c, s, &f->blocks[block].insts[inst]);
+        emitted = true;
+      }
+    }
+  }
+  return emitted;
+}
+
+/* ---- planning and emitting the forms ---------------------------------------------------- */
+
+static void plan_free(oc_stop_plan *p, uint32_t nsp) {
+  for (uint32_t s = 0; p->chain && s < nsp; s++) free(p->chain[s]);
+  free(p->chain);
+  free(p->chain_len);
+  free(p->sp);
+  free(p->block_first);
+}
+
+static bool has_calls(const hg_ir_function *f) {
+  for (uint32_t b = 0; b < f->num_blocks; b++)
+    for (uint32_t i = 0; i < f->blocks[b].num_insts; i++)
+      if (f->blocks[b].insts[i].op == HG_OP_CALL) return true;
+  return false;
+}
+
+void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table *table) {
+  const hg_ir_module *m = c->m;
+  const hg_ir_function *f = &m->functions[fidx];
+  if (!f->name || strlen(f->name) > MAX_NAME || !f->num_safepoints || !f->num_blocks || has_calls(f)) return;
+  for (uint32_t i = 0; f->args && i < f->num_params; i++)
+    if (f->args[i].kind == HG_KARG_SAMPLER || f->args[i].kind == HG_KARG_IMAGE) return;
+  hg_oc_stop_kernel k = {0};
+  oc_stop_plan p = {0};
+  loops l = {0};
+  bool have_loops = false, ok = hg_ir_state_layout_of(m, f, &k.layout);
+  uint32_t nsp = f->num_safepoints;
+  if (ok) {
+    p.sp = calloc(nsp, 1);
+    p.chain = calloc(nsp, sizeof *p.chain);
+    p.chain_len = calloc(nsp, sizeof *p.chain_len);
+    p.block_first = malloc(f->num_blocks * sizeof *p.block_first);
+    k.resumable = calloc(nsp, 1);
+    k.local_params = calloc(f->num_params ? f->num_params : 1, sizeof *k.local_params);
+    ok = p.sp && p.chain && p.chain_len && p.block_first && k.resumable && k.local_params;
+  }
+  if (ok) ok = have_loops = loops_compute(f, &l);
+  if (!ok) goto fail;
+  for (uint32_t b = 0; b < f->num_blocks; b++) p.block_first[b] = nsp;
+  for (uint32_t s = nsp; s-- > 0;)
+    if (f->safepoints[s].block < f->num_blocks) p.block_first[f->safepoints[s].block] = s;
+  /* blocks without safe points start the search at the next block's first (never matches) */
+  for (uint32_t b = 0; b < f->num_blocks; b++)
+    if (p.block_first[b] == nsp) p.block_first[b] = 0;
+  bool any_check = false;
+  for (uint32_t s = 0; s < nsp; s++) {
+    const hg_ir_safepoint *sp = &f->safepoints[s];
+    if (sp->kind == HG_SAFEPOINT_ENTRY) {
+      p.sp[s] = SP_RESUMABLE;
+      continue;
+    }
+    if (sp->block >= f->num_blocks || !k.layout.sps[s].stoppable) continue;
+    bool fused = false; /* a multiply folded into its add has no variable to save */
+    for (uint32_t i = 0; i < sp->num_live; i++)
+      if (sp->live[i] < f->num_values && c->contr.absorbed && c->contr.absorbed[sp->live[i]]) fused = true;
+    if (fused || !chain_of(&l, sp->block, &p.chain[s], &p.chain_len[s])) continue;
+    if (sp->kind == HG_SAFEPOINT_LOOP_HEADER && (!p.chain_len[s] || p.chain[s][p.chain_len[s] - 1] != sp->block))
+      continue;
+    p.sp[s] = SP_RESUMABLE;
+    bool checks_here = k.layout.has_barrier ? sp->kind == HG_SAFEPOINT_BARRIER : sp->kind == HG_SAFEPOINT_LOOP_HEADER;
+    if (checks_here) {
+      p.sp[s] |= SP_CHECK;
+      any_check = true;
+    }
+  }
+  for (uint32_t s = 0; s < nsp; s++) k.resumable[s] = (p.sp[s] & SP_RESUMABLE) != 0;
+  if (k.layout.has_barrier) k.mode = any_check ? HG_OC_STOP_GROUP : HG_OC_STOP_NONE;
+  else k.mode = any_check && !k.layout.uses_local ? HG_OC_STOP_ITEM : HG_OC_STOP_NONE;
+  k.record_size = (HG_OC_RECORD_HEADER + k.layout.value_stride + k.layout.private_size + 15u) & ~15u;
+  k.local_static_size = f->local_static_size;
+  k.num_params = f->num_params;
+  for (uint32_t i = 0; f->args && i < f->num_params; i++)
+    if (f->args[i].kind == HG_KARG_LOCAL_PTR) k.local_params[k.num_local_params++] = i;
+  k.printf = c->uses_printf[fidx];
+  k.name = prefixed("", f->name);
+  k.resume_name = prefixed("hg_resume_", f->name);
+  k.stop_name = k.mode != HG_OC_STOP_NONE ? prefixed("hg_stop_", f->name) : NULL;
+  if (!k.name || !k.resume_name || (k.mode != HG_OC_STOP_NONE && !k.stop_name)) goto fail;
+  hg_oc_stop_kernel *grown = realloc(table->kernels, (table->num_kernels + 1) * sizeof *grown);
+  if (!grown) goto fail;
+  table->kernels = grown;
+  oc_stop_form form = {.k = &k, .plan = &p, .resume = false};
+  c->stop = &form;
+  if (k.mode != HG_OC_STOP_NONE) oc_emit_function(c, out, fidx, true);
+  form.resume = true;
+  if (!c->failed) oc_emit_function(c, out, fidx, true);
+  c->stop = NULL;
+  table->kernels[table->num_kernels++] = k;
+  plan_free(&p, nsp);
+  loops_free(&l);
+  return;
+fail:
+  if (have_loops) loops_free(&l);
+  plan_free(&p, nsp);
+  free(k.name);
+  free(k.stop_name);
+  free(k.resume_name);
+  free(k.resumable);
+  free(k.local_params);
+  hg_ir_state_layout_free(&k.layout);
+  oc_fail(c, "out of memory");
+}
