@@ -214,8 +214,16 @@ bool hg_ir_ndrange_state_check(const hg_ir_ndrange_state *s, const hg_ir_module 
     hg_ir_errf(err, err_size, "work_dim %u", s->work_dim);
     return false;
   }
+  if (!s->group_status || (s->num_running && !s->running)) {
+    hg_ir_errf(err, err_size, "the state has no group list");
+    return false;
+  }
   uint64_t counts[3];
   for (unsigned d = 0; d < 3; d++) {
+    if (s->global_offset[d] > UINT64_MAX - s->global_size[d]) {
+      hg_ir_errf(err, err_size, "dimension %u: offset + size overflows", d);
+      return false;
+    }
     if (!s->global_size[d] || !s->local_size[d] || (d >= s->work_dim && (s->global_size[d] != 1 ||
                                                                           s->local_size[d] != 1 || s->global_offset[d]))) {
       hg_ir_errf(err, err_size, "dimension %u: global %llu local %llu", d, (unsigned long long)s->global_size[d],
@@ -257,12 +265,14 @@ bool hg_ir_ndrange_state_check(const hg_ir_ndrange_state *s, const hg_ir_module 
       return false;
     }
     uint32_t barrier_sp = HG_IR_NONE;
+    bool some_done = false;
     for (uint32_t i = 0; i < g->num_items; i++) {
       if (!check_item(s, m, f, layout, g, i, err, err_size))
         return false;
       /* a group of a kernel with barriers stops as a unit: its work-items wait at one barrier
        * or sit at loop headers on the way to it; only the barrier ids can be compared here */
       uint32_t sp = g->safepoint[i];
+      some_done |= sp == HG_WI_DONE;
       if (sp != HG_WI_DONE && sp < f->num_safepoints && f->safepoints[sp].kind == HG_SAFEPOINT_BARRIER) {
         if (barrier_sp != HG_IR_NONE && barrier_sp != sp) {
           hg_ir_errf(err, err_size, "group %llu waits at two barriers (%u and %u)", (unsigned long long)g->group,
@@ -271,6 +281,12 @@ bool hg_ir_ndrange_state_check(const hg_ir_ndrange_state *s, const hg_ir_module 
         }
         barrier_sp = sp;
       }
+    }
+    /* every work-item reaches each barrier: one that finished cannot have a peer waiting at one */
+    if (some_done && barrier_sp != HG_IR_NONE) {
+      hg_ir_errf(err, err_size, "group %llu: work-items finished while others wait at barrier %u",
+                 (unsigned long long)g->group, barrier_sp);
+      return false;
     }
   }
   return true;

@@ -93,13 +93,14 @@ typedef struct hg_ir_ndrange_state {
 } hg_ir_ndrange_state;
 
 /* A state for the range with every group NOT_STARTED and nothing running (NULL: no memory).
- * local_size must be explicit (no zero in used dimensions). */
+ * local_size must be explicit (no zero in used dimensions); dimensions from work_dim on are
+ * set to offset 0, size 1 whatever the arrays hold (a reader checks them first). */
 hg_ir_ndrange_state *hg_ir_ndrange_state_new(const char *kernel, uint32_t work_dim, const uint64_t *global_offset,
                                              const uint64_t *global_size, const uint64_t *local_size,
                                              const hg_ir_state_layout *layout, uint32_t local_bytes);
-/* Adds a RUNNING group (status set, arrays allocated and zeroed, safe points HG_WI_DONE);
- * NULL when memory runs out or the group is out of range or already running. Keeps `running`
- * sorted. */
+/* Adds a RUNNING group (status set to RUNNING whatever it was, arrays allocated and zeroed,
+ * safe points HG_WI_DONE); NULL when memory runs out or the group is out of range or already
+ * running. Keeps `running` sorted. */
 hg_ir_group_state *hg_ir_ndrange_state_add_group(hg_ir_ndrange_state *s, uint64_t group);
 /* The group's record, or NULL when it is not RUNNING. */
 const hg_ir_group_state *hg_ir_ndrange_state_group(const hg_ir_ndrange_state *s, uint64_t group);

@@ -75,7 +75,7 @@ static bool propagate(const hg_ir_function *f, base_info *b) {
           meet(&n, operand_base(f, b, in->operands[0]));
         break;
       case HG_OP_BITCAST: /* pointer to pointer of the same address space only */
-        if (in->num_operands && f->values[in->operands[0]].type.scalar == HG_IR_PTR &&
+        if (in->num_operands && in->operands[0] < f->num_values && f->values[in->operands[0]].type.scalar == HG_IR_PTR &&
             f->values[in->operands[0]].type.addrspace == in->type.addrspace)
           meet(&n, operand_base(f, b, in->operands[0]));
         else
@@ -141,8 +141,9 @@ bool hg_ir_state_layout_of(const hg_ir_module *m, const hg_ir_function *f, hg_ir
     return false;
   }
   out->num_safepoints = f->num_safepoints;
-  /* a fixed point: each pass only raises bases (UNSEEN -> KNOWN -> UNKNOWN) */
-  for (uint32_t pass = 0; pass <= f->num_values + 1 && propagate(f, b); pass++)
+  /* a fixed point: each pass only raises bases (UNSEEN -> KNOWN -> UNKNOWN), each value at most
+   * twice, so 2 * num_values + 1 passes always reach it (a pass that changes nothing ends it) */
+  for (uint32_t pass = 0; pass <= 2 * f->num_values + 1 && propagate(f, b); pass++)
     ;
   uint32_t stride = 0;
   for (uint32_t s = 0; s < f->num_safepoints; s++) {
