@@ -215,8 +215,10 @@ void oc_emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel) {
     for (uint32_t i = 0; i + 1 < blk->num_insts; i++)
       if (!c->stop || !oc_stop_inst(c, b, i)) oc_emit_inst(c, b, &blk->insts[i]);
     if (c->stop) oc_stop_inst(c, b, blk->num_insts - 1);
-    oc_emit_terminator(c, b, &blk->insts[blk->num_insts - 1]);
+    if (!c->stop || !oc_stop_terminator(c, &blk->insts[blk->num_insts - 1]))
+      oc_emit_terminator(c, b, &blk->insts[blk->num_insts - 1]);
   }
+  if (c->stop) oc_stop_epilogue(c, &body);
   free(targeted);
   if (body.p) oc_puts(out, body.p);
   if (body.oom) out->oom = true;

@@ -174,6 +174,9 @@ void oc_stop_name(oc_ctx *c, oc_buf *out);
 bool oc_stop_params(oc_ctx *c, oc_buf *out, bool first);
 void oc_stop_prologue(oc_ctx *c, oc_buf *out);
 bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst);
+/* The form's own terminator instead of `in` (true when emitted), and code after the last block. */
+bool oc_stop_terminator(oc_ctx *c, const hg_ir_inst *in);
+void oc_stop_epilogue(oc_ctx *c, oc_buf *out);
 
 /* Result variable of an instruction. */
 void oc_res(oc_ctx *c, oc_buf *b, const hg_ir_inst *in);

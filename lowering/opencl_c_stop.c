@@ -43,6 +43,7 @@ typedef struct oc_stop_form {
   const hg_oc_stop_kernel *k;
   const oc_stop_plan *plan;
   bool resume;
+  bool catchup; /* the catch-up form (a resume form without barriers, GROUP mode only) */
 } oc_stop_form;
 
 /* ---- loops: dominators (Cooper, Harvey, Kennedy) and natural loop bodies ---------------- */
@@ -258,7 +259,8 @@ void oc_stop_emit_helpers(oc_buf *out) {
 }
 
 void oc_stop_name(oc_ctx *c, oc_buf *out) {
-  oc_puts(out, c->stop->resume ? c->stop->k->resume_name : c->stop->k->stop_name);
+  const oc_stop_form *fm = c->stop;
+  oc_puts(out, fm->catchup ? fm->k->catchup_name : fm->resume ? fm->k->resume_name : fm->k->stop_name);
 }
 
 bool oc_stop_params(oc_ctx *c, oc_buf *out, bool first) {
@@ -425,8 +427,14 @@ void oc_stop_prologue(oc_ctx *c, oc_buf *b) {
   oc_puts(b, "  uint hg_cnt = 0u, hg_nb = 0u, hg_rs = 0u;\n");
   if (k->mode == HG_OC_STOP_GROUP) oc_puts(b, "  __local uint hg_vote[2];\n  __local uint hg_gslot;\n");
   oc_puts(b, "  (void)hg_lid; (void)hg_wgn; (void)hg_grp; (void)hg_gsz; (void)hg_cnt; (void)hg_nb; (void)hg_rs;\n");
-  if (fm->resume) {
+  if (fm->catchup) {
+    /* only running groups take part; a work-item that has finished still meets the others at
+     * the final barrier (hg_CE) */
+    oc_puts(b, "  uint hg_csp = 0xffffffffu, hg_gst = hg_gmap[hg_grp];\n  if (hg_gst < 2u) return;\n  {\n    {\n");
+  } else if (fm->resume) {
     oc_puts(b, "  {\n    uint hg_gst = hg_gmap[hg_grp];\n    if (hg_gst == 1u) return;\n    if (hg_gst >= 2u) {\n");
+  }
+  if (fm->resume) {
     oc_puts(b, "      __global const uchar *hg_gr = hg_in + (ulong)(hg_gst - 2u) * hg_gsz;\n");
     if (k->layout.uses_local) {
       /* every work-item of the group is here (the group's status is uniform): a barrier is fine */
@@ -435,7 +443,8 @@ void oc_stop_prologue(oc_ctx *c, oc_buf *b) {
     }
     oc_printf(b, "      __global const uchar *hg_w = hg_gr + 16u + hg_lbr + (ulong)hg_lid * %uu;\n", R);
     oc_puts(b, "      uint hg_sp = *(__global const uint *)(hg_w + 12);\n");
-    oc_puts(b, "      if (hg_sp == 0xffffffffu) return;\n      if (hg_sp == 0u) goto hg_E;\n");
+    oc_printf(b, "      if (hg_sp == 0xffffffffu) %s;\n      if (hg_sp == 0u) goto hg_E;\n",
+              fm->catchup ? "goto hg_CE" : "return");
     char at[64];
     snprintf(at, sizeof at, "hg_w + %u", 16u + k->layout.value_stride);
     move_frame(c, b, at, false, "      ");
@@ -449,9 +458,11 @@ void oc_stop_prologue(oc_ctx *c, oc_buf *b) {
       if (p->chain_len[s]) oc_printf(b, "goto hg_L%u;\n", p->chain[s][0]);
       else oc_printf(b, "goto hg_P%u;\n", s);
     }
-    oc_puts(b, "      default: return;\n      }\n    }\n  }\n");
+    oc_printf(b, "      default: %s;\n      }\n    }\n  }\n", fm->catchup ? "hg_csp = 0xfffffffeu; goto hg_CE" : "return");
   }
-  if (k->mode == HG_OC_STOP_ITEM) {
+  if (fm->catchup) {
+    /* no checks: a catch-up runs at most to the end of one barrier region */
+  } else if (k->mode == HG_OC_STOP_ITEM) {
     oc_puts(b, "  if (hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 0u)) {\n"
                "    ulong hg_x = hg_grp * hg_wgn + hg_lid;\n"
                "    atomic_or(&hg_ns[hg_x >> 5], 1u << (uint)(hg_x & 31u));\n"
@@ -529,13 +540,48 @@ bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst) {
       if (fm->k->mode == HG_OC_STOP_ITEM && (p->sp[s] & SP_CHECK)) item_check(c, s);
     } else if (sp->kind == HG_SAFEPOINT_BARRIER && !emitted) {
       if (fm->resume && (p->sp[s] & SP_RESUMABLE)) oc_printf(c->body, "hg_P%u: hg_rs = 0u;\n", s);
-      if (fm->k->mode == HG_OC_STOP_GROUP && (p->sp[s] & SP_CHECK)) {
+      if (fm->catchup) {
+        /* arrived: keep the state "at this barrier" and wait for the others at the end */
+        if (p->sp[s] & SP_RESUMABLE) {
+          oc_printf(c->body, "  {\n    __global uchar *hg_w = hg_out + (ulong)(hg_gst - 2u) * hg_gsz + 16u + hg_lbr + "
+                             "(ulong)hg_lid * %uu;\n", fm->k->record_size);
+          move_values(c, c->body, s, "hg_w + 16", true, "    ");
+          char at[64];
+          snprintf(at, sizeof at, "hg_w + %u", 16u + fm->k->layout.value_stride);
+          move_frame(c, c->body, at, true, "    ");
+          oc_printf(c->body, "  }\n  hg_csp = %uu;\n  goto hg_CE;\n", s);
+        } else {
+          oc_puts(c->body, "  hg_csp = 0xfffffffeu;\n  goto hg_CE;\n"); /* cannot be kept: the host fails the resume */
+        }
+        emitted = true;
+      } else if (fm->k->mode == HG_OC_STOP_GROUP && (p->sp[s] & SP_CHECK)) {
         group_vote(c, s, &f->blocks[block].insts[inst]);
         emitted = true;
       }
     }
   }
   return emitted;
+}
+
+bool oc_stop_terminator(oc_ctx *c, const hg_ir_inst *in) {
+  if (!c->stop->catchup || (in->op != HG_OP_RET && in->op != HG_OP_UNREACHABLE)) return false;
+  oc_puts(c->body, "  hg_csp = 0xffffffffu;\n  goto hg_CE;\n");
+  return true;
+}
+
+void oc_stop_epilogue(oc_ctx *c, oc_buf *b) {
+  const oc_stop_form *fm = c->stop;
+  if (!fm->catchup) return;
+  /* every work-item of the group ends here, each at its barrier or finished: the group's
+   * local memory is complete, and the group record can be written */
+  oc_puts(b, "hg_CE: ;\n  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n  {\n"
+             "    __global uchar *hg_o = hg_out + (ulong)(hg_gst - 2u) * hg_gsz;\n"
+             "    if (hg_lid == 0u) { *(__global ulong *)hg_o = hg_grp; *(__global uint *)(hg_o + 8) = 0u; "
+             "*(__global uint *)(hg_o + 12) = 0u; }\n");
+  if (fm->k->layout.uses_local) move_local(c, b, "hg_o + 16", true, "    ");
+  oc_printf(b, "    __global uchar *hg_w = hg_o + 16u + hg_lbr + (ulong)hg_lid * %uu;\n", fm->k->record_size);
+  oc_puts(b, "    *(__global ulong *)hg_w = hg_grp;\n    *(__global uint *)(hg_w + 8) = hg_lid;\n"
+             "    *(__global uint *)(hg_w + 12) = hg_csp;\n  }\n");
 }
 
 /* ---- planning and emitting the forms ---------------------------------------------------- */
@@ -572,8 +618,9 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
     p.chain_len = calloc(nsp, sizeof *p.chain_len);
     p.block_first = malloc(f->num_blocks * sizeof *p.block_first);
     k.resumable = calloc(nsp, 1);
+    k.barrier = calloc(nsp, 1);
     k.local_params = calloc(f->num_params ? f->num_params : 1, sizeof *k.local_params);
-    ok = p.sp && p.chain && p.chain_len && p.block_first && k.resumable && k.local_params;
+    ok = p.sp && p.chain && p.chain_len && p.block_first && k.resumable && k.barrier && k.local_params;
   }
   if (ok) ok = have_loops = loops_compute(f, &l);
   if (!ok) goto fail;
@@ -604,7 +651,10 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
       any_check = true;
     }
   }
-  for (uint32_t s = 0; s < nsp; s++) k.resumable[s] = (p.sp[s] & SP_RESUMABLE) != 0;
+  for (uint32_t s = 0; s < nsp; s++) {
+    k.resumable[s] = (p.sp[s] & SP_RESUMABLE) != 0;
+    k.barrier[s] = f->safepoints[s].kind == HG_SAFEPOINT_BARRIER;
+  }
   if (k.layout.has_barrier) k.mode = any_check ? HG_OC_STOP_GROUP : HG_OC_STOP_NONE;
   else k.mode = any_check && !k.layout.uses_local ? HG_OC_STOP_ITEM : HG_OC_STOP_NONE;
   k.record_size = (HG_OC_RECORD_HEADER + k.layout.value_stride + k.layout.private_size + 15u) & ~15u;
@@ -616,7 +666,10 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   k.name = prefixed("", f->name);
   k.resume_name = prefixed("hg_resume_", f->name);
   k.stop_name = k.mode != HG_OC_STOP_NONE ? prefixed("hg_stop_", f->name) : NULL;
-  if (!k.name || !k.resume_name || (k.mode != HG_OC_STOP_NONE && !k.stop_name)) goto fail;
+  k.catchup_name = k.layout.has_barrier ? prefixed("hg_catchup_", f->name) : NULL;
+  if (!k.name || !k.resume_name || (k.mode != HG_OC_STOP_NONE && !k.stop_name) ||
+      (k.layout.has_barrier && !k.catchup_name))
+    goto fail;
   hg_oc_stop_kernel *grown = realloc(table->kernels, (table->num_kernels + 1) * sizeof *grown);
   if (!grown) goto fail;
   table->kernels = grown;
@@ -625,6 +678,8 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   if (k.mode != HG_OC_STOP_NONE) oc_emit_function(c, out, fidx, true);
   form.resume = true;
   if (!c->failed) oc_emit_function(c, out, fidx, true);
+  form.catchup = true;
+  if (k.catchup_name && !c->failed) oc_emit_function(c, out, fidx, true);
   c->stop = NULL;
   table->kernels[table->num_kernels++] = k;
   plan_free(&p, nsp);
@@ -636,7 +691,9 @@ fail:
   free(k.name);
   free(k.stop_name);
   free(k.resume_name);
+  free(k.catchup_name);
   free(k.resumable);
+  free(k.barrier);
   free(k.local_params);
   hg_ir_state_layout_free(&k.layout);
   oc_fail(c, "out of memory");

@@ -60,10 +60,19 @@ typedef struct hg_oc_stop_kernel {
   char *name;        /* the kernel */
   char *stop_name;   /* its stoppable form; NULL in mode NONE */
   char *resume_name; /* its resume form */
+  /* kernels with barriers: the catch-up form, for a state whose groups are not all at one
+   * point (another backend's, e.g. the RISC-V one's: some work-items at loop headers or the
+   * entry, the others at the barrier ending that region). It runs each running group's
+   * work-items up to that barrier (no barrier inside: PoCL needs barriers reached from one
+   * point) and writes a group record per running group, at `out` + its index in `gmap` times
+   * the group record size, each work-item's safe point the barrier's (0xffffffff: finished,
+   * 0xfffffffe: a barrier it cannot be kept at). The result resumes uniformly. */
+  char *catchup_name;
   uint8_t mode;      /* hg_oc_stop_mode */
   uint32_t record_size; /* one work-item record, a multiple of 16 */
   hg_ir_state_layout layout;
   uint8_t *resumable;   /* per safe point: the resume form can start a work-item there */
+  uint8_t *barrier;     /* per safe point: it is a barrier */
   uint32_t local_static_size;
   uint32_t num_params;       /* the application's arguments */
   uint32_t num_local_params;

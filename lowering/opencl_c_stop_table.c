@@ -12,7 +12,9 @@ void hg_oc_stop_table_free(hg_oc_stop_table *t) {
     free(k->name);
     free(k->stop_name);
     free(k->resume_name);
+    free(k->catchup_name);
     free(k->resumable);
+    free(k->barrier);
     free(k->local_params);
     hg_ir_state_layout_free(&k->layout);
   }

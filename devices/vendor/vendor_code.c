@@ -238,6 +238,8 @@ void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *k) {
     VCL(k->stop_kernel)->clReleaseKernel(k->stop_kernel);
   if (k->resume_kernel)
     VCL(k->resume_kernel)->clReleaseKernel(k->resume_kernel);
+  if (k->catchup_kernel)
+    VCL(k->catchup_kernel)->clReleaseKernel(k->catchup_kernel);
   pthread_mutex_destroy(&k->launch_lock);
   free(k->name);
   free(k);

@@ -75,7 +75,7 @@ struct hg_dev_kernel {
   pthread_mutex_t launch_lock;
   char *name;
   const hg_oc_stop_kernel *stop_info; /* in prog->stop; NULL: no stoppable or resume form */
-  cl_kernel stop_kernel, resume_kernel; /* the forms, made at the first kernel_run (launch_lock) */
+  cl_kernel stop_kernel, resume_kernel, catchup_kernel; /* the forms, made at the first kernel_run (launch_lock) */
 };
 
 static inline hg_vendor_backend *hg_vendor_of(hg_backend *be) { return (hg_vendor_backend *)be; }

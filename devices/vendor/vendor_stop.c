@@ -286,7 +286,9 @@ static bool make_forms(hg_vendor_backend *vb, hg_dev_kernel *k) {
     k->stop_kernel = VCL(k->prog->program)->clCreateKernel(k->prog->program, info->stop_name, &err);
   if (!k->resume_kernel && err == CL_SUCCESS)
     k->resume_kernel = VCL(k->prog->program)->clCreateKernel(k->prog->program, info->resume_name, &err);
-  bool ok = k->resume_kernel && (!info->stop_name || k->stop_kernel);
+  if (info->catchup_name && !k->catchup_kernel && err == CL_SUCCESS)
+    k->catchup_kernel = VCL(k->prog->program)->clCreateKernel(k->prog->program, info->catchup_name, &err);
+  bool ok = k->resume_kernel && (!info->stop_name || k->stop_kernel) && (!info->catchup_name || k->catchup_kernel);
   pthread_mutex_unlock(&k->launch_lock);
   if (!ok)
     HG_LOG(HG_LOG_SCHED, "%s: the forms of %s could not be made (%d)", vb->base.name, k->name, err);
@@ -339,6 +341,76 @@ static hg_ir_ndrange_state *collect(hg_vendor_backend *vb, hg_vendor_stops *st, 
   free(records);
   free(bits);
   return s;
+}
+
+/* Writes the resume input of s to fresh device buffers *gmap and *in. */
+static cl_int upload_input(hg_backend *be, const hg_dev_kernel *k, const hg_vendor_range *r,
+                           const hg_ir_ndrange_state *s, hg_dev_mem **gmap, hg_dev_mem **in) {
+  uint32_t *host_gmap = NULL;
+  uint8_t *host_in = NULL;
+  size_t in_size = 0;
+  char msg[256];
+  *gmap = *in = NULL;
+  if (!hg_vendor_state_to_input(k->stop_info, r, s, &host_gmap, &host_in, &in_size, msg, sizeof msg)) {
+    HG_LOG(HG_LOG_SCHED, "%s: cannot resume %s: %s", be->name, k->name, msg);
+    return CL_INVALID_OPERATION;
+  }
+  cl_int err = hg_vendor_mem_alloc(be, r->num_groups * sizeof *host_gmap, gmap);
+  if (err == CL_SUCCESS)
+    err = hg_vendor_mem_alloc(be, in_size, in);
+  if (err == CL_SUCCESS)
+    err = hg_vendor_mem_write(be, *gmap, 0, r->num_groups * sizeof *host_gmap, host_gmap);
+  if (err == CL_SUCCESS)
+    err = hg_vendor_mem_write(be, *in, 0, in_size, host_in);
+  free(host_gmap);
+  free(host_in);
+  if (err != CL_SUCCESS) {
+    hg_vendor_mem_free(be, *gmap);
+    hg_vendor_mem_free(be, *in);
+    *gmap = *in = NULL;
+  }
+  return err;
+}
+
+/* Runs the catch-up form on s (a kernel with barriers whose groups are not all at one point):
+ * the state it returns has every running group's work-items at one barrier. */
+static cl_int catch_up(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch *l, const hg_vendor_range *r,
+                       stop_args a, const hg_ir_ndrange_state *s, hg_ir_ndrange_state **out) {
+  hg_backend *be = &vb->base;
+  const hg_oc_stop_kernel *info = k->stop_info;
+  *out = NULL;
+  uint64_t gsz = hg_oc_group_record_size(info, r->local_bytes, r->items);
+  size_t bytes = (size_t)(gsz * s->num_running);
+  hg_dev_mem *gmap = NULL, *in = NULL, *records = NULL;
+  uint8_t *host = malloc(bytes ? bytes : 1);
+  cl_int err = host ? upload_input(be, k, r, s, &gmap, &in) : CL_OUT_OF_HOST_MEMORY;
+  if (err == CL_SUCCESS)
+    err = hg_vendor_mem_alloc(be, bytes ? bytes : 16, &records);
+  if (err == CL_SUCCESS) {
+    a.gmap = gmap->mem;
+    a.in = in->mem;
+    a.out = records->mem;
+    a.resume = true;
+    a.flags = 0;
+    err = hg_vendor_run_kernel(vb, k, k->catchup_kernel, l, set_stop_args, &a, NULL);
+  }
+  if (err == CL_SUCCESS && bytes)
+    err = hg_vendor_mem_read(be, records, 0, bytes, host);
+  if (err == CL_SUCCESS) {
+    char msg[256];
+    *out = hg_vendor_state_after_catchup(info, r, s, host, msg, sizeof msg);
+    if (!*out) {
+      HG_LOG(HG_LOG_SCHED, "%s: catching %s up failed: %s", be->name, k->name, msg);
+      err = CL_INVALID_OPERATION;
+    }
+  }
+  HG_LOG(HG_LOG_SCHED, "%s: %s: %u groups not at one point caught up to their barrier (%d)", be->name, k->name,
+         s->num_running, err);
+  hg_vendor_mem_free(be, gmap);
+  hg_vendor_mem_free(be, in);
+  hg_vendor_mem_free(be, records);
+  free(host);
+  return err;
 }
 
 cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, const hg_ir_ndrange_state *resume,
@@ -424,27 +496,16 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
     a.flags = HG_OC_FLAG_COUNTDOWN;
     a.interval = 1;
   }
-  if (err == CL_SUCCESS && !fresh) {
-    uint32_t *host_gmap = NULL;
-    uint8_t *host_in = NULL;
-    size_t in_size = 0;
-    char msg[256];
-    if (!hg_vendor_state_to_input(info, &r, resume, &host_gmap, &host_in, &in_size, msg, sizeof msg)) {
-      HG_LOG(HG_LOG_SCHED, "%s: cannot resume %s: %s", be->name, k->name, msg);
-      err = CL_INVALID_OPERATION;
-    }
+  hg_ir_ndrange_state *caught = NULL;
+  if (err == CL_SUCCESS && !fresh && info->catchup_name && hg_vendor_state_mixed(resume, info)) {
+    err = catch_up(vb, k, l, &r, a, resume, &caught);
     if (err == CL_SUCCESS)
-      err = hg_vendor_mem_alloc(be, r.num_groups * sizeof *host_gmap, &gmap);
-    if (err == CL_SUCCESS)
-      err = hg_vendor_mem_alloc(be, in_size, &in);
-    if (err == CL_SUCCESS)
-      err = hg_vendor_mem_write(be, gmap, 0, r.num_groups * sizeof *host_gmap, host_gmap);
-    if (err == CL_SUCCESS)
-      err = hg_vendor_mem_write(be, in, 0, in_size, host_in);
-    free(host_gmap);
-    free(host_in);
+      resume = caught;
   }
-  if (err == CL_SUCCESS) {
+  bool finished = err == CL_SUCCESS && caught && hg_ir_ndrange_state_finished(caught);
+  if (err == CL_SUCCESS && !fresh && !finished)
+    err = upload_input(be, k, &r, resume, &gmap, &in);
+  if (err == CL_SUCCESS && !finished) {
     a.out = s->out->mem;
     a.bits = s->bits->mem;
     a.gmap = gmap ? gmap->mem : NULL;
@@ -453,10 +514,11 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
   }
   hg_vendor_mem_free(be, gmap);
   hg_vendor_mem_free(be, in);
+  hg_ir_ndrange_state_free(caught);
   pthread_mutex_lock(&st->lock);
   bool maybe_stopped = s->stop_sent || a.flags;
   pthread_mutex_unlock(&st->lock);
-  if (err == CL_SUCCESS && maybe_stopped && info->mode != HG_OC_STOP_NONE) {
+  if (err == CL_SUCCESS && !finished && maybe_stopped && info->mode != HG_OC_STOP_NONE) {
     hg_ir_ndrange_state *state = collect(vb, st, slot, info, &r, cap, bits_bytes, &err);
     if (state && !hg_ir_ndrange_state_finished(state)) {
       *stopped = state;

@@ -117,6 +117,7 @@ hg_ir_ndrange_state *hg_vendor_state_from_groups(const hg_oc_stop_kernel *k, con
   return s;
 }
 
+static bool fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool fail(char *err, size_t n, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -217,6 +218,62 @@ hg_ir_ndrange_state *hg_vendor_state_clone(const hg_ir_ndrange_state *s) {
     memcpy(to->values, from->values, n * s->value_stride);
     memcpy(to->frames, from->frames, n * s->private_size);
     memcpy(to->local, from->local, s->local_bytes);
+  }
+  return c;
+}
+
+bool hg_vendor_state_mixed(const hg_ir_ndrange_state *s, const hg_oc_stop_kernel *k) {
+  for (uint32_t q = 0; q < s->num_running; q++) {
+    const hg_ir_group_state *g = &s->running[q];
+    for (uint32_t i = 0; i < g->num_items; i++) {
+      uint32_t sp = g->safepoint[i];
+      if (sp != HG_WI_DONE && sp >= k->layout.num_safepoints)
+        return false; /* hg_vendor_state_to_input refuses it */
+      if (sp != g->safepoint[0] || (sp != HG_WI_DONE && !k->barrier[sp]))
+        return true;
+    }
+  }
+  return false;
+}
+
+hg_ir_ndrange_state *hg_vendor_state_after_catchup(const hg_oc_stop_kernel *k, const hg_vendor_range *r,
+                                                   const hg_ir_ndrange_state *s, const uint8_t *records, char *err,
+                                                   size_t err_size) {
+  hg_ir_ndrange_state *c = new_state(k, r);
+  if (!c) {
+    fail(err, err_size, "out of memory");
+    return NULL;
+  }
+  memcpy(c->group_status, s->group_status, s->num_groups);
+  uint64_t gsz = hg_oc_group_record_size(k, r->local_bytes, r->items);
+  for (uint32_t q = 0; q < s->num_running; q++) {
+    const uint8_t *rec = records + (size_t)q * gsz;
+    const uint8_t *items = rec + HG_OC_RECORD_HEADER + ((r->local_bytes + 15u) & ~15u);
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < r->items; i++) {
+      uint32_t sp;
+      memcpy(&sp, items + (size_t)i * k->record_size + 12, 4);
+      if (sp == 0xfffffffeu) {
+        hg_ir_ndrange_state_free(c);
+        fail(err, err_size, "group %llu: a work-item reached a barrier it cannot stop at",
+             (unsigned long long)s->running[q].group);
+        return NULL;
+      }
+      done += sp == HG_WI_DONE;
+    }
+    c->group_status[s->running[q].group] = HG_GROUP_DONE;
+    if (done == r->items)
+      continue;
+    c->group_status[s->running[q].group] = HG_GROUP_NOT_STARTED;
+    hg_ir_group_state *g = hg_ir_ndrange_state_add_group(c, s->running[q].group);
+    if (!g) {
+      hg_ir_ndrange_state_free(c);
+      fail(err, err_size, "out of memory");
+      return NULL;
+    }
+    memcpy(g->local, rec + HG_OC_RECORD_HEADER, r->local_bytes);
+    for (uint32_t i = 0; i < g->num_items; i++)
+      take_item(k, c, g, i, items + (size_t)i * k->record_size);
   }
   return c;
 }

@@ -32,6 +32,15 @@ hg_ir_ndrange_state *hg_vendor_state_from_groups(const hg_oc_stop_kernel *k, con
 bool hg_vendor_state_to_input(const hg_oc_stop_kernel *k, const hg_vendor_range *r, const hg_ir_ndrange_state *s,
                               uint32_t **gmap, uint8_t **in, size_t *in_size, char *err, size_t err_size);
 
+/* Whether some running group of s has work-items at different safe points, or at a place
+ * other than a barrier (a kernel with barriers then needs its catch-up form first). */
+bool hg_vendor_state_mixed(const hg_ir_ndrange_state *s, const hg_oc_stop_kernel *k);
+/* s with its running groups replaced by the catch-up form's group records (one per running
+ * group, in s's order); NULL with a message when a work-item could not be kept. */
+hg_ir_ndrange_state *hg_vendor_state_after_catchup(const hg_oc_stop_kernel *k, const hg_vendor_range *r,
+                                                   const hg_ir_ndrange_state *s, const uint8_t *records, char *err,
+                                                   size_t err_size);
+
 /* Whether no group of s has started (a resume of it is a fresh launch). */
 bool hg_vendor_state_untouched(const hg_ir_ndrange_state *s);
 /* A deep copy (NULL: no memory). */
