@@ -116,10 +116,18 @@ cl_int hg_rv_kernel_create(hg_backend *be, hg_dev_program *prog, const char *nam
     k->fn = f;
     k->code = kc;
     k->entry = entry;
+    if (!hg_ir_state_layout_of(prog->module, f, &k->layout)) {
+      free(k);
+      return CL_OUT_OF_HOST_MEMORY;
+    }
     *out = k;
     return CL_SUCCESS;
   }
   return CL_INVALID_KERNEL_NAME;
 }
 
-void hg_rv_kernel_free(hg_backend *be, hg_dev_kernel *k) { free(k); }
+void hg_rv_kernel_free(hg_backend *be, hg_dev_kernel *k) {
+  if (k)
+    hg_ir_state_layout_free(&k->layout);
+  free(k);
+}

@@ -7,6 +7,7 @@
 #include "devices/backend.h"
 #include "devices/riscv/riscv_internal.h"
 #include "devices/riscv/sim/sim.h"
+#include "ir/ndrange_state.h"
 
 /* Simulator DRAM: 4 GiB of address space, host pages used only where written (the simulator
  * maps it lazily), so the virtual device's global memory is not lowered below PoCL's. */
@@ -37,6 +38,7 @@ struct hg_dev_kernel {
   const hg_ir_function *fn; /* the kernel in prog->module */
   const hg_rv_kernel_code *code;
   uint64_t entry;
+  hg_ir_state_layout layout; /* where a stopped work-item's values go (ir/ndrange_state.h) */
 };
 
 static inline hg_rv_backend *hg_rv_of(hg_backend *be) { return (hg_rv_backend *)be; }

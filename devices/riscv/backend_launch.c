@@ -146,7 +146,6 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   hg_sim_job *jobs = NULL;
   uint64_t *job_group = NULL;
   hg_sim_job_result *results = NULL;
-  hg_ir_state_layout layout = {0};
   cl_int rc = CL_OUT_OF_HOST_MEMORY;
   uint64_t block = 0, pf_block = 0, save_block = 0, resume_block = 0;
   if (!local_at || !byval_at || !lay || !ranges)
@@ -185,7 +184,7 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   }
   /* a stoppable run: the state layout, the records, the resumed groups */
   hg_rv_state_io io = {.module = k->prog->module, .kernel = f, .step = step, .plan = &k->code->plan,
-                       .layout = &layout, .image = &k->prog->image, .launch = launch, .local_at = local_at,
+                       .layout = &k->layout, .image = &k->prog->image, .launch = launch, .local_at = local_at,
                        .byval_at = byval_at, .frames_at = frames_at, .frame_size = frame,
                        .rec_frames = align16(nwi * HG_RV_WI_BYTES), .local_bytes = local_neutral};
   io.rec_local = io.rec_frames + nwi * frame;
@@ -193,13 +192,11 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   memcpy(io.global, global, sizeof global);
   memcpy(io.local, local, sizeof local);
   memcpy(io.groups, groups, sizeof groups);
-  if (run && !hg_ir_state_layout_of(k->prog->module, f, &layout))
-    goto done;
   if (resume) {
     char why[256] = "";
     if (strcmp(resume->kernel, f->name) || !same_range(resume, launch, offset, global, local) ||
         resume->local_bytes != local_neutral ||
-        !hg_ir_ndrange_state_check(resume, k->prog->module, f, &layout, why, sizeof why)) {
+        !hg_ir_ndrange_state_check(resume, k->prog->module, f, &k->layout, why, sizeof why)) {
       HG_LOG(HG_LOG_SIM, "riscv: %s: the state to resume does not fit this launch (%s)", f->name, why);
       rc = CL_INVALID_VALUE;
       goto done;
@@ -389,7 +386,6 @@ done:
     hg_sim_dram_free(sim, save_block);
   if (resume_block)
     hg_sim_dram_free(sim, resume_block);
-  hg_ir_state_layout_free(&layout);
   free(jobs);
   free(job_group);
   free(results);

@@ -541,6 +541,14 @@ static bool lower_kernel(hg_rv_cg *g, hg_rv_kernel_code *kc) {
   free(pt);
   LLVMSetLinkage(g->fn, LLVMInternalLinkage);
   hg_rv_function_attrs(g, g->fn);
+  /* the work-group record, the work-item record and the frame are disjoint L1 areas that no
+   * kernel pointer reaches except through them (private pointers are frame + offset): the
+   * optimiser may keep the poll counter and demoted values in registers across the kernel's
+   * own loads and stores */
+  unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+  unsigned restricted[3] = {0, 1, np - 2};
+  for (unsigned i = 0; i < 3; i++)
+    LLVMAddAttributeAtIndex(g->fn, restricted[i] + 1, LLVMCreateEnumAttribute(g->C, noalias, 0));
   if (!lower_function(g))
     return false;
   /* the frame: the step function's slots, then each work-item's own copy of every struct

@@ -7,8 +7,8 @@
  *   until every work-item returned HG_IR_STEP_DONE (return HG_RV_JOB_DONE).
  * Stopping (docs/riscv-backend.md, "Stopping and resuming"): once a safe-point check said stop
  * (a loop-header check in a step function, or the check between two rounds), the round still
- * runs every work-item left in it up to its first safe point, except the ones that have not
- * started the kernel at all (state 0, a safe point already); then the work-item records,
+ * runs every work-item left in it up to its first safe point (every check polls, and says
+ * stop, from then on); then the work-item records,
  * frames and local memory go to the save record and the job returns HG_RV_JOB_STOPPED. So a
  * stopped group's work-items are at loop headers of one barrier region, at the barrier that
  * ends it (arrived, not crossed), at the entry, or done: a state any backend can resume.
@@ -72,10 +72,13 @@ static void copy_words(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef dst, LLVMValue
 
 /* The group's state between the L1 (work-item records, frames, local memory) and a DRAM
  * record (riscv_internal.h): to_record true saves, false loads. */
-static void transfer_group(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef rec, bool to_record, LLVMValueRef wib,
-                           LLVMValueRef fb, LLVMValueRef l1, LLVMValueRef n, LLVMValueRef fs, LLVMValueRef rec_frames,
-                           LLVMValueRef rec_local, LLVMValueRef local_bytes) {
+static void transfer_group(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef desc, LLVMValueRef rec, bool to_record,
+                           LLVMValueRef wib, LLVMValueRef fb, LLVMValueRef n, LLVMValueRef fs) {
   LLVMBuilderRef B = g->B;
+  /* read here, not in the driver's prologue: only a stopping or resumed group pays */
+  LLVMValueRef rec_frames = load_word(g, desc, HG_RV_D_REC_FRAMES), rec_local = load_word(g, desc, HG_RV_D_REC_LOCAL);
+  LLVMValueRef local_bytes = load_word(g, desc, HG_RV_D_LOCAL_BYTES);
+  LLVMValueRef l1 = LLVMBuildIntToPtr(B, c64(g, HG_SIM_L1_BASE), g->ptr, "l1");
   LLVMValueRef rf = LLVMBuildGEP2(B, g->i8, rec, &rec_frames, 1, "");
   LLVMValueRef rl = LLVMBuildGEP2(B, g->i8, rec, &rec_local, 1, "");
   LLVMValueRef wi_bytes = LLVMBuildMul(B, n, c64(g, HG_RV_WI_BYTES), "");
@@ -148,9 +151,6 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   store_word(g, wg, HG_RV_WG_POLL_INTERVAL, interval);
   store_word(g, wg, HG_RV_WG_POLL_COUNT, interval);
   store_word(g, wg, HG_RV_WG_STOPPING, c64(g, 0));
-  LLVMValueRef rec_frames = load_word(g, desc, HG_RV_D_REC_FRAMES), rec_local = load_word(g, desc, HG_RV_D_REC_LOCAL);
-  LLVMValueRef local_bytes = load_word(g, desc, HG_RV_D_LOCAL_BYTES);
-  LLVMValueRef l1 = LLVMBuildIntToPtr(B, c64(g, HG_SIM_L1_BASE), g->ptr, "l1");
   LLVMValueRef ls01 = LLVMBuildMul(B, ls[0], ls[1], "");
   LLVMValueRef n = LLVMBuildMul(B, ls01, ls[2], "n");
   /* kernel parameters from the argument block */
@@ -209,7 +209,7 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   LLVMPositionBuilderAtEnd(B, resumed);
   LLVMBuildCondBr(B, LLVMBuildIsNull(B, resume, ""), round, load);
   LLVMPositionBuilderAtEnd(B, load);
-  transfer_group(g, fn, resume, false, wib, fb, l1, n, fs, rec_frames, rec_local, local_bytes);
+  transfer_group(g, fn, desc, resume, false, wib, fb, n, fs);
   LLVMBuildBr(B, round);
 
   /* round: one pass over the work-items */
@@ -223,20 +223,20 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   LLVMValueRef stp = word_ptr(g, jrec, c64(g, 3));
   LLVMValueRef st64 = LLVMBuildLoad2(B, g->i64, stp, "state");
   LLVMValueRef st = LLVMBuildTrunc(B, st64, g->i32, "");
-  LLVMValueRef fin = LLVMBuildICmp(B, LLVMIntEQ, st64, c64(g, HG_IR_STEP_DONE), "");
-  LLVMBuildCondBr(B, fin, next, live);
-  /* held at a barrier (a resumed group, first round): released, not run */
+  /* the common case costs one compare, as before stopping existed: done or held (>= DONE) */
+  LLVMValueRef special = LLVMBuildICmp(B, LLVMIntUGE, st64, c64(g, HG_IR_STEP_DONE), "");
+  LLVMBuildCondBr(B, special, live, runnable);
   LLVMPositionBuilderAtEnd(B, live);
-  LLVMValueRef held = LLVMBuildICmp(B, LLVMIntUGE, st64, c64(g, HG_RV_STATE_HOLD), "");
-  LLVMBuildCondBr(B, held, unhold, runnable);
+  LLVMValueRef fin = LLVMBuildICmp(B, LLVMIntEQ, st64, c64(g, HG_IR_STEP_DONE), "");
+  LLVMBuildCondBr(B, fin, next, unhold);
+  /* held at a barrier (a resumed group, first round): released, not run */
   LLVMPositionBuilderAtEnd(B, unhold);
   LLVMBuildStore(B, LLVMBuildAnd(B, st64, c64(g, 0xFFFFFFFFu), ""), stp);
   LLVMBuildBr(B, next);
-  /* a stopping group leaves work-items that have not started where they are */
+  /* every other work-item runs, in a stopping group too (up to its first safe point: the
+   * checks poll at once then); skipping the ones at the entry would cost every call a test */
   LLVMPositionBuilderAtEnd(B, runnable);
-  LLVMValueRef stopping = LLVMBuildICmp(B, LLVMIntNE, load_word(g, wg, HG_RV_WG_STOPPING), c64(g, 0), "");
-  LLVMValueRef unstarted = LLVMBuildICmp(B, LLVMIntEQ, st64, c64(g, 0), "");
-  LLVMBuildCondBr(B, LLVMBuildAnd(B, stopping, unstarted, ""), next, call);
+  LLVMBuildBr(B, call);
 
   LLVMPositionBuilderAtEnd(B, call);
   cargs[0] = wg;
@@ -268,7 +268,7 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   LLVMPositionBuilderAtEnd(B, next);
   LLVMValueRef busy2 = LLVMBuildPhi(B, g->i1, "");
   LLVMValueRef t1 = LLVMConstInt(g->i1, 1, 0);
-  LLVMAddIncoming(busy2, (LLVMValueRef[]){busy, t1, t1, more}, (LLVMBasicBlockRef[]){item, unhold, runnable, call}, 4);
+  LLVMAddIncoming(busy2, (LLVMValueRef[]){busy, t1, more}, (LLVMBasicBlockRef[]){live, unhold, call}, 3);
   LLVMValueRef j1 = LLVMBuildAdd(B, j, c64(g, 1), "");
   LLVMValueRef f0 = LLVMConstInt(g->i1, 0, 0);
   LLVMAddIncoming(j, (LLVMValueRef[]){zero, j1}, (LLVMBasicBlockRef[]){round, next}, 2);
@@ -291,7 +291,7 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   LLVMPositionBuilderAtEnd(B, stopped);
   LLVMBuildCondBr(B, LLVMBuildIsNull(B, save, ""), done, do_save); /* no record: cannot happen, the launch never polls */
   LLVMPositionBuilderAtEnd(B, do_save);
-  transfer_group(g, fn, save, true, wib, fb, l1, n, fs, rec_frames, rec_local, local_bytes);
+  transfer_group(g, fn, desc, save, true, wib, fb, n, fs);
   LLVMBuildRet(B, c64(g, HG_RV_JOB_STOPPED));
   LLVMPositionBuilderAtEnd(B, done);
   LLVMBuildRet(B, c64(g, HG_RV_JOB_DONE));
