@@ -10,7 +10,9 @@
  * local memory (static and argument), private arrays with pointers into them, and a
  * persistent grid-stride loop stopped from another thread with kernel_stop after a few ms (the
  * time from kernel_stop to kernel_run's return is printed). Fresh random inputs each run
- * (HETGPU_TEST_SEED repeats one), outputs poisoned. Prints "N passed, M failed". */
+ * (HETGPU_TEST_SEED repeats one), outputs poisoned. First, the simulator's side alone: the
+ * STOP_POLL service with stop_after, a launch stopped before it starts, and one stopped from
+ * another thread while 160 jobs poll. Prints "N passed, M failed". */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include "devices/riscv/riscv.h"
+#include "devices/riscv/sim/sim.h"
 #include "ir/ndrange_state.h"
 #include "lowering/frontend.h"
 
@@ -126,6 +129,86 @@ static hg_ir_ndrange_state *deserialise(bytes *b, const hg_ir_state_layout *layo
   memcpy(s->group_status, status, s->num_groups);
   free(status);
   return s;
+}
+
+/* ---- the simulator's stop request, below the backend ---------------------------------------- */
+/* count = 0; loop { a0 = STOP_POLL(); if (a0) return count; count++; } */
+static const uint32_t poll_loop[] = {
+    0x000018B7, /* lui a7, 1 */
+    0x00388893, /* addi a7, a7, 3: STOP_POLL (0x1003) */
+    0x00000073, /* ecall */
+    0x00051663, /* bne a0, x0, +12 */
+    0x00128293, /* addi t0, t0, 1 */
+    0xFF5FF06F, /* jal x0, -12 */
+    0x00028513, /* addi a0, t0, 0 */
+    0x00008067, /* ret */
+};
+
+typedef struct flag_later {
+  atomic_bool *flag;
+  unsigned delay_us;
+} flag_later;
+
+static void *set_flag_later(void *arg) {
+  flag_later *f = arg;
+  struct timespec ts = {0, (long)f->delay_us * 1000};
+  nanosleep(&ts, NULL);
+  atomic_store(f->flag, true);
+  return NULL;
+}
+
+static void simulator_stop(void) {
+  hg_sim_config cfg;
+  hg_sim_default_config(&cfg);
+  cfg.dram_size = 64ull << 20;
+  hg_sim_machine *m = NULL;
+  if (hg_sim_create(&cfg, &m) != HG_SIM_OK) {
+    CHECK(false, "simulator created");
+    return;
+  }
+  CHECK(hg_sim_load_code(m, HG_SIM_CODE_BASE, poll_loop, sizeof poll_loop) == HG_SIM_OK, "code loads");
+  enum { JOBS = 160 };
+  hg_sim_job jobs[JOBS];
+  hg_sim_job_result res[JOBS];
+  for (unsigned j = 0; j < JOBS; j++)
+    jobs[j] = (hg_sim_job){.pc = HG_SIM_CODE_BASE};
+  atomic_bool flag;
+  /* stop_after: the N-th poll of the launch answers 1 (one job: exactly N - 1 zeros before) */
+  atomic_init(&flag, false);
+  uint64_t n = 1 + next_rand() % 1000;
+  hg_sim_launch l = {.jobs = jobs, .njobs = 1, .results = res, .stop = &flag, .stop_after = n};
+  CHECK(hg_sim_run(m, &l) == HG_SIM_OK && res[0].status == HG_SIM_JOB_DONE && res[0].ret[0] == n - 1 && l.stopped,
+        "stop_after %llu: the job saw %llu zeros", (unsigned long long)n, (unsigned long long)res[0].ret[0]);
+  /* requested before the launch: nothing starts */
+  atomic_store(&flag, true);
+  l = (hg_sim_launch){.jobs = jobs, .njobs = JOBS, .results = res, .stop = &flag};
+  int rc = hg_sim_run(m, &l);
+  unsigned not_run = 0;
+  for (unsigned j = 0; j < JOBS; j++)
+    not_run += res[j].status == HG_SIM_JOB_NOT_RUN;
+  CHECK(rc == HG_SIM_OK && not_run == JOBS && l.stopped, "a launch stopped before it starts runs no job (%u not run)",
+        not_run);
+  /* from another thread while every core polls in a loop: each job ends at its next poll or
+   * never starts, and none faults */
+  atomic_store(&flag, false);
+  flag_later fl = {&flag, 2000 + (unsigned)(next_rand() % 3000)};
+  pthread_t th;
+  pthread_create(&th, NULL, set_flag_later, &fl);
+  l = (hg_sim_launch){.jobs = jobs, .njobs = JOBS, .results = res, .stop = &flag};
+  rc = hg_sim_run(m, &l);
+  pthread_join(th, NULL);
+  unsigned done = 0;
+  not_run = 0;
+  for (unsigned j = 0; j < JOBS; j++) {
+    done += res[j].status == HG_SIM_JOB_DONE;
+    not_run += res[j].status == HG_SIM_JOB_NOT_RUN;
+  }
+  CHECK(rc == HG_SIM_OK && done > 0 && done + not_run == JOBS && l.stopped,
+        "stopped from another thread: %u jobs ended at a poll, %u never started", done, not_run);
+  /* no stop request at all: STOP_POLL answers 0 (one job, stop_after far away) */
+  hg_sim_launch plain = {.jobs = jobs, .njobs = 1, .results = res, .stop_after = 3};
+  CHECK(hg_sim_run(m, &plain) == HG_SIM_OK && res[0].ret[0] == 2, "no request: only stop_after stops");
+  hg_sim_destroy(m);
 }
 
 /* ---- one kernel on the backend ------------------------------------------------------------ */
@@ -502,6 +585,7 @@ int main(void) {
   uint64_t seed = seed_env ? strtoull(seed_env, NULL, 0) : (now_ns() ^ ((uint64_t)getpid() << 32));
   rng = seed ? seed : 1;
   printf("seed %" PRIu64 " (HETGPU_TEST_SEED repeats it)\n", seed);
+  simulator_stop();
   hg_backend *be = NULL;
   if (hg_riscv_probe(&be, 1) != 1 || !be->ops->kernel_run || !be->ops->kernel_stop) {
     printf("no riscv backend with kernel_run\n0 passed, 1 failed\n");
