@@ -92,7 +92,7 @@ static hg_ir_ndrange_state *collect_stopped(const hg_rv_state_io *io, const hg_l
       hg_ir_group_state *gs = hg_ir_ndrange_state_add_group(st, g);
       bool ok = gs != NULL;
       if (ok && res[j].status == HG_SIM_JOB_DONE) {
-        ok = hg_rv_record_to_state(io, save + (j % ncores) * io->rec_size, gs);
+        ok = save && hg_rv_record_to_state(io, save + (j % ncores) * io->rec_size, gs);
       } else if (ok) { /* never started this time: as it was */
         memcpy(gs->safepoint, before->safepoint, gs->num_items * sizeof *gs->safepoint);
         memcpy(gs->values, before->values, (size_t)gs->num_items * st->value_stride);
@@ -223,10 +223,19 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
     rc = CL_OUT_OF_RESOURCES;
     goto done;
   }
-  if (run && hg_sim_dram_alloc(sim, io.rec_size * ncores, &save_block) != HG_SIM_OK) {
+  /* one save record per core that runs a job: a stopping core saves one group, then starts no
+   * other. Without room for them the launch still runs, unstoppable inside (never polls). */
+  uint64_t save_records = 0;
+  if (run) {
+    uint64_t pending = 0;
+    for (uint64_t g = 0; g < ngroups; g++)
+      pending += !(resume && resume->group_status[g] == HG_GROUP_DONE);
+    save_records = pending < ncores ? pending : ncores;
+  }
+  if (save_records && hg_sim_dram_alloc(sim, io.rec_size * save_records, &save_block) != HG_SIM_OK) {
+    HG_LOG(HG_LOG_SIM, "riscv: %s: no DRAM for %llu save records of %llu bytes: it runs without stopping inside",
+           f->name, (unsigned long long)save_records, (unsigned long long)io.rec_size);
     save_block = 0;
-    rc = CL_OUT_OF_RESOURCES;
-    goto done;
   }
   if (resume && resume->num_running &&
       hg_sim_dram_alloc(sim, io.rec_size * resume->num_running, &resume_block) != HG_SIM_OK) {
@@ -250,7 +259,8 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   desc[HG_RV_D_FRAMES] = HG_SIM_L1_BASE + frames_at;
   desc[HG_RV_D_FRAME_STRIDE] = frame;
   /* a plain launch never polls: its checks count down from 2^64 */
-  desc[HG_RV_D_POLL_INTERVAL] = run && k->code->plan.can_stop ? (launch->stop_after ? 1 : poll_interval()) : UINT64_MAX;
+  desc[HG_RV_D_POLL_INTERVAL] =
+      save_block && k->code->plan.can_stop ? (launch->stop_after ? 1 : poll_interval()) : UINT64_MAX;
   desc[HG_RV_D_REC_FRAMES] = io.rec_frames;
   desc[HG_RV_D_REC_LOCAL] = io.rec_local;
   desc[HG_RV_D_LOCAL_BYTES] = local_end;
@@ -263,7 +273,7 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
     ranges[nranges++] = (hg_sim_range){pf_block, pf_cap + 8, true};
   }
   if (save_block)
-    ranges[nranges++] = (hg_sim_range){save_block, io.rec_size * ncores, true};
+    ranges[nranges++] = (hg_sim_range){save_block, io.rec_size * save_records, true};
   if (resume_block)
     ranges[nranges++] = (hg_sim_range){resume_block, io.rec_size * resume->num_running, false};
   if (k->prog->image.data_size)
@@ -373,7 +383,8 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
       unfinished |= results[j].status != HG_SIM_JOB_DONE || results[j].ret[0] != HG_RV_JOB_DONE;
     if (unfinished) {
       *stopped = collect_stopped(&io, launch, resume, job_group, njobs, results,
-                                 hg_sim_dram_ptr(sim, save_block, io.rec_size * ncores), ncores);
+                                 save_block ? hg_sim_dram_ptr(sim, save_block, io.rec_size * save_records) : NULL,
+                                 ncores);
       rc = *stopped ? HG_LAUNCH_STOPPED : CL_OUT_OF_HOST_MEMORY;
     }
   }
