@@ -364,14 +364,15 @@ void hg_ir_contraction_free(hg_ir_contraction *c);
 /* ---- resumable step functions (ir/resumable.c, docs/ir-spec.md section 11) --------------- */
 /* What a step function returns when the work-item has finished the kernel. */
 #define HG_IR_STEP_DONE 0xFFFFFFFFu
-/* The safe-point check a step function makes at each loop-header resume point:
+/* The safe-point check a step function makes at each loop-header resume point of a kernel
+ * without barriers (with barriers, the driver checks between rounds):
  * `call_builtin bool "hg.stop_poll"` (no arguments), true when the work-item must stop there.
  * Backends lower it (RISC-V: a counter, and every K-th check the simulator's STOP_POLL). */
 #define HG_IR_STOP_POLL_BUILTIN "hg.stop_poll"
 /* Adds "<kernel>.step": i32 step(<kernel params>..., ptr.private frame, i32 resume), the kernel
  * as a work-item step function: values live at a resume point (every barrier, every stoppable
  * loop header) demoted to private slots, every barrier a `ret <its safe-point id>`, every
- * loop-header resume point a check `hg.stop_poll ? ret <its id> : go on`, a dispatch on
+ * loop-header resume point of a kernel without barriers a check `hg.stop_poll ? ret <its id> : go on`, a dispatch on
  * `resume` at entry (0: kernel start, a barrier's id: just after that barrier, a loop
  * header's id: at that header after its phis); `ret` gives HG_IR_STEP_DONE. All slots live in
  * the caller's frame (private_size bytes; the kernel's own slots first, at their offsets).
@@ -387,7 +388,10 @@ typedef struct hg_ir_resumable_plan {
   uint32_t *slot_of_value; /* per kernel value: the step function's slot holding it, or HG_IR_NONE */
   uint32_t num_safepoints; /* the kernel's */
   uint8_t *resumable;      /* per kernel safe point: 1 when the step function returns and resumes there */
-  bool can_stop;           /* every barrier is stoppable: the loop-header checks poll (else they never stop) */
+  bool can_stop;           /* every barrier is stoppable: a group can stop inside the kernel at all */
+  bool loop_polls;         /* can_stop and no barrier: loop headers check hg.stop_poll (a kernel with
+                              barriers stops between barrier rounds only, every work-item at one
+                              barrier, as SIMT devices stop it) */
 } hg_ir_resumable_plan;
 /* Fills p for kernel `kernel` of m; false when memory runs out or it is not a function. Every
  * value live at a resumable safe point (instruction values; parameters never) has a slot. */

@@ -16,9 +16,10 @@
  *   new block (a continuation);
  * - every loop-header safe point where a stopped work-item may be captured (the state layout
  *   says it is stoppable) is a resume point too: its live values are demoted the same way, the
- *   header is split after its phis (and after the stores of the demoted phis), and, when the
- *   kernel can stop at all (every barrier safe point stoppable), the split is a check
- *   `call_builtin bool "hg.stop_poll"` whose true edge returns the header's safe-point id;
+ *   header is split after its phis (and after the stores of the demoted phis), and, in a
+ *   kernel without barriers, the split is a check `call_builtin bool "hg.stop_poll"` whose
+ *   true edge returns the header's safe-point id (a kernel with barriers stops between barrier
+ *   rounds, every work-item at one barrier, which any device can resume);
  * - a new entry block switches on `resume`: the continuation of barrier safe point k for
  *   case k, the split of loop header k for case k, the kernel's entry otherwise (0 = kernel
  *   start); `ret` returns HG_IR_STEP_DONE.
@@ -133,10 +134,12 @@ bool hg_ir_resumable_plan_of(const hg_ir_module *m, uint32_t kernel, hg_ir_resum
     return false;
   }
   p->can_stop = true;
+  bool has_barrier = false;
   for (uint32_t s = 0; s < k->num_safepoints; s++) {
     const hg_ir_safepoint *sp = &k->safepoints[s];
     bool stoppable = s < lay.num_safepoints && lay.sps[s].stoppable;
     if (sp->kind == HG_SAFEPOINT_BARRIER) {
+      has_barrier = true;
       p->resumable[s] = 1; /* the round-robin driver needs every barrier, stoppable or not */
       if (!stoppable)
         p->can_stop = false;
@@ -144,6 +147,10 @@ bool hg_ir_resumable_plan_of(const hg_ir_module *m, uint32_t kernel, hg_ir_resum
       p->resumable[s] = sp->kind == HG_SAFEPOINT_ENTRY || stoppable;
     }
   }
+  /* a group with barriers stops as a unit, at a barrier: a SIMT device resumes it without a
+   * work-item that would return early while the others wait; so loop headers poll only in
+   * kernels without barriers (they stay resume points, for states from elsewhere) */
+  p->loop_polls = p->can_stop && !has_barrier;
   hg_ir_state_layout_free(&lay);
   /* slots after the kernel's, in safe-point order then live-list order (make_resumable adds
    * them in exactly this order) */
@@ -176,12 +183,12 @@ static uint32_t header_resume_point(rs_ctx *x, uint32_t b) {
 
 /* Splits the loop header being emitted (current new block *cur, its phis and their demoted
  * stores already there) at resume point sp: `poll ? ret sp : continue`, or a plain branch
- * when the kernel can never stop (it can still be resumed there, from another backend). */
+ * when the kernel does not stop at loop headers (it can still be resumed there). */
 static bool split_header(rs_ctx *x, uint32_t *cur, uint32_t sp) {
   uint32_t cont = hg_ir_add_block(S(x));
   if (cont == HG_IR_NONE)
     return false;
-  if (x->plan.can_stop) {
+  if (x->plan.loop_polls) {
     uint32_t yield = hg_ir_add_block(S(x));
     uint64_t id = sp;
     uint32_t c = hg_ir_add_const(S(x), hg_ir_ty(HG_IR_I32, 1), &id);

@@ -221,7 +221,8 @@ typedef struct kcase {
   unsigned nargs;
   char kind[8];        /* 'i' input buffer, 'o' output (poisoned), 'l' __local, 'v' int value */
   size_t size[8];      /* bytes (buffers, __local), or the value (v) */
-  uint64_t max_stop;   /* stop_after drawn in [1, max_stop] */
+  uint64_t max_stop;   /* stop_after drawn in [1, max_stop]: checks are loop turns without
+                          barriers, barrier rounds (per core) with them */
 } kcase;
 
 typedef struct loaded {
@@ -596,11 +597,11 @@ int main(void) {
       {"loops without barriers (ragged groups)", loops_src, "loops", 1, {N, 1, 1}, {64, 1, 1}, 4,
        {'i', 'o', 'o', 'v'}, {N * 4, N * 4, 4, 20 + next_rand() % 40}, 400},
       {"barriers in a loop, local memory", barriers_src, "smooth", 1, {96 * 24, 1, 1}, {96, 1, 1}, 4,
-       {'i', 'o', 'l', 'v'}, {96 * 24 * 4, 96 * 24 * 4, 96 * 4, 6 + next_rand() % 6}, 300},
+       {'i', 'o', 'l', 'v'}, {96 * 24 * 4, 96 * 24 * 4, 96 * 4, 6 + next_rand() % 6}, 12},
       {"private arrays", private_src, "priv", 1, {40 * 32 + 5, 1, 1}, {32, 1, 1}, 3, {'i', 'o', 'v'},
        {4096, (40 * 32 + 5) * 4, 30 + next_rand() % 30}, 300},
       {"2-D groups, barriers and a static __local array", two_d_src, "tile", 2, {48, 40, 1}, {8, 8, 1}, 3,
-       {'i', 'o', 'v'}, {48 * 40 * 4, 48 * 40 * 4, 4 + next_rand() % 5}, 200},
+       {'i', 'o', 'v'}, {48 * 40 * 4, 48 * 40 * 4, 4 + next_rand() % 5}, 8},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     run_case(be, &cases[i]);

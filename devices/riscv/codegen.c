@@ -344,6 +344,8 @@ static LLVMValueRef lower_inst(hg_rv_cg *g, const hg_ir_inst *in) {
   case HG_OP_SLOT: {
     if (!in->num_imm || in->imm[0] >= g->f->num_slots)
       return hg_rv_fail(g, "bad slot");
+    if (g->slot_alloca && g->slot_alloca[in->imm[0]])
+      return g->slot_alloca[in->imm[0]]; /* transient: in the frame only at a loop-header stop */
     LLVMValueRef off = LLVMConstInt(g->i64, g->f->slots[in->imm[0]].offset, 0);
     return LLVMBuildGEP2(B, g->i8, g->frame, &off, 1, "");
   }
@@ -364,12 +366,29 @@ static LLVMValueRef lower_inst(hg_rv_cg *g, const hg_ir_inst *in) {
   case HG_OP_BR: return LLVMBuildBr(B, g->bbs[in->imm[0]]);
   case HG_OP_CONDBR: return LLVMBuildCondBr(B, a, g->bbs[in->imm[0]], g->bbs[in->imm[1]]);
   case HG_OP_SWITCH: {
+    LLVMBasicBlockRef at = LLVMGetInsertBlock(B);
     LLVMValueRef sw = LLVMBuildSwitch(B, a, g->bbs[in->imm[0]], in->num_operands - 1);
-    for (uint32_t i = 1; i < in->num_operands; i++)
-      LLVMAddCase(sw, hg_rv_value(g, in->operands[i]), g->bbs[in->imm[i]]);
+    for (uint32_t i = 1; i < in->num_operands; i++) {
+      LLVMBasicBlockRef to = g->bbs[in->imm[i]];
+      uint32_t sp = g->slot_alloca && at == g->bbs[0] ? hg_rv_loop_resume_point(g, in->operands[i]) : HG_IR_NONE;
+      if (sp != HG_IR_NONE) { /* the dispatch resuming at a loop header: transient values from the frame */
+        LLVMBasicBlockRef landing = LLVMAppendBasicBlockInContext(g->C, g->fn, "resume");
+        LLVMPositionBuilderAtEnd(B, landing);
+        hg_rv_transient_copy(g, sp, false);
+        LLVMBuildBr(B, to);
+        to = landing;
+      }
+      LLVMAddCase(sw, hg_rv_value(g, in->operands[i]), to);
+    }
+    LLVMPositionBuilderAtEnd(B, at);
     return sw;
   }
-  case HG_OP_RET: return a ? LLVMBuildRet(B, a) : LLVMBuildRetVoid(B);
+  case HG_OP_RET: {
+    uint32_t sp = a && g->slot_alloca ? hg_rv_loop_resume_point(g, in->operands[0]) : HG_IR_NONE;
+    if (sp != HG_IR_NONE) /* stopping at a loop header: transient values to the frame */
+      hg_rv_transient_copy(g, sp, true);
+    return a ? LLVMBuildRet(B, a) : LLVMBuildRetVoid(B);
+  }
   case HG_OP_UNREACHABLE: return LLVMBuildUnreachable(B);
   }
   return hg_rv_fail(g, "opcode %u not supported", in->op);
@@ -393,6 +412,11 @@ static bool lower_function(hg_rv_cg *g) {
   g->frame = LLVMGetParam(g->fn, 2 + f->num_params - 2);
   for (uint32_t b = 0; b < f->num_blocks; b++)
     g->bbs[b] = LLVMAppendBasicBlockInContext(g->C, g->fn, "");
+  LLVMPositionBuilderAtEnd(g->B, g->bbs[0]);
+  if (g->plan_in && !hg_rv_transient_setup(g, g->plan_in)) {
+    hg_ir_cfg_free(&cfg);
+    return false;
+  }
   for (uint32_t r = 0; r < cfg.nrpo && !g->failed; r++) {
     uint32_t b = cfg.rpo[r];
     LLVMPositionBuilderAtEnd(g->B, g->bbs[b]);
@@ -427,6 +451,9 @@ static bool lower_function(hg_rv_cg *g) {
   }
   hg_ir_cfg_free(&cfg);
   hg_ir_contraction_free(&g->contr);
+  free(g->slot_alloca);
+  g->slot_alloca = NULL;
+  g->plan = NULL;
   free(g->vals);
   free(g->bbs);
   free(g->last_bbs);
@@ -526,6 +553,7 @@ static LLVMTargetMachineRef target_machine(char *err, size_t err_size) {
 static bool lower_kernel(hg_rv_cg *g, hg_rv_kernel_code *kc) {
   g->k = &g->m->functions[kc->kernel];
   g->f = &g->m->functions[kc->step];
+  g->plan_in = &kc->plan;
   const hg_ir_function *f = g->f;
   /* (ptr wg, ptr wi, params of the step function: kernel params..., frame, resume) */
   uint32_t np = f->num_params + 2;

@@ -20,6 +20,9 @@ typedef struct hg_rv_cg {
   LLVMBasicBlockRef *bbs;
   LLVMBasicBlockRef *last_bbs; /* per IR block: the LLVM block its terminator ends up in */
   hg_ir_contraction contr;     /* multiply-adds lowered to llvm.fmuladd (ir/contract.c) */
+  const hg_ir_resumable_plan *plan_in; /* the kernel's (which value is in which slot) */
+  const hg_ir_resumable_plan *plan;    /* the same while transient slots are set up */
+  LLVMValueRef *slot_alloca;  /* per step slot: the alloca of a transient slot, else NULL */
   LLVMValueRef *globals;      /* per module global (NULL for __local ones) */
   hg_rv_object *obj;          /* printf formats are collected here */
   char *err;
@@ -56,6 +59,13 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *kernel, LLVMValueRef s
  * the work-group record's poll counter (wg: its address) and every interval-th time asks the
  * simulator; an i1, true when the work-item must stop here. Splits the current block. */
 LLVMValueRef hg_rv_emit_stop_check(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef wg);
+/* Transient slots (codegen_transient.c): values only loop-header resume points keep in the
+ * frame live in allocas; setup creates them (builder at the start of the entry block). */
+bool hg_rv_transient_setup(hg_rv_cg *g, const hg_ir_resumable_plan *plan);
+/* The loop-header resume point a constant i32 value names (a `ret` or a switch case), or HG_IR_NONE. */
+uint32_t hg_rv_loop_resume_point(hg_rv_cg *g, uint32_t c);
+/* Copies the transient values live at loop-header safe point sp to (or from) their frame slots. */
+void hg_rv_transient_copy(hg_rv_cg *g, uint32_t sp, bool to_frame);
 /* Sets the target attributes every function must carry (NOTES: a mismatch gave soft-float). */
 void hg_rv_function_attrs(hg_rv_cg *g, LLVMValueRef fn);
 
