@@ -33,6 +33,7 @@
 enum { SP_RESUMABLE = 1, SP_CHECK = 2 };
 
 typedef struct oc_stop_plan {
+  bool pure_prefix;      /* nothing before the first barrier writes global memory or prints */
   uint8_t *sp;           /* per safe point: SP_* */
   uint32_t **chain;      /* per safe point: loop header blocks around it, outermost first */
   uint32_t *chain_len;
@@ -424,9 +425,12 @@ void oc_stop_prologue(oc_ctx *c, oc_buf *b) {
   oc_puts(b, "  ulong hg_grp = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * (ulong)get_group_id(2));\n");
   oc_puts(b, "  uint hg_lbr = (hg_lb + 15u) & ~15u;\n");
   oc_printf(b, "  ulong hg_gsz = 16ul + hg_lbr + (ulong)hg_wgn * %uu;\n", R);
-  oc_puts(b, "  uint hg_cnt = 0u, hg_nb = 0u, hg_rs = 0u;\n");
-  if (k->mode == HG_OC_STOP_GROUP) oc_puts(b, "  __local uint hg_vote[2];\n  __local uint hg_gslot;\n");
-  oc_puts(b, "  (void)hg_lid; (void)hg_wgn; (void)hg_grp; (void)hg_gsz; (void)hg_cnt; (void)hg_nb; (void)hg_rs;\n");
+  oc_puts(b, "  uint hg_cnt = 0u, hg_nb = 0u, hg_rs = 0u, hg_fresh = 1u, hg_v = 0u;\n");
+  if (k->mode == HG_OC_STOP_GROUP) oc_puts(b, "  __local uint hg_vote[2];\n");
+  oc_puts(b, "  (void)hg_lid; (void)hg_wgn; (void)hg_grp; (void)hg_gsz; (void)hg_cnt; (void)hg_nb; (void)hg_rs; "
+             "(void)hg_fresh; (void)hg_v;\n");
+  /* with barriers the first crossing votes, then every interval-th */
+  if (k->mode == HG_OC_STOP_GROUP) oc_puts(b, "  hg_cnt = hg_k - 1u;\n");
   if (fm->catchup) {
     /* only running groups take part; a work-item that has finished still meets the others at
      * the final barrier (hg_CE) */
@@ -442,6 +446,7 @@ void oc_stop_prologue(oc_ctx *c, oc_buf *b) {
       oc_puts(b, "      barrier(CLK_LOCAL_MEM_FENCE);\n");
     }
     oc_printf(b, "      __global const uchar *hg_w = hg_gr + 16u + hg_lbr + (ulong)hg_lid * %uu;\n", R);
+    oc_puts(b, "      hg_fresh = 0u; /* the group has run: starting again is no longer the same */\n");
     oc_puts(b, "      uint hg_sp = *(__global const uint *)(hg_w + 12);\n");
     oc_printf(b, "      if (hg_sp == 0xffffffffu) %s;\n      if (hg_sp == 0u) goto hg_E;\n",
               fm->catchup ? "goto hg_CE" : "return");
@@ -467,13 +472,6 @@ void oc_stop_prologue(oc_ctx *c, oc_buf *b) {
                "    ulong hg_x = hg_grp * hg_wgn + hg_lid;\n"
                "    atomic_or(&hg_ns[hg_x >> 5], 1u << (uint)(hg_x & 31u));\n"
                "    return;\n  }\n");
-  } else if (k->mode == HG_OC_STOP_GROUP) {
-    oc_puts(b, "  if (hg_lid == 0u) hg_vote[0] = hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 0u);\n"
-               "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-               "  if (hg_vote[0]) {\n"
-               "    if (hg_lid == 0u) atomic_or(&hg_ns[hg_grp >> 5], 1u << (uint)(hg_grp & 31u));\n"
-               "    return;\n  }\n"
-               "  hg_nb = 1u;\n");
   }
   if (fm->resume) oc_puts(b, "hg_E: ;\n");
 }
@@ -496,35 +494,55 @@ static void dispatch(oc_ctx *c, uint32_t h) {
   if (any) oc_puts(c->body, "    default: break;\n    }\n  }\n");
 }
 
+/* In the loop only a count and a branch: the check and the save are out of line (after the
+ * last block), so the loop body stays what the vendor compiler sees in the plain kernel. */
 static void item_check(oc_ctx *c, uint32_t s) {
-  oc_buf *b = c->body;
-  oc_puts(b, "  if (++hg_cnt >= hg_k) {\n    hg_cnt = 0u;\n"
-             "    if (hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 1u)) {\n"
-             "      uint hg_i = atomic_inc(&hg_ctl[hg_slot * 16u + 1u]);\n"
-             "      if (hg_i < hg_cap) {\n");
-  oc_printf(b, "        __global uchar *hg_w = hg_out + (ulong)hg_i * %uu;\n", c->stop->k->record_size);
-  save_item(c, b, s, "hg_w", "        ");
-  oc_puts(b, "        return;\n      }\n    }\n  }\n");
+  oc_printf(c->body, "  if (++hg_cnt >= hg_k) goto hg_C%u;\nhg_R%u: ;\n", s, s);
+}
+
+static void item_check_cold(oc_ctx *c, oc_buf *b, uint32_t s) {
+  oc_printf(b, "hg_C%u:\n  hg_cnt = 0u;\n", s);
+  oc_puts(b, "  if (hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 1u)) {\n"
+             "    uint hg_i = atomic_inc(&hg_ctl[hg_slot * 16u + 1u]);\n"
+             "    if (hg_i < hg_cap) {\n");
+  oc_printf(b, "      __global uchar *hg_w = hg_out + (ulong)hg_i * %uu;\n", c->stop->k->record_size);
+  save_item(c, b, s, "hg_w", "      ");
+  oc_printf(b, "      return;\n    }\n  }\n  goto hg_R%u;\n", s);
 }
 
 static void group_vote(oc_ctx *c, uint32_t s, const hg_ir_inst *barrier) {
   oc_buf *b = c->body;
   uint32_t flags = barrier->num_imm ? barrier->imm[0] : 0;
   bool global = (flags & HG_FENCE_GLOBAL) || !(flags & (HG_FENCE_LOCAL | HG_FENCE_GLOBAL));
-  oc_puts(b, "  if (hg_lid == 0u) hg_vote[hg_nb & 1u] = hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 1u);\n");
+  /* hg_cnt counts barrier crossings, the same in every work-item of the group: the vote is
+   * taken (and read) by all or none. Local id 0 decides everything before the barrier (its
+   * vote is the group record's index + 1, or all ones for "as if not started", or 0), so the
+   * stop path needs no barrier of its own (PoCL also rejects one there). */
+  oc_puts(b, "  hg_v = ++hg_cnt >= hg_k;\n"
+             "  if (hg_v) {\n    hg_cnt = 0u;\n    if (hg_lid == 0u) {\n      uint hg_x = 0u;\n"
+             "      if (hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 1u)) {\n");
+  if (c->stop->plan->pure_prefix)
+    /* nothing visible happened yet: stopping is as if the group had not started */
+    oc_puts(b, "        if (hg_fresh) hg_x = 0xffffffffu;\n        else {\n");
+  else
+    oc_puts(b, "        {\n");
+  oc_puts(b, "          uint hg_i = atomic_inc(&hg_ctl[hg_slot * 16u + 1u]);\n"
+             "          hg_x = hg_i < hg_cap ? hg_i + 1u : 0u;\n        }\n      }\n"
+             "      hg_vote[hg_nb & 1u] = hg_x;\n    }\n  }\n");
   /* the vote is in local memory: the barrier fences local memory too (a stronger barrier) */
   oc_printf(b, "  barrier(CLK_LOCAL_MEM_FENCE%s);\n", global ? " | CLK_GLOBAL_MEM_FENCE" : "");
-  oc_puts(b, "  if (hg_vote[hg_nb & 1u]) {\n"
-             "    if (hg_lid == 0u) hg_gslot = atomic_inc(&hg_ctl[hg_slot * 16u + 1u]);\n"
-             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-             "    if (hg_gslot < hg_cap) {\n"
-             "      __global uchar *hg_o = hg_out + (ulong)hg_gslot * hg_gsz;\n");
+  oc_puts(b, "  if (hg_v) {\n    uint hg_x = hg_vote[hg_nb & 1u];\n"
+             "    if (hg_x == 0xffffffffu) {\n"
+             "      if (hg_lid == 0u) atomic_or(&hg_ns[hg_grp >> 5], 1u << (uint)(hg_grp & 31u));\n"
+             "      return;\n    }\n"
+             "    if (hg_x) {\n"
+             "      __global uchar *hg_o = hg_out + (ulong)(hg_x - 1u) * hg_gsz;\n");
   oc_printf(b, "      if (hg_lid == 0u) { *(__global ulong *)hg_o = hg_grp; *(__global uint *)(hg_o + 8) = %uu; "
                "*(__global uint *)(hg_o + 12) = 0u; }\n", s);
   if (c->stop->k->layout.uses_local) move_local(c, b, "hg_o + 16", true, "      ");
   oc_printf(b, "      __global uchar *hg_w = hg_o + 16u + hg_lbr + (ulong)hg_lid * %uu;\n", c->stop->k->record_size);
   save_item(c, b, s, "hg_w", "      ");
-  oc_puts(b, "      return;\n    }\n  }\n  hg_nb++;\n");
+  oc_puts(b, "      return;\n    }\n    hg_nb++;\n  }\n  hg_fresh = 0u;\n");
 }
 
 bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst) {
@@ -571,6 +589,9 @@ bool oc_stop_terminator(oc_ctx *c, const hg_ir_inst *in) {
 
 void oc_stop_epilogue(oc_ctx *c, oc_buf *b) {
   const oc_stop_form *fm = c->stop;
+  if (fm->k->mode == HG_OC_STOP_ITEM && !fm->catchup)
+    for (uint32_t s = 0; s < c->f->num_safepoints; s++)
+      if ((fm->plan->sp[s] & SP_CHECK) && c->f->safepoints[s].kind == HG_SAFEPOINT_LOOP_HEADER) item_check_cold(c, b, s);
   if (!fm->catchup) return;
   /* every work-item of the group ends here, each at its barrier or finished: the group's
    * local memory is complete, and the group record can be written */
@@ -585,6 +606,62 @@ void oc_stop_epilogue(oc_ctx *c, oc_buf *b) {
 }
 
 /* ---- planning and emitting the forms ---------------------------------------------------- */
+
+/* Whether an instruction may leave a trace outside the group's local memory and the
+ * work-item's private memory (stores and atomics elsewhere, builtins given a __global
+ * pointer, calls). */
+static bool visible_effect(const hg_ir_function *f, const hg_ir_inst *in) {
+  switch (in->op) {
+  case HG_OP_STORE: case HG_OP_MEMCPY: case HG_OP_MEMSET: case HG_OP_ATOMIC_RMW: case HG_OP_CMPXCHG: {
+    if (!in->num_operands || in->operands[0] >= f->num_values) return true;
+    unsigned as = f->values[in->operands[0]].type.addrspace;
+    return as != HG_AS_LOCAL && as != HG_AS_PRIVATE;
+  }
+  case HG_OP_CALL: return true;
+  case HG_OP_CALL_BUILTIN:
+    for (uint32_t k = 0; k < in->num_operands; k++) {
+      hg_ir_type t = f->values[in->operands[k]].type;
+      if (t.scalar == HG_IR_PTR && t.addrspace != HG_AS_LOCAL && t.addrspace != HG_AS_PRIVATE) return true;
+    }
+    return false;
+  default: return false;
+  }
+}
+
+/* True when no path from the entry to a barrier has a visible effect (visible_effect): a group
+ * asked to stop at its first barrier may then count as not started (its local memory and
+ * values are recomputed by starting again), which needs no record and no extra barrier. */
+static bool pure_prefix(const oc_ctx *c, const hg_ir_function *f) {
+  if (c->uses_printf[c->fidx]) return false;
+  uint8_t *seen = calloc(f->num_blocks, 1);
+  uint32_t *stack = malloc(f->num_blocks * sizeof *stack);
+  bool pure = seen && stack;
+  uint32_t sp = 0;
+  if (pure) {
+    stack[sp++] = 0;
+    seen[0] = 1;
+  }
+  while (pure && sp) {
+    uint32_t b = stack[--sp];
+    const hg_ir_block *bl = &f->blocks[b];
+    bool stopped = false;
+    for (uint32_t i = 0; i < bl->num_insts && pure && !stopped; i++) {
+      if (bl->insts[i].op == HG_OP_BARRIER) stopped = true;
+      else pure = !visible_effect(f, &bl->insts[i]);
+    }
+    if (stopped || !pure) continue;
+    const uint32_t *succ;
+    uint32_t ns = successors(f, b, &succ);
+    for (uint32_t k = 0; k < ns; k++)
+      if (succ[k] < f->num_blocks && !seen[succ[k]]) {
+        seen[succ[k]] = 1;
+        stack[sp++] = succ[k];
+      }
+  }
+  free(seen);
+  free(stack);
+  return pure;
+}
 
 static void plan_free(oc_stop_plan *p, uint32_t nsp) {
   for (uint32_t s = 0; p->chain && s < nsp; s++) free(p->chain[s]);
@@ -655,6 +732,7 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
     k.resumable[s] = (p.sp[s] & SP_RESUMABLE) != 0;
     k.barrier[s] = f->safepoints[s].kind == HG_SAFEPOINT_BARRIER;
   }
+  p.pure_prefix = k.layout.has_barrier && pure_prefix(c, f);
   if (k.layout.has_barrier) k.mode = any_check ? HG_OC_STOP_GROUP : HG_OC_STOP_NONE;
   else k.mode = any_check && !k.layout.uses_local ? HG_OC_STOP_ITEM : HG_OC_STOP_NONE;
   k.record_size = (HG_OC_RECORD_HEADER + k.layout.value_stride + k.layout.private_size + 15u) & ~15u;

@@ -148,7 +148,10 @@ static void send_stop(hg_vendor_stops *st, unsigned i) {
 }
 
 void hg_vendor_kernel_stop(hg_backend *be, hg_stop_request *stop) {
-  hg_vendor_stops *st = hg_vendor_of(be)->stops;
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  pthread_mutex_lock(&vb->stops_lock); /* made once, by the first stoppable launch */
+  hg_vendor_stops *st = vb->stops;
+  pthread_mutex_unlock(&vb->stops_lock);
   if (!st || !stop)
     return;
   pthread_mutex_lock(&st->lock);
@@ -482,7 +485,8 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
   stop_args a = {.ctl = st->ctl.mem,
                  .slot = (cl_uint)slot,
                  .seq = s->seq,
-                 .interval = st->interval,
+                 /* barriers come far less often than loop-header crossings */
+                 .interval = info->mode == HG_OC_STOP_GROUP ? (st->interval + 15) / 16 : st->interval,
                  .cap = (cl_uint)cap,
                  .local_bytes = r.local_bytes,
                  .k = info,
