@@ -435,25 +435,44 @@ static void *stop_later(void *arg) {
   return NULL;
 }
 
-static void persistent_kernel(hg_backend *be) {
-  static const char src[] =
-      "__kernel void persist(__global const uint *in, __global uint *out, int n, int rounds) {\n"
-      "  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {\n"
-      "    uint h = in[i];\n"
-      "    for (int r = 0; r < rounds; r++) h = (h ^ (h >> 7)) * 0x9E3779B1u + (uint)r;\n"
-      "    out[i] = h;\n"
-      "  }\n"
-      "}\n";
+static const char persist_src[] =
+    "__kernel void persist(__global const uint *in, __global uint *out, int n, int rounds) {\n"
+    "  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {\n"
+    "    uint h = in[i];\n"
+    "    for (int r = 0; r < rounds; r++) h = (h ^ (h >> 7)) * 0x9E3779B1u + (uint)r;\n"
+    "    out[i] = h;\n"
+    "  }\n"
+    "}\n";
+
+/* the same with a barrier round per element block (stops between rounds, at a barrier) */
+static const char persist_barrier_src[] =
+    "__kernel void persist_bar(__global const uint *in, __global uint *out, __local uint *tmp, int n, int rounds) {\n"
+    "  int l = get_local_id(0), ls = get_local_size(0);\n"
+    "  for (int base = get_group_id(0) * ls; base < n; base += get_global_size(0)) {\n"
+    "    uint h = in[base + l];\n"
+    "    for (int r = 0; r < rounds; r++) h = (h ^ (h >> 7)) * 0x9E3779B1u + (uint)r;\n"
+    "    tmp[l] = h;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    out[base + l] = tmp[(l + 1) % ls] ^ h;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "}\n";
+
+static void persistent_kernel(hg_backend *be, bool barriers) {
   enum { N = 1 << 16 };
-  kcase c = {.name = "persistent grid-stride loop",
-             .src = src,
-             .kernel = "persist",
+  kcase c = {.name = barriers ? "persistent grid-stride loop with barriers" : "persistent grid-stride loop",
+             .src = barriers ? persist_barrier_src : persist_src,
+             .kernel = barriers ? "persist_bar" : "persist",
              .work_dim = 1,
              .global = {160 * 32, 1, 1},
              .local = {32, 1, 1},
-             .nargs = 4,
+             .nargs = barriers ? 5 : 4,
              .kind = {'i', 'o', 'v', 'v'},
              .size = {N * 4, N * 4, N, 200}};
+  if (barriers) {
+    memcpy(c.kind, (char[]){'i', 'o', 'l', 'v', 'v'}, 5);
+    memcpy(c.size, (size_t[]){N * 4, N * 4, 32 * 4, N, 200}, 5 * sizeof(size_t));
+  }
   loaded L;
   bool ok = load(be, &c, &L);
   CHECK(ok, "%s: loads", c.name);
@@ -605,7 +624,8 @@ int main(void) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     run_case(be, &cases[i]);
-  persistent_kernel(be);
+  persistent_kernel(be, false);
+  persistent_kernel(be, true);
   be->ops->destroy(be);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -281,10 +281,14 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   LLVMBuildCondBr(B, stop_now, stopped, check);
   LLVMPositionBuilderAtEnd(B, check);
   if (has_barrier && kc->plan.can_stop) {
+    /* every round boundary of a launch that may stop polls (interval 2^64 - 1: none may) */
     LLVMBasicBlockRef checked = LLVMAppendBasicBlockInContext(g->C, fn, "checked");
+    LLVMBasicBlockRef poll = LLVMAppendBasicBlockInContext(g->C, fn, "round_poll");
     LLVMBuildCondBr(B, busy2, checked, done);
     LLVMPositionBuilderAtEnd(B, checked);
-    LLVMBuildCondBr(B, hg_rv_emit_stop_check(g, fn, wg), stopped, round);
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, interval, c64(g, UINT64_MAX), ""), round, poll);
+    LLVMPositionBuilderAtEnd(B, poll);
+    LLVMBuildCondBr(B, hg_rv_emit_stop_poll(g, wg), stopped, round);
   } else {
     LLVMBuildCondBr(B, busy2, round, done);
   }

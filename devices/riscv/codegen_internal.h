@@ -59,6 +59,9 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *kernel, LLVMValueRef s
  * the work-group record's poll counter (wg: its address) and every interval-th time asks the
  * simulator; an i1, true when the work-item must stop here. Splits the current block. */
 LLVMValueRef hg_rv_emit_stop_check(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef wg);
+/* A poll now (the driver's round boundary): an i1, true when the group must stop; marks the
+ * work-group record stopping. */
+LLVMValueRef hg_rv_emit_stop_poll(hg_rv_cg *g, LLVMValueRef wg);
 /* Transient slots (codegen_transient.c): values only loop-header resume points keep in the
  * frame live in allocas; setup creates them (builder at the start of the entry block). */
 bool hg_rv_transient_setup(hg_rv_cg *g, const hg_ir_resumable_plan *plan);

@@ -1,13 +1,14 @@
 /* The safe-point check in generated code (docs/riscv-backend.md, "Stopping and resuming").
  *
- * Every loop-header resume point of a step function (`hg.stop_poll`, ir/resumable.c) and every
- * round boundary of a work-group driver that can stop is a *check*. Asking the simulator (the
- * STOP_POLL service, an ecall) at each check would cost a trap per loop iteration, so a
- * per-job counter in the work-group record counts checks down and only every
+ * Every loop-header resume point of a step function (`hg.stop_poll`, ir/resumable.c, kernels
+ * without barriers) is a *check*. Asking the simulator (the STOP_POLL service, an ecall) at
+ * each check would cost a trap per loop iteration, so a per-job counter in the work-group record counts checks down and only every
  * HG_RV_WG_POLL_INTERVAL-th one polls. Once a poll says stop, the counter is set to 1 and the
  * group is marked stopping: every later check of the job polls again (the simulator's answer
  * stays 1), so each work-item still to run in this round stops at its first check. A launch
- * that cannot be stopped sets the interval to UINT64_MAX: the counter never reaches 0. */
+ * that cannot be stopped sets the interval to UINT64_MAX: the counter never reaches 0. The
+ * driver of a kernel with barriers polls at every round boundary instead (a round is a whole
+ * barrier region of every work-item: one ecall is nothing beside it). */
 #include <string.h>
 
 #include "devices/riscv/codegen_internal.h"
@@ -35,6 +36,15 @@ static LLVMValueRef stop_poll_ecall(hg_rv_cg *g) {
     LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
                              LLVMCreateEnumAttribute(g->C, LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i])), 0));
   return call;
+}
+
+LLVMValueRef hg_rv_emit_stop_poll(hg_rv_cg *g, LLVMValueRef wg) {
+  LLVMBuilderRef B = g->B;
+  LLVMValueRef stop = LLVMBuildICmp(B, LLVMIntNE, stop_poll_ecall(g), LLVMConstInt(g->i64, 0, 0), "");
+  LLVMValueRef stopping = wg_word_ptr(g, wg, HG_RV_WG_STOPPING);
+  LLVMBuildStore(B, LLVMBuildOr(B, LLVMBuildLoad2(B, g->i64, stopping, ""), LLVMBuildZExt(B, stop, g->i64, ""), ""),
+                 stopping);
+  return stop;
 }
 
 LLVMValueRef hg_rv_emit_stop_check(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef wg) {
