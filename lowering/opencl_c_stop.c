@@ -430,7 +430,9 @@ void oc_stop_prologue(oc_ctx *c, oc_buf *b) {
   oc_puts(b, "  (void)hg_lid; (void)hg_wgn; (void)hg_grp; (void)hg_gsz; (void)hg_cnt; (void)hg_nb; (void)hg_rs; "
              "(void)hg_fresh; (void)hg_v;\n");
   /* with barriers the first crossing votes, then every interval-th */
-  if (k->mode == HG_OC_STOP_GROUP) oc_puts(b, "  hg_cnt = hg_k - 1u;\n");
+  if (k->mode == HG_OC_STOP_GROUP)
+    oc_puts(b, "  hg_cnt = hg_k - 1u;\n"
+               "  uint hg_pre = hg_lid == 0u ? hg_ctl[hg_slot * 16u] : 0u; /* read early: the first vote uses it */\n");
   if (fm->catchup) {
     /* only running groups take part; a work-item that has finished still meets the others at
      * the final barrier (hg_CE) */
@@ -494,20 +496,21 @@ static void dispatch(oc_ctx *c, uint32_t h) {
   if (any) oc_puts(c->body, "    default: break;\n    }\n  }\n");
 }
 
-/* In the loop only a count and a branch: the check and the save are out of line (after the
- * last block), so the loop body stays what the vendor compiler sees in the plain kernel. */
+/* In the loop: a count, and every interval-th crossing the check; the save is out of line
+ * (after the last block) and never comes back into the loop, so the loop body stays close to
+ * what the vendor compiler sees in the plain kernel. */
 static void item_check(oc_ctx *c, uint32_t s) {
-  oc_printf(c->body, "  if (++hg_cnt >= hg_k) goto hg_C%u;\nhg_R%u: ;\n", s, s);
+  oc_printf(c->body, "  if (++hg_cnt >= hg_k) { hg_cnt = 0u; if (hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 1u)) goto hg_C%u; }\n", s);
 }
 
 static void item_check_cold(oc_ctx *c, oc_buf *b, uint32_t s) {
-  oc_printf(b, "hg_C%u:\n  hg_cnt = 0u;\n", s);
-  oc_puts(b, "  if (hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 1u)) {\n"
-             "    uint hg_i = atomic_inc(&hg_ctl[hg_slot * 16u + 1u]);\n"
+  oc_printf(b, "hg_C%u: {\n", s);
+  oc_puts(b, "    uint hg_i = atomic_inc(&hg_ctl[hg_slot * 16u + 1u]);\n"
              "    if (hg_i < hg_cap) {\n");
   oc_printf(b, "      __global uchar *hg_w = hg_out + (ulong)hg_i * %uu;\n", c->stop->k->record_size);
   save_item(c, b, s, "hg_w", "      ");
-  oc_printf(b, "      return;\n    }\n  }\n  goto hg_R%u;\n", s);
+  /* no room: the work-item cannot stop here and runs on (rare: records are 64 MiB) */
+  oc_printf(b, "      return;\n    }\n    goto hg_R%u;\n  }\n", s);
 }
 
 static void group_vote(oc_ctx *c, uint32_t s, const hg_ir_inst *barrier) {
@@ -520,7 +523,7 @@ static void group_vote(oc_ctx *c, uint32_t s, const hg_ir_inst *barrier) {
    * stop path needs no barrier of its own (PoCL also rejects one there). */
   oc_puts(b, "  hg_v = ++hg_cnt >= hg_k;\n"
              "  if (hg_v) {\n    hg_cnt = 0u;\n    if (hg_lid == 0u) {\n      uint hg_x = 0u;\n"
-             "      if (hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 1u)) {\n");
+             "      if (hg_fresh && !(hg_flags & 1u) ? hg_pre == hg_seq : hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 1u)) {\n");
   if (c->stop->plan->pure_prefix)
     /* nothing visible happened yet: stopping is as if the group had not started */
     oc_puts(b, "        if (hg_fresh) hg_x = 0xffffffffu;\n        else {\n");
@@ -555,7 +558,10 @@ bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst) {
     if (sp->inst != inst || sp->kind == HG_SAFEPOINT_ENTRY) continue;
     if (sp->kind == HG_SAFEPOINT_LOOP_HEADER) {
       if (fm->resume) dispatch(c, block);
-      if (fm->k->mode == HG_OC_STOP_ITEM && (p->sp[s] & SP_CHECK)) item_check(c, s);
+      if (fm->k->mode == HG_OC_STOP_ITEM && (p->sp[s] & SP_CHECK)) {
+        item_check(c, s);
+        oc_printf(c->body, "hg_R%u: ;\n", s);
+      }
     } else if (sp->kind == HG_SAFEPOINT_BARRIER && !emitted) {
       if (fm->resume && (p->sp[s] & SP_RESUMABLE)) oc_printf(c->body, "hg_P%u: hg_rs = 0u;\n", s);
       if (fm->catchup) {
