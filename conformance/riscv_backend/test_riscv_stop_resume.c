@@ -151,7 +151,7 @@ typedef struct flag_later {
 
 static void *set_flag_later(void *arg) {
   flag_later *f = arg;
-  struct timespec ts = {0, (long)f->delay_us * 1000};
+  struct timespec ts = {f->delay_us / 1000000, (long)(f->delay_us % 1000000) * 1000};
   nanosleep(&ts, NULL);
   atomic_store(f->flag, true);
   return NULL;
@@ -190,18 +190,21 @@ static void simulator_stop(void) {
         not_run);
   /* from another thread while every core polls in a loop: each job ends at its next poll or
    * never starts, and none faults */
-  atomic_store(&flag, false);
-  flag_later fl = {&flag, 2000 + (unsigned)(next_rand() % 3000)};
-  pthread_t th;
-  pthread_create(&th, NULL, set_flag_later, &fl);
-  l = (hg_sim_launch){.jobs = jobs, .njobs = JOBS, .results = res, .stop = &flag};
-  rc = hg_sim_run(m, &l);
-  pthread_join(th, NULL);
   unsigned done = 0;
-  not_run = 0;
-  for (unsigned j = 0; j < JOBS; j++) {
-    done += res[j].status == HG_SIM_JOB_DONE;
-    not_run += res[j].status == HG_SIM_JOB_NOT_RUN;
+  /* 2-5 ms, longer when the host was too slow to start a job by then (ThreadSanitizer) */
+  for (unsigned delay = 2000 + (unsigned)(next_rand() % 3000); !done && delay < 2000000; delay *= 4) {
+    atomic_store(&flag, false);
+    flag_later fl = {&flag, delay};
+    pthread_t th;
+    pthread_create(&th, NULL, set_flag_later, &fl);
+    l = (hg_sim_launch){.jobs = jobs, .njobs = JOBS, .results = res, .stop = &flag};
+    rc = hg_sim_run(m, &l);
+    pthread_join(th, NULL);
+    not_run = 0;
+    for (unsigned j = 0; j < JOBS; j++) {
+      done += res[j].status == HG_SIM_JOB_DONE;
+      not_run += res[j].status == HG_SIM_JOB_NOT_RUN;
+    }
   }
   CHECK(rc == HG_SIM_OK && done > 0 && done + not_run == JOBS && l.stopped,
         "stopped from another thread: %u jobs ended at a poll, %u never started", done, not_run);
