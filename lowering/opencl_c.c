@@ -450,9 +450,10 @@ char *hg_lower_opencl_c(const hg_ir_module *m, hg_printf_table *printf_table, ch
   return lower(m, printf_table, NULL, err, err_size);
 }
 
-char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_stop_table *stop,
-                                  char *err, size_t err_size) {
+char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *printf_table,
+                                  hg_oc_stop_table *stop, char *err, size_t err_size) {
   memset(stop, 0, sizeof *stop);
+  stop->max_barriers = max_barriers;
   return lower(m, printf_table, stop, err, err_size);
 }
 

@@ -690,6 +690,9 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   if (!f->name || strlen(f->name) > MAX_NAME || !f->num_safepoints || !f->num_blocks || has_calls(f)) return;
   for (uint32_t i = 0; f->args && i < f->num_params; i++)
     if (f->args[i].kind == HG_KARG_SAMPLER || f->args[i].kind == HG_KARG_IMAGE) return;
+  uint32_t barriers = 0;
+  for (uint32_t s = 0; s < f->num_safepoints; s++) barriers += f->safepoints[s].kind == HG_SAFEPOINT_BARRIER;
+  if (table->max_barriers && barriers > table->max_barriers) return;
   hg_oc_stop_kernel k = {0};
   oc_stop_plan p = {0};
   loops l = {0};

@@ -83,13 +83,17 @@ typedef struct hg_oc_stop_kernel {
 typedef struct hg_oc_stop_table {
   hg_oc_stop_kernel *kernels;
   uint32_t num_kernels;
+  uint32_t max_barriers; /* the lowering's limit (hg_lower_opencl_c_stoppable) */
 } hg_oc_stop_table;
 
-/* hg_lower_opencl_c plus, per kernel it can, the two forms above (the plain kernels are the
- * same as hg_lower_opencl_c's); stop receives what the host needs to run them. A kernel that
- * calls functions, or whose name is too long for a vendor, gets no forms (not in the table). */
-char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_stop_table *stop,
-                                  char *err, size_t err_size);
+/* hg_lower_opencl_c plus, per kernel it can, the forms above (the plain kernels are the same
+ * as hg_lower_opencl_c's); stop receives what the host needs to run them. A kernel that calls
+ * functions, or whose name is too long for a vendor, gets no forms (not in the table), nor one
+ * with more than max_barriers barrier safe points when max_barriers is not 0 (PoCL's
+ * work-group compiler duplicates code per way into a barrier region: with the resume form's
+ * many entries that grew without end, e.g. a tree reduction unrolled to 9 barriers). */
+char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *printf_table,
+                                  hg_oc_stop_table *stop, char *err, size_t err_size);
 void hg_oc_stop_table_free(hg_oc_stop_table *t);
 const hg_oc_stop_kernel *hg_oc_stop_table_find(const hg_oc_stop_table *t, const char *kernel);
 

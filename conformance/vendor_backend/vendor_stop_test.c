@@ -7,7 +7,8 @@
  * are random (HG_TEST_SEED), outputs poisoned before each run.
  *
  * Runs on every vendor device found (PoCL here); skipped (77) without one. HG_STOP_DUMP=1
- * prints the lowered source with its stoppable and resume forms. */
+ * prints the lowered source with its stoppable and resume forms; HG_STOP_SOURCE=file.cl prints
+ * that file's instead, and stops. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -394,7 +395,24 @@ int main(void) {
   printf("seed %llu\n", (unsigned long long)rng);
   hg_ir_module *m = NULL;
   char *log = NULL;
-  cl_int err = hg_frontend_source_to_ir(source, "", NULL, 0, false, &m, &log);
+  /* HG_STOP_SOURCE=file.cl: print that file's lowered forms and stop (debugging) */
+  const char *other = getenv("HG_STOP_SOURCE");
+  char *text = NULL;
+  if (other) {
+    FILE *fp = fopen(other, "rb");
+    if (!fp)
+      return 1;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    text = calloc(1, (size_t)n + 1);
+    if (fread(text, 1, (size_t)n, fp) != (size_t)n)
+      n = 0;
+    fclose(fp);
+    setenv("HG_STOP_DUMP", "1", 1);
+  }
+  cl_int err = hg_frontend_source_to_ir(text ? text : source, "", NULL, 0, false, &m, &log);
+  free(text);
   if (err != CL_SUCCESS) {
     printf("front end failed (%d): %s\n", err, log ? log : "");
     return 1;
@@ -404,12 +422,16 @@ int main(void) {
   if (getenv("HG_STOP_DUMP")) {
     hg_oc_stop_table t;
     char msg[256];
-    char *src = hg_lower_opencl_c_stoppable(m, NULL, &t, msg, sizeof msg);
+    char *src = hg_lower_opencl_c_stoppable(m, 0, NULL, &t, msg, sizeof msg);
     printf("%s\n", src ? src : msg);
     for (uint32_t i = 0; i < t.num_kernels; i++)
       printf("kernel %s: mode %u, record %u bytes\n", t.kernels[i].name, t.kernels[i].mode, t.kernels[i].record_size);
     free(src);
     hg_oc_stop_table_free(&t);
+    if (other) {
+      hg_ir_module_free(m);
+      return 0;
+    }
   }
   hg_backend *bes[16];
   unsigned nb = hg_vendor_probe(bes, 16);

@@ -132,7 +132,9 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   hg_printf_table table;
   hg_oc_stop_table stop = {0};
   bool forms = want_stop_forms();
-  char *source = forms ? hg_lower_opencl_c_stoppable(module, &table, &stop, err_text, sizeof err_text)
+  /* PoCL (CPU devices) compiles the forms of kernels with many barriers without end */
+  uint32_t max_barriers = (be->type & CL_DEVICE_TYPE_CPU) ? 4 : 0;
+  char *source = forms ? hg_lower_opencl_c_stoppable(module, max_barriers, &table, &stop, err_text, sizeof err_text)
                        : hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
   if (!source) {
     HG_LOG(HG_LOG_COMPILE, "%s: lowering to OpenCL C failed: %s", be->name, err_text);
