@@ -156,6 +156,9 @@ typedef struct hg_backend_ops {
   /* Makes this backend's launches that poll `stop` (requested already set) stop at their next
    * safe point; returns without waiting. May be called from any thread, any number of times. */
   void (*kernel_stop)(hg_backend *be, hg_stop_request *stop);
+  /* Optional (NULL: every state): whether kernel_run can resume `state` here, asked before a
+   * migration commits to this backend (a kernel may have no resume form on some device). */
+  bool (*kernel_can_resume)(hg_backend *be, hg_dev_kernel *kernel, const struct hg_ir_ndrange_state *state);
 
   /* Optional asynchronous forms (see the top of this file). Each returns CL_SUCCESS with *token
    * set (NULL: nothing was submitted, the work is done), or an error with nothing submitted.

@@ -130,17 +130,35 @@ static cl_int count_stopped(hg_command *cmd, void *arg) {
   return CL_SUCCESS;
 }
 
+/* A stopped launch the target cannot resume (no resume form there) keeps the context where it
+ * is: it resumes on the source. */
+static cl_int target_resumes(hg_command *cmd, void *arg) {
+  hg_backend *target = arg;
+  cl_kernel kernel;
+  const hg_kernel_arg *args;
+  const hg_ir_ndrange_state *state;
+  if (!hg_kernel_command_stopped(cmd, &kernel, &args, &state))
+    return CL_SUCCESS;
+  if (!target->ops->kernel_run)
+    return CL_INVALID_BACKEND_HETGPU;
+  hg_dev_kernel *dk;
+  cl_int err = hg_kernel_device(kernel, target, &dk);
+  if (err != CL_SUCCESS)
+    return err;
+  if (target->ops->kernel_can_resume && !target->ops->kernel_can_resume(target, dk, state))
+    return CL_INVALID_BACKEND_HETGPU;
+  return CL_SUCCESS;
+}
+
 /* The work between closing and opening the gate; returns the phases' end times. */
 static cl_int move_context(cl_context ctx, hg_backend *target, cl_migration_report_hetgpu *r, uint64_t t[3]) {
   hg_placement_each_stopped(&ctx->placement, count_stopped, &r->kernels_stopped);
-  if (r->kernels_stopped && !target->ops->kernel_run) {
-    t[0] = t[1] = t[2] = hg_host_clock_ns();
-    return CL_INVALID_BACKEND_HETGPU; /* it could not resume them: they resume on the source */
-  }
   pthread_mutex_lock(&ctx->objects_lock);
   bool *allocated = calloc(ctx->num_objects ? ctx->num_objects : 1, sizeof *allocated);
   t[0] = hg_host_clock_ns();
   cl_int err = allocated ? build_on_target(ctx, target, r) : CL_OUT_OF_HOST_MEMORY;
+  if (err == CL_SUCCESS)
+    err = hg_placement_each_stopped(&ctx->placement, target_resumes, target);
   t[1] = hg_host_clock_ns();
   if (err == CL_SUCCESS)
     err = stage_buffers(ctx, target, allocated, r);

@@ -122,6 +122,7 @@ static const hg_backend_ops vendor_ops = {
     .kernel_launch = hg_vendor_kernel_launch,
     .kernel_run = hg_vendor_kernel_run,
     .kernel_stop = hg_vendor_kernel_stop,
+    .kernel_can_resume = hg_vendor_kernel_can_resume,
     .mem_read_async = hg_vendor_mem_read_async,
     .mem_write_async = hg_vendor_mem_write_async,
     .mem_copy_async = hg_vendor_mem_copy_async,

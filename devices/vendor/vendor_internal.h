@@ -194,6 +194,7 @@ cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *kernel, cons
 cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, const struct hg_ir_ndrange_state *resume,
                             struct hg_ir_ndrange_state **stopped, uint64_t *device_ns);
 void hg_vendor_kernel_stop(hg_backend *be, hg_stop_request *stop);
+bool hg_vendor_kernel_can_resume(hg_backend *be, hg_dev_kernel *k, const struct hg_ir_ndrange_state *state);
 void hg_vendor_stops_free(hg_vendor_backend *vb);
 
 /* ---- the device clock (vendor_clock.c) ---------------------------------------------------- */

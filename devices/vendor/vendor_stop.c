@@ -416,6 +416,18 @@ static cl_int catch_up(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch 
   return err;
 }
 
+bool hg_vendor_kernel_can_resume(hg_backend *be, hg_dev_kernel *k, const hg_ir_ndrange_state *state) {
+  (void)be;
+  if (hg_ir_ndrange_state_finished(state) || hg_vendor_state_untouched(state))
+    return true; /* nothing to resume: a fresh launch */
+  if (!k->stop_info)
+    return false; /* no forms for this kernel on this device */
+  for (unsigned d = 0; d < 3; d++)
+    if (state->global_size[d] % state->local_size[d])
+      return false; /* a ragged edge: the forms index groups uniformly */
+  return true;
+}
+
 cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, const hg_ir_ndrange_state *resume,
                             hg_ir_ndrange_state **stopped, uint64_t *device_ns) {
   hg_vendor_backend *vb = hg_vendor_of(be);
