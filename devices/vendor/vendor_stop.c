@@ -425,6 +425,15 @@ bool hg_vendor_kernel_can_resume(hg_backend *be, hg_dev_kernel *k, const hg_ir_n
   for (unsigned d = 0; d < 3; d++)
     if (state->global_size[d] % state->local_size[d])
       return false; /* a ragged edge: the forms index groups uniformly */
+  const hg_oc_stop_kernel *info = k->stop_info;
+  if (state->value_stride != info->layout.value_stride || state->private_size != info->layout.private_size)
+    return false;
+  for (uint32_t q = 0; q < state->num_running; q++) /* every work-item at a point the resume form can enter */
+    for (uint32_t i = 0; i < state->running[q].num_items; i++) {
+      uint32_t sp = state->running[q].safepoint[i];
+      if (sp != HG_WI_DONE && (sp >= info->layout.num_safepoints || !info->resumable[sp]))
+        return false;
+    }
   return true;
 }
 
