@@ -23,6 +23,7 @@
 #include "platform/program.h"
 #include "platform/command.h"
 #include "platform/safepoints.h"
+#include "ir/ndrange_state.h"
 
 cl_int hg_migrate_check_flags(cl_migration_flags_hetgpu flags) {
   const cl_migration_flags_hetgpu known =
