@@ -3,12 +3,12 @@
 # .gpubundle/, registers NVIDIA's OpenCL, and runs the tests and benchmarks through hetGPU on
 # NVIDIA's OpenCL (HETGPU_BACKEND=vendor:NVIDIA). Logs go to /tmp/gpu-logs, packed into
 # $OUT/gpu-logs.tar.gz when $OUT is set (the device tool brings back only a few files).
-# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit riscv migrate stop
+# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit riscv migrate stop stopbench
 # (default: all).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-phases=${*:-tests corpus suite bench submit riscv migrate stop}
+phases=${*:-tests corpus suite bench submit riscv migrate stop stopbench}
 logs=/tmp/gpu-logs; rm -rf "$logs"; mkdir -p "$logs"
 dl=/tmp/hg-debs; mkdir -p $dl
 for f in .gpubundle/debs/*.deb; do dpkg -x "$f" $dl; done
@@ -87,17 +87,22 @@ for phase in $phases; do
   stop)
     # every corpus launch stopped at a random safe point and finished on another backend
     # (docs/safe-points.md), against NVIDIA's own build of the originals
-    for pair in vendor:NVIDIA,riscv riscv,vendor:NVIDIA vendor:NVIDIA,vendor:Portable vendor:Portable,vendor:NVIDIA; do
+    # HG_STOP_PAIRS: "from,to ..." (default: the four below)
+    for pair in ${HG_STOP_PAIRS:-vendor:NVIDIA,riscv riscv,vendor:NVIDIA vendor:NVIDIA,vendor:Portable vendor:Portable,vendor:NVIDIA}; do
       from=${pair%%,*} to=${pair#*,} name=corpus_stop_$(echo "${pair}" | tr ':,' '_-')
       t0=$(date +%s)
       ls -d .gpubundle/kernels/*/ | sed 's,/$,,' | HG_CORPUS_PLATFORM=NVIDIA OCL_ICD_VENDORS=/tmp/hg-vendors-all \
         HETGPU_BACKEND=$from HETGPU_STOP_AFTER=1-40:$to \
-        timeout 250 xargs -P 8 -I{} sh -c "$B/corpus_runner --via hetGPU --timeout 60 --exceptions .gpubundle/kernels/exceptions_nvidia.txt {} > $logs/${name}_\$(basename {}).log 2>&1"
+        timeout 130 xargs -P 8 -I{} sh -c "$B/corpus_runner --via hetGPU --timeout 60 --exceptions .gpubundle/kernels/exceptions_nvidia.txt {} > $logs/${name}_\$(basename {}).log 2>&1"
       cat $logs/${name}_*.log > $logs/$name.log
       printf '%-32s %7ss  %s passed, %s failed\n' "$name" $(( $(date +%s) - t0 )) \
         "$(grep -c '^PASS' $logs/$name.log)" "$(grep -c '^FAIL' $logs/$name.log)" | tee -a "$logs/summary.txt"
-    done
-    run bench_stop 400 $B/bench-stop ;;
+      grep -h '^FAIL' $logs/$name.log | cut -c1-160 | tee -a "$logs/summary.txt"
+    done ;;
+  stopbench)
+    # the stoppable forms on NVIDIA below the API, and bench-stop on every backend
+    run vendor_stop_test 200 $B/vendor_stop_test
+    run bench_stop 350 $B/bench-stop ;;
   esac
 done
 cat "$logs/summary.txt"
