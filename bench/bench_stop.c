@@ -10,7 +10,9 @@
  *     captured state (goal: within 1 ms), and the state's size.
  *  3. Resume: that state resumed on every backend, asked to stop again at once (restore and
  *     capture again: the time against the floor of copying the state's bytes twice with
- *     memcpy), then resumed to the end; the buffer must equal the host's computation.
+ *     memcpy); on the backend that stopped it, also resumed to the end, where the buffer must
+ *     equal the host's computation (another backend may be far slower at the rounds
+ *     calibrated here; the tests finish moved kernels everywhere).
  * Usage: bench-stop [BACKEND...] (HETGPU_BACKEND's syntax; default: every backend). The RISC-V
  * simulator gets the same kernels on a range 16 times smaller. */
 #include <pthread.h>
@@ -179,6 +181,7 @@ static void steady_state(hg_backend *be, const hg_ir_module *m, bool small) {
         if (dev > 0 && dev < best_dev[form])
           best_dev[form] = dev;
       }
+    fflush(stdout);
     printf("steady %-8s wall   plain %10.4f ms  stoppable %10.4f ms  ratio %.3f\n", c.name, best[0] * 1e3,
            best[1] * 1e3, best[1] / best[0]);
     if (best_dev[0] < 1e30 && best_dev[1] < 1e30)
@@ -268,9 +271,9 @@ static void time_to_stop(hg_backend *be, const hg_ir_module *m, hg_backend **all
     rounds = want > 4e9 ? 4000000000u : want < 1 ? 1 : (uint32_t)want;
     be->ops->mem_free(be, mem);
   }
-  double lat[5];
+  double lat[3];
   int runs = 0;
-  for (int rep = 0; rep < 5; rep++) {
+  for (int rep = 0; rep < 3; rep++) {
     hg_dev_mem *mem;
     if (be->ops->mem_alloc(be, n * 4, &mem))
       die("mem_alloc", -1);
@@ -326,18 +329,20 @@ static void time_to_stop(hg_backend *be, const hg_ir_module *m, hg_backend **all
         hg_ir_ndrange_state *st2 = NULL;
         cl_int e2 = to->ops->kernel_run(to, tk, &tl, r.stopped, &st2, NULL);
         double round_trip = now_s() - t0;
-        /* the buffer moved on a little before the second stop: finish from that state */
-        atomic_store(&again.requested, false);
+        const char *verdict = "not run to the end here";
         hg_ir_ndrange_state *st3 = NULL;
-        cl_int e3 = to->ops->kernel_run(to, tk, &tl, e2 == HG_LAUNCH_STOPPED ? st2 : r.stopped, &st3, NULL);
-        uint32_t *fin = malloc(n * 4);
-        memset(fin, 0xA5, n * 4);
-        to->ops->mem_read(to, tmem, 0, n * 4, fin);
-        bool ok = e3 == CL_SUCCESS && !memcmp(fin, want, n * 4);
-        printf("resume %-40.40s restore+capture %8.3f ms (floor %.3f ms: the state copied twice)  finished: %s\n",
-               to->name, round_trip * 1e3, 2.0 * bytes / floor_rate * 1e3,
-               ok ? "equal to the host" : "WRONG");
-        free(fin);
+        if (to == be) { /* the buffer moved on a little before the second stop: finish from that state */
+          atomic_store(&again.requested, false);
+          cl_int e3 = to->ops->kernel_run(to, tk, &tl, e2 == HG_LAUNCH_STOPPED ? st2 : r.stopped, &st3, NULL);
+          uint32_t *fin = malloc(n * 4);
+          memset(fin, 0xA5, n * 4);
+          to->ops->mem_read(to, tmem, 0, n * 4, fin);
+          verdict = e3 == CL_SUCCESS && !memcmp(fin, want, n * 4) ? "finished equal to the host" : "finished WRONG";
+          free(fin);
+        }
+        printf("resume %-40.40s restore+capture %8.3f ms (floor %.3f ms: the state copied twice), %s\n", to->name,
+               round_trip * 1e3, 2.0 * bytes / floor_rate * 1e3, verdict);
+        fflush(stdout);
         hg_ir_ndrange_state_free(st2);
         hg_ir_ndrange_state_free(st3);
         to->ops->mem_free(to, tmem);
@@ -374,6 +379,7 @@ static hg_ir_module *compile(const char *src) {
 }
 
 int main(int argc, char **argv) {
+  setvbuf(stdout, NULL, _IOLBF, 0); /* whatever a time limit cuts off, the lines so far stay */
   if (hg_backends_init() != CL_SUCCESS)
     die("hg_backends_init", CL_DEVICE_NOT_FOUND);
   hg_backend *all[16];
