@@ -60,6 +60,11 @@ static cl_program program_from_cache(hg_vendor_backend *vb, const hg_cache_key *
 }
 
 static void program_to_cache(hg_vendor_backend *vb, cl_program prog, const hg_cache_key *key) {
+  /* A CPU device's binary is not asked for: PoCL compiles every kernel's work-group function
+   * to answer (the stoppable forms included: CLBlast's xgemv ran 40 times slower), keeps its own
+   * kernel cache, and aborts on the query for very long kernel names (NOTES.md). */
+  if (vb->base.type & CL_DEVICE_TYPE_CPU)
+    return;
   size_t size = 0;
   if (VCL(prog)->clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || !size)
     return;
