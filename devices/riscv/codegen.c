@@ -685,7 +685,9 @@ int hg_rv_codegen(hg_ir_module *m, hg_rv_object *out, char *err, size_t err_size
   g.ptr = LLVMPointerTypeInContext(g.C, 0);
   g.voidt = LLVMVoidTypeInContext(g.C);
   LLVMSetTarget(g.M, RV_TRIPLE);
-  char *layout = LLVMCopyStringRepOfTargetData(LLVMCreateTargetDataLayout(tm));
+  LLVMTargetDataRef data_layout = LLVMCreateTargetDataLayout(tm);
+  char *layout = LLVMCopyStringRepOfTargetData(data_layout);
+  LLVMDisposeTargetData(data_layout);
   LLVMSetDataLayout(g.M, layout);
   LLVMDisposeMessage(layout);
   LLVMAddModuleFlag(g.M, LLVMModuleFlagBehaviorError, "target-abi", 10, LLVMMDStringInContext2(g.C, "lp64d", 5));
