@@ -105,11 +105,12 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
   memcpy(launch.global_size, kc->global, sizeof kc->global);
   memcpy(launch.local_size, kc->local, sizeof kc->local);
   uint64_t device_ns = 0;
-  if (kc->resume && !(be->ops->kernel_run && hg_safepoints_enabled())) {
+  bool stoppable = be->ops->kernel_run && hg_safepoints_enabled();
+  if (kc->resume && !stoppable) {
     err = CL_INVALID_OPERATION; /* a stopped launch only moves to backends that resume (migrate.c) */
   } else if (token && be->ops->kernel_launch_async) {
     err = be->ops->kernel_launch_async(be, dk, &launch, hg_command_timed(c), token);
-  } else if (be->ops->kernel_run && hg_safepoints_enabled()) {
+  } else if (stoppable) {
     launch.stop = &c->queue->context->stop;
     launch.stop_after = kc->stopped_once ? 0 : hg_stop_after_checks();
     hg_ir_ndrange_state *stopped = NULL;

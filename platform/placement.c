@@ -42,20 +42,30 @@ hg_backend *hg_placement_current(hg_placement *p) {
   return be;
 }
 
-hg_backend *hg_placement_enter(hg_placement *p) {
-  pthread_mutex_lock(&p->lock);
+/* Under p->lock: waits while the gate is closed, then goes in. */
+static hg_backend *enter_locked(hg_placement *p) {
   while (p->closed)
     pthread_cond_wait(&p->cond, &p->lock);
   p->inside++;
-  hg_backend *be = p->backend;
+  return p->backend;
+}
+
+/* Under p->lock. */
+static void leave_locked(hg_placement *p) {
+  if (--p->inside == 0 && p->closed)
+    pthread_cond_broadcast(&p->cond); /* the closer waits for the last one out */
+}
+
+hg_backend *hg_placement_enter(hg_placement *p) {
+  pthread_mutex_lock(&p->lock);
+  hg_backend *be = enter_locked(p);
   pthread_mutex_unlock(&p->lock);
   return be;
 }
 
 void hg_placement_leave(hg_placement *p) {
   pthread_mutex_lock(&p->lock);
-  if (--p->inside == 0 && p->closed)
-    pthread_cond_broadcast(&p->cond); /* the closer waits for the last one out */
+  leave_locked(p);
   pthread_mutex_unlock(&p->lock);
 }
 
@@ -73,8 +83,7 @@ static void hg_command_unplace_stopped(hg_command *cmd) {
   pthread_mutex_lock(&p->lock);
   cmd->stopped_next = p->stopped;
   p->stopped = cmd;
-  if (--p->inside == 0 && p->closed)
-    pthread_cond_broadcast(&p->cond);
+  leave_locked(p);
   pthread_mutex_unlock(&p->lock);
 }
 
@@ -82,15 +91,12 @@ static void hg_command_unplace_stopped(hg_command *cmd) {
 static hg_backend *hg_command_replace(hg_command *cmd) {
   hg_placement *p = &cmd->queue->context->placement;
   pthread_mutex_lock(&p->lock);
-  while (p->closed)
-    pthread_cond_wait(&p->cond, &p->lock);
+  cmd->backend = enter_locked(p);
   for (hg_command **at = &p->stopped; *at; at = &(*at)->stopped_next)
     if (*at == cmd) {
       *at = cmd->stopped_next;
       break;
     }
-  p->inside++;
-  cmd->backend = p->backend;
   pthread_mutex_unlock(&p->lock);
   return cmd->backend;
 }

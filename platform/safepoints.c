@@ -10,7 +10,6 @@
 #include "common/log.h"
 #include "platform/platform.h"
 
-static bool enabled = true;
 static uint64_t stop_lo, stop_hi; /* 0: unset */
 static uint64_t stop_rng;           /* xorshift64 state, under stop_rng_lock */
 static pthread_mutex_t stop_rng_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -18,10 +17,7 @@ static char stop_target[256];
 static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
 
 static void read_settings(void) {
-  const char *s = getenv("HETGPU_SAFE_POINTS");
-  if (s && *s)
-    enabled = strcmp(s, "0") != 0;
-  s = getenv("HETGPU_STOP_AFTER");
+  const char *s = getenv("HETGPU_STOP_AFTER");
   if (s && *s) {
     char *end;
     unsigned long long lo = strtoull(s, &end, 10), hi = lo;
@@ -49,19 +45,14 @@ static void read_settings(void) {
   }
 }
 
-bool hg_safepoints_enabled(void) {
-  pthread_once(&settings_once, read_settings);
-  return enabled;
-}
-
 bool hg_stop_after_active(void) {
   pthread_once(&settings_once, read_settings);
-  return enabled && stop_lo;
+  return hg_safepoints_enabled() && stop_lo;
 }
 
 uint64_t hg_stop_after_checks(void) {
   pthread_once(&settings_once, read_settings);
-  if (!enabled || !stop_lo)
+  if (!hg_safepoints_enabled() || !stop_lo)
     return 0;
   if (stop_lo == stop_hi)
     return stop_lo;

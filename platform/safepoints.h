@@ -10,10 +10,10 @@
 
 #include "devices/backend.h"
 
-/* HETGPU_SAFE_POINTS (default 1): kernels run in their stoppable form where the backend has
- * one (devices/backend.h kernel_run), so a migration or checkpoint can stop them mid-flight.
- * 0: plain kernels, which a migration waits for. */
-bool hg_safepoints_enabled(void);
+/* hg_safepoints_enabled (common/safepoint_settings.h): kernels run in their stoppable form
+ * where the backend has one (devices/backend.h kernel_run), so a migration or checkpoint can
+ * stop them mid-flight; off, plain kernels, which a migration waits for. */
+#include "common/safepoint_settings.h"
 
 /* HETGPU_STOP_AFTER=N[:backend] or LO-HI[:backend], a test setting: every kernel launch stops
  * by itself at its N-th safe-point check (once per launch; with LO-HI, N is drawn for each

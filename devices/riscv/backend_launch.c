@@ -21,6 +21,7 @@
 #include "devices/riscv/backend_internal.h"
 #include "devices/riscv/backend_state.h"
 #include "common/log.h"
+#include "common/safepoint_settings.h"
 
 static uint64_t align16(uint64_t x) { return (x + 15) & ~15ull; }
 
@@ -48,14 +49,6 @@ static void log_counters(const char *kernel, const hg_sim_machine *sim, const hg
          kernel, (unsigned long long)t.insns, (unsigned long long)t.cycles, (unsigned long long)t.dram_reads,
          (unsigned long long)t.dram_writes, (unsigned long long)t.noc_bytes, host_ns / 1e6,
          host_ns ? t.insns * 1e3 / host_ns : 0.0);
-}
-
-/* Safe-point checks between two polls of the simulator (HETGPU_SAFEPOINT_INTERVAL): a poll
- * is an ecall, a check a decrement and a branch. */
-static uint64_t poll_interval(void) {
-  const char *e = getenv("HETGPU_SAFEPOINT_INTERVAL");
-  unsigned long long v = e ? strtoull(e, NULL, 0) : 0;
-  return v ? v : 256;
 }
 
 /* Does the resumed state describe this launch's range? */
@@ -260,7 +253,7 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   desc[HG_RV_D_FRAME_STRIDE] = frame;
   /* a plain launch never polls: its checks count down from 2^64 */
   desc[HG_RV_D_POLL_INTERVAL] =
-      save_block && k->code->plan.can_stop ? (launch->stop_after ? 1 : poll_interval()) : UINT64_MAX;
+      save_block && k->code->plan.can_stop ? (launch->stop_after ? 1 : hg_safepoint_interval()) : UINT64_MAX;
   desc[HG_RV_D_REC_FRAMES] = io.rec_frames;
   desc[HG_RV_D_REC_LOCAL] = io.rec_local;
   desc[HG_RV_D_LOCAL_BYTES] = local_end;

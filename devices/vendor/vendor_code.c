@@ -8,6 +8,7 @@
 #include "devices/vendor/vendor_internal.h"
 #include "lowering/opencl_c.h"
 #include "common/log.h"
+#include "common/safepoint_settings.h"
 
 static char *dup_string(const char *s) {
   size_t n = strlen(s) + 1;
@@ -119,13 +120,6 @@ static cl_int build_source(hg_vendor_backend *vb, const char *source, const char
   return CL_SUCCESS;
 }
 
-/* Whether kernels get their stoppable and resume forms: HETGPU_SAFE_POINTS=0 turns safe
- * points off for the whole driver, and then the forms would only cost compile time. */
-static bool want_stop_forms(void) {
-  const char *s = getenv("HETGPU_SAFE_POINTS");
-  return !s || strcmp(s, "0") != 0;
-}
-
 cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
                                hg_dev_program **out, char **log) {
   hg_vendor_backend *vb = hg_vendor_of(be);
@@ -136,7 +130,7 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   /* lowered on a cache hit too: the source is the cache key, and the printf table comes with it */
   hg_printf_table table;
   hg_oc_stop_table stop = {0};
-  bool forms = want_stop_forms();
+  bool forms = hg_safepoints_enabled(); /* off, the forms would only cost compile time */
   /* PoCL (CPU devices) compiles the forms of kernels with many barriers without end */
   uint32_t max_barriers = (be->type & CL_DEVICE_TYPE_CPU) ? 4 : 0;
   char *source = forms ? hg_lower_opencl_c_stoppable(module, max_barriers, &table, &stop, err_text, sizeof err_text)

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/safepoint_settings.h"
 #include "devices/vendor/vendor_internal.h"
 #include "devices/vendor/vendor_stop_state.h"
 
@@ -47,12 +48,6 @@ typedef struct hg_vendor_stops {
   uint32_t interval;     /* HETGPU_SAFEPOINT_INTERVAL */
   run_slot slots[HG_STOP_SLOTS];
 } hg_vendor_stops;
-
-static uint32_t interval_setting(void) {
-  const char *s = getenv("HETGPU_SAFEPOINT_INTERVAL");
-  long v = s && *s ? strtol(s, NULL, 10) : 0;
-  return v >= 1 && v <= 1L << 30 ? (uint32_t)v : 256u;
-}
 
 static hg_vendor_stops *stops_of(hg_vendor_backend *vb) {
   pthread_mutex_lock(&vb->stops_lock);
@@ -98,7 +93,7 @@ static hg_vendor_stops *stops_of(hg_vendor_backend *vb) {
   pthread_mutex_init(&st->ctl.subs_lock, NULL);
   pthread_mutex_init(&st->lock, NULL);
   pthread_cond_init(&st->freed, NULL);
-  st->interval = interval_setting();
+  st->interval = hg_safepoint_interval();
   vb->stops = st;
   pthread_mutex_unlock(&vb->stops_lock);
   HG_LOG(HG_LOG_BACKEND, "%s: stoppable launches, stop word %s, check every %u loop-header crossings",

@@ -1,0 +1,15 @@
+/* The safe-point settings every layer reads the same way (docs/safe-points.md): the platform
+ * decides whether launches are stoppable, the backends whether to build stoppable forms and
+ * how often their kernels check for a stop. Read once per process. */
+#ifndef HETGPU_COMMON_SAFEPOINT_SETTINGS_H
+#define HETGPU_COMMON_SAFEPOINT_SETTINGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* HETGPU_SAFE_POINTS: false only when it is "0" (default on). */
+bool hg_safepoints_enabled(void);
+/* HETGPU_SAFEPOINT_INTERVAL: loop-header crossings between two checks, 1..2^30 (default 256). */
+uint32_t hg_safepoint_interval(void);
+
+#endif
