@@ -5,6 +5,8 @@
  *   hetgpu-cc kernel.hgir --print                        print a binary's IR text
  *   hetgpu-cc kernel.hgir --verify                       check a binary (exit status 0 if valid)
  *   hetgpu-cc kernel.cl|kernel.hgir --emit-opencl-c      lower to OpenCL C (stdout, or -o file)
+ *   hetgpu-cc kernel.cl|kernel.hgir --stoppable          the same with the stoppable, resume and
+ *                                                        catch-up forms (docs/opencl-c-safe-points.md)
  *
  * Build options are every other argument starting with '-' (-D, -I with or without a separate
  * value, -cl-std=, -cl-fast-relaxed-math ...), or given whole with --options "...".
@@ -19,10 +21,11 @@
 #include "ir/ir.h"
 #include "lowering/frontend.h"
 #include "lowering/opencl_c.h"
+#include "lowering/opencl_c_stop.h"
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: hetgpu-cc [build options] INPUT [-o OUTPUT] [--print | --verify | --emit-opencl-c]\n"
+          "usage: hetgpu-cc [build options] INPUT [-o OUTPUT] [--print | --verify | --emit-opencl-c | --stoppable]\n"
           "                 [--library] [--options \"OPTIONS\"]\n"
           "INPUT is OpenCL C source or an IR binary; build options are passed to the front end.\n");
 }
@@ -87,7 +90,7 @@ static void print_printf_table(const hg_printf_table *pt) {
 
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
-  bool print = false, verify = false, emit_c = false, library = false;
+  bool print = false, verify = false, emit_c = false, stoppable = false, library = false;
   char *opts = calloc(1, 1);
   if (!opts) return 3;
   for (int i = 1; i < argc; i++) {
@@ -96,6 +99,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--print")) print = true;
     else if (!strcmp(a, "--verify")) verify = true;
     else if (!strcmp(a, "--emit-opencl-c")) emit_c = true;
+    else if (!strcmp(a, "--stoppable")) emit_c = stoppable = true;
     else if (!strcmp(a, "--library")) library = true;
     else if (!strcmp(a, "--options") && i + 1 < argc) append_option(&opts, argv[++i], true);
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -161,7 +165,10 @@ int main(int argc, char **argv) {
   }
   if (m && emit_c && status == 0) {
     hg_printf_table pt;
-    char *src = hg_lower_opencl_c(m, &pt, err, sizeof err);
+    hg_oc_stop_table stop = {0};
+    char *src = stoppable ? hg_lower_opencl_c_stoppable(m, 0, &pt, &stop, err, sizeof err)
+                          : hg_lower_opencl_c(m, &pt, err, sizeof err);
+    hg_oc_stop_table_free(&stop);
     if (!src) {
       fprintf(stderr, "hetgpu-cc: lowering to OpenCL C failed: %s\n", err);
       status = 1;

@@ -9,11 +9,12 @@ bash tools/deps.sh
 dir=build; opts=(); ctest_opts=(); targets=()
 if [ "${HETGPU_TSAN:-0}" = 1 ]; then
   # ThreadSanitizer: the tests where several threads enqueue on shared and separate queues, a
-  # context migrates under them (also stopping running kernels at safe points), and the control
-  # socket's listener serves an application
-  dir=build-tsan; opts=(-DHETGPU_TSAN=ON); ctest_opts=(-R "^(event_|queue_|migrate_threads|migrate_safepoint|control_socket)")
+  # context migrates under them (also stopping running kernels at safe points), a move copies
+  # through the pool of threads of the GPU path, and the control socket's
+  # listener serves an application
+  dir=build-tsan; opts=(-DHETGPU_TSAN=ON); ctest_opts=(-R "^(event_|queue_|migrate_threads|migrate_safepoint|migrate_transfer_paths|control_socket)")
   targets=(--target hetgpu event_api event_deps event_threads queue_api queue_order queue_pipeline migrate_threads
-           migrate_safepoint test_control_socket control_workload hetgpu-ctl)
+           migrate_safepoint migrate_transfer_paths test_control_socket control_workload hetgpu-ctl)
 elif [ "${HETGPU_SANITIZE:-0}" = 1 ]; then
   # the sanitizer run leaves out the long runs: kernel corpus, conformance suite, real
   # applications and pyopencl (they pass under the sanitizers too, given hours)
