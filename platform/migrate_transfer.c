@@ -13,11 +13,14 @@
 #include "platform/migrate_internal.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/host_clock.h"
 #include "common/log.h"
 #include "platform/fault_inject.h"
 
@@ -81,7 +84,10 @@ typedef struct pinned_chunks {
 static pinned_chunks pinned_kept[PINNED_BACKENDS];
 
 /* One move through the chunks: the GPU side's DMA of chunk k overlaps the workers' copies of
- * the chunks before it (to the host) or after it (to the GPU). */
+ * the chunks before it (to the host) or after it (to the GPU). Waiting threads yield a while
+ * before they sleep: waking a dozen sleeping threads for every chunk cost more time than the
+ * copies (measured: 33 against 46 GB/s at 256 MiB). */
+#define PIPE_SPINS 4000
 typedef struct pipe_run {
   hg_backend *gpu;
   hg_dev_mem *mem;
@@ -91,16 +97,45 @@ typedef struct pipe_run {
   bool owned; /* buf[] are malloc'd stand-ins (tests), not the GPU's kept chunks */
   hg_token *pending[PIPE_BUFS]; /* the DMA using buf[i], not waited for yet */
   unsigned workers;
-  pthread_mutex_t lock;
+  pthread_mutex_t lock; /* for sleeping only: the state below is atomic */
   pthread_cond_t cond;
-  size_t ready;    /* chunks the workers may copy: their DMA landed (to the host), their buffer is free (to the GPU) */
-  unsigned *done;  /* per chunk: workers that copied their slice of it */
-  bool to_host, stop;
+  atomic_size_t ready;    /* chunks the workers may copy: their DMA landed (to the host), their buffer is free (to the GPU) */
+  atomic_uint *done;      /* per chunk: workers that copied their slice of it */
+  atomic_bool stop;
+  bool to_host;
 } pipe_run;
 
 static size_t chunk_len(const pipe_run *r, size_t k) {
   size_t off = k * PIPE_CHUNK;
   return r->size - off < PIPE_CHUNK ? r->size - off : PIPE_CHUNK;
+}
+
+static bool chunk_ready(pipe_run *r, size_t k) {
+  return atomic_load(&r->ready) > k || atomic_load(&r->stop);
+}
+
+static bool chunk_copied(pipe_run *r, size_t k) {
+  return atomic_load(&r->done[k]) >= r->workers;
+}
+
+static void pipe_await(pipe_run *r, bool (*cond)(pipe_run *, size_t), size_t k) {
+  for (unsigned i = 0; i < PIPE_SPINS; i++) {
+    if (cond(r, k))
+      return;
+    sched_yield();
+  }
+  pthread_mutex_lock(&r->lock);
+  while (!cond(r, k))
+    pthread_cond_wait(&r->cond, &r->lock);
+  pthread_mutex_unlock(&r->lock);
+}
+
+/* After a change to the atomic state: a sleeper checked it under the lock, so it is either
+ * waiting already or sees the change. */
+static void pipe_wake(pipe_run *r) {
+  pthread_mutex_lock(&r->lock);
+  pthread_cond_broadcast(&r->cond);
+  pthread_mutex_unlock(&r->lock);
 }
 
 typedef struct pipe_worker {
@@ -112,22 +147,16 @@ static void *pipe_work(void *arg) {
   pipe_worker *w = arg;
   pipe_run *r = w->run;
   for (size_t k = 0; k < r->nk; k++) {
-    pthread_mutex_lock(&r->lock);
-    while (r->ready <= k && !r->stop)
-      pthread_cond_wait(&r->cond, &r->lock);
-    bool stop = r->stop;
-    pthread_mutex_unlock(&r->lock);
-    if (stop)
+    pipe_await(r, chunk_ready, k);
+    if (atomic_load(&r->stop))
       break;
     size_t n = chunk_len(r, k), per = (n / r->workers + 4095) & ~(size_t)4095;
     size_t from = per * w->index < n ? per * w->index : n, len = from + per < n ? per : n - from;
     uint8_t *chunk = r->buf[k % PIPE_BUFS], *host = r->host + k * PIPE_CHUNK;
     if (len)
       memcpy(r->to_host ? host + from : chunk + from, r->to_host ? chunk + from : host + from, len);
-    pthread_mutex_lock(&r->lock);
-    if (++r->done[k] == r->workers)
-      pthread_cond_broadcast(&r->cond);
-    pthread_mutex_unlock(&r->lock);
+    if (atomic_fetch_add(&r->done[k], 1) + 1 == r->workers)
+      pipe_wake(r);
   }
   return NULL;
 }
@@ -143,18 +172,12 @@ static cl_int pipe_wait_dma(pipe_run *r, unsigned i) {
 }
 
 static void pipe_publish(pipe_run *r, size_t ready) {
-  pthread_mutex_lock(&r->lock);
-  if (ready > r->ready)
-    r->ready = ready;
-  pthread_cond_broadcast(&r->cond);
-  pthread_mutex_unlock(&r->lock);
+  atomic_store(&r->ready, ready); /* only the driving thread writes it, growing */
+  pipe_wake(r);
 }
 
 static void pipe_wait_copied(pipe_run *r, size_t k) {
-  pthread_mutex_lock(&r->lock);
-  while (r->done[k] < r->workers)
-    pthread_cond_wait(&r->cond, &r->lock);
-  pthread_mutex_unlock(&r->lock);
+  pipe_await(r, chunk_copied, k);
 }
 
 static cl_int pipe_dma(pipe_run *r, size_t k) {
@@ -268,6 +291,7 @@ static cl_int via_pipeline(hg_backend *gpu, hg_dev_mem *mem, uint8_t *host, bool
   pipe_worker w[PIPE_MAX_WORKERS];
   pthread_t th[PIPE_MAX_WORKERS];
   unsigned started = 0;
+  uint64_t t0 = hg_host_clock_ns(), t1 = 0, t2 = 0;
   cl_int err = (r.done = calloc(r.nk, sizeof *r.done)) ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
   pthread_mutex_init(&r.lock, NULL);
   pthread_cond_init(&r.cond, NULL);
@@ -278,12 +302,14 @@ static cl_int via_pipeline(hg_backend *gpu, hg_dev_mem *mem, uint8_t *host, bool
   }
   if (err == CL_SUCCESS && started < r.workers) /* the slices are cut for r.workers threads */
     err = CL_OUT_OF_HOST_MEMORY;
+  t1 = hg_host_clock_ns();
   if (err == CL_SUCCESS)
     err = to_host ? pipe_to_host(&r) : pipe_to_gpu(&r);
-  pthread_mutex_lock(&r.lock);
-  r.stop = err != CL_SUCCESS;
-  pthread_cond_broadcast(&r.cond);
-  pthread_mutex_unlock(&r.lock);
+  t2 = hg_host_clock_ns();
+  if (err != CL_SUCCESS) {
+    atomic_store(&r.stop, true);
+    pipe_wake(&r);
+  }
   for (unsigned i = 0; i < started; i++)
     pthread_join(th[i], NULL);
   for (unsigned i = 0; i < PIPE_BUFS; i++) {
@@ -291,8 +317,12 @@ static cl_int via_pipeline(hg_backend *gpu, hg_dev_mem *mem, uint8_t *host, bool
     if (err == CL_SUCCESS)
       err = w_err;
   }
-  HG_LOG(HG_LOG_MIGRATE, "%zu bytes %s %s through %zu chunks of %s memory, %u copying threads: %d", size,
-         to_host ? "from" : "to", gpu->name, r.nk, r.owned ? "host" : "pinned", r.workers, err);
+  HG_LOG(HG_LOG_MIGRATE,
+         "%zu bytes %s %s through %zu chunks of %s memory, %u copying threads: %d (threads started in %llu us, "
+         "moved in %llu us, all done in %llu us)",
+         size, to_host ? "from" : "to", gpu->name, r.nk, r.owned ? "host" : "pinned", r.workers, err,
+         (unsigned long long)(t1 - t0) / 1000, (unsigned long long)(t2 - t1) / 1000,
+         (unsigned long long)(hg_host_clock_ns() - t0) / 1000);
   pthread_cond_destroy(&r.cond);
   pthread_mutex_destroy(&r.lock);
   free(r.done);
