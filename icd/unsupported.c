@@ -157,7 +157,8 @@ cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context context, CLeglSyncKH
   return NULL;
 }
 
-cl_mem CL_API_CALL clCreatePipe(cl_context p0, cl_mem_flags p1, cl_uint p2, cl_uint p3, const cl_pipe_properties * p4, cl_int * p5) {
+cl_mem CL_API_CALL clCreatePipe(cl_context p0, cl_mem_flags p1, cl_uint p2, cl_uint p3, const cl_pipe_properties * p4, cl_int *errcode_ret) {
+  if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
   return NULL;
 }
 
@@ -193,7 +194,8 @@ cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue p0, void * p1, cl_uint p2,
   return CL_INVALID_OPERATION;
 }
 
-cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context p0, const cl_sampler_properties * p1, cl_int * p2) {
+cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context p0, const cl_sampler_properties * p1, cl_int *errcode_ret) {
+  if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
   return NULL;
 }
 

@@ -107,8 +107,10 @@ int hg_fe_parse_options(const char *options, hg_fe_options *o, char **log) {
         hg_log_append(log, "error: invalid build option '%s': this device supports CL1.0, CL1.1, CL1.2, CL2.0 and CL3.0", t);
         rc = CL_INVALID_BUILD_OPTIONS;
       }
-    } else if (!strcmp(t, "-cl-kernel-arg-info") || !strcmp(t, "-g") || !strcmp(t, "-cl-uniform-work-group-size")) {
-      /* always on / no effect on the result */
+    } else if (!strcmp(t, "-cl-kernel-arg-info") || !strcmp(t, "-g") || !strcmp(t, "-cl-uniform-work-group-size") ||
+               !strcmp(t, "-cl-strict-aliasing") || !strcmp(t, "-cl-no-subgroup-ifp")) {
+      /* always on / no effect on the result (-cl-strict-aliasing: deprecated, still valid;
+       * -cl-no-subgroup-ifp: a hint, valid since OpenCL 2.1, and the device has no sub-groups) */
     } else {
       hg_log_append(log, "error: invalid build option '%s'", t);
       rc = CL_INVALID_BUILD_OPTIONS;

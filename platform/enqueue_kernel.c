@@ -159,8 +159,9 @@ static cl_int check_range(cl_kernel kernel, cl_uint work_dim, const size_t *offs
                           const size_t *local, kernel_command *kc) {
   if (work_dim < 1 || work_dim > 3)
     return CL_INVALID_WORK_DIMENSION;
-  if (!global)
-    return CL_INVALID_GLOBAL_WORK_SIZE;
+  static const size_t empty[3] = {0, 0, 0};
+  if (!global) /* since OpenCL 2.1 an empty range, like a 0 in any dimension: it runs nothing */
+    global = empty;
   const hg_ir_function *f = hg_kernel_function(kernel);
   const uint32_t *reqd = f->reqd_work_group_size;
   size_t limit = hg_kernel_work_group_size(kernel);
@@ -190,8 +191,12 @@ static cl_int check_range(cl_kernel kernel, cl_uint work_dim, const size_t *offs
       return CL_INVALID_WORK_GROUP_SIZE;
     for (cl_uint d = 0; d < 3; d++)
       kc->local[d] = d < work_dim ? local[d] : 1;
-  } else if (reqd[0]) {
-    return CL_INVALID_WORK_GROUP_SIZE;
+  } else if (reqd[0]) { /* the required size, in the launch's dimensions (CTS null_required_work_group_size) */
+    for (cl_uint d = 0; d < 3; d++) {
+      kc->local[d] = d < work_dim ? reqd[d] : 1;
+      if (kc->global[d] % kc->local[d])
+        return CL_INVALID_WORK_GROUP_SIZE; /* no non-uniform work-groups */
+    }
   } else {
     choose_local_size(work_dim, kc->global, limit, kc->local);
   }

@@ -168,6 +168,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
   char *log = NULL;
   hg_ir_module *module = NULL;
   err = compile_source(p, p->build_options, headers, num_input_headers, true, &module, &log);
+  if (err == CL_INVALID_BUILD_OPTIONS) /* the front end's word; clCompileProgram's is this one */
+    err = CL_INVALID_COMPILER_OPTIONS;
   if (err == CL_SUCCESS)
     err = hg_program_set_module(p, module, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
   set_log(p, log);

@@ -62,9 +62,13 @@ TYPE_WORD = r"cl_\w+|size_t|int|unsigned|char|void|long|short|float|double|intpt
 def named_params(params):
     """Gives every parameter a name (C11 definitions need them)."""
     out = []
-    for i, p in enumerate(split_params(params)):
+    parts = split_params(params)
+    for i, p in enumerate(parts):
         if p == "void":
             return "void"
+        if i == len(parts) - 1 and re.fullmatch(r"cl_int\s*\*", p):  # unnamed in some headers
+            out.append("cl_int *errcode_ret")
+            continue
         if "(" in p:  # function pointer: name sits in (CL_CALLBACK *name)
             if not re.search(r"\*\s*\w+\s*\)", p.split(")(")[0] + ")"):
                 p = re.sub(r"\*\s*\)", f"*p{i})", p, count=1)

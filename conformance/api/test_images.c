@@ -1,5 +1,5 @@
-/* The device has no images: zero supported formats, image creation refused as the
- * specification says for a context whose devices do not support images. */
+/* The device has no images nor pipes: zero supported formats, image, sampler and pipe creation
+ * refused as the specification says for a context whose devices do not support them. */
 #include "harness.h"
 
 HG_TEST(no_image_formats) {
@@ -29,5 +29,24 @@ HG_TEST(no_image_formats) {
   CHECK(clCreateImage(ctx, CL_MEM_READ_ONLY, &f, &d, NULL, &err) == NULL && err == CL_INVALID_OPERATION);
   CHECK(clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err) == NULL &&
         err == CL_INVALID_OPERATION);
+  err = CL_SUCCESS; /* the entry points of OpenCL 2.0 must set errcode_ret too (CTS api consistency_pipes) */
+  cl_sampler_properties sp[] = {CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE, 0};
+  CHECK(clCreateSamplerWithProperties(ctx, sp, &err) == NULL && err == CL_INVALID_OPERATION);
+  clReleaseContext(ctx);
+}
+
+/* No device of the context supports pipes (CL_DEVICE_PIPE_SUPPORT false): clCreatePipe fails
+ * with CL_INVALID_OPERATION and says so through errcode_ret. */
+HG_TEST(no_pipes) {
+  if (!hg_test_is_hetgpu()) {
+    hg_test_skip("hetGPU's own answers");
+    return;
+  }
+  cl_bool pipes = CL_TRUE;
+  CHECK_CL(clGetDeviceInfo(hg_test_device, CL_DEVICE_PIPE_SUPPORT, sizeof pipes, &pipes, NULL));
+  CHECK(pipes == CL_FALSE);
+  cl_context ctx = hg_test_context();
+  cl_int err = CL_SUCCESS;
+  CHECK(clCreatePipe(ctx, CL_MEM_READ_WRITE, 4, 16, NULL, &err) == NULL && err == CL_INVALID_OPERATION);
   clReleaseContext(ctx);
 }

@@ -233,7 +233,24 @@ HG_TEST(launch_errors) {
   CHECK_ERR(clEnqueueNDRangeKernel(q, NULL, 1, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_KERNEL);
   CHECK_ERR(clEnqueueNDRangeKernel(q, k, 0, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_WORK_DIMENSION);
   CHECK_ERR(clEnqueueNDRangeKernel(q, k, 4, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_WORK_DIMENSION);
-  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, NULL, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+  /* since OpenCL 2.1 a NULL global size, like a 0 in any dimension, is an empty range: the
+   * command runs nothing and its event completes (CTS api zero_sized_enqueue) */
+  uint32_t poison = 0xdeadbeefu, got = 0;
+  CHECK_CL(clEnqueueFillBuffer(q, buf, &poison, 4, 0, 64 * 64 * 64 * 4, 0, NULL, NULL));
+  cl_event empty[3];
+  size_t zero_y[2] = {64, 0};
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, NULL, NULL, 0, NULL, &empty[0]));
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 2, NULL, zero_y, NULL, 0, NULL, &empty[1]));
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 2, NULL, zero_y, l, 0, NULL, &empty[2]));
+  CHECK_CL(clWaitForEvents(3, empty));
+  for (int i = 0; i < 3; i++) {
+    cl_int status = CL_QUEUED;
+    CHECK_CL(clGetEventInfo(empty[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+    CHECK(status == CL_COMPLETE);
+    clReleaseEvent(empty[i]);
+  }
+  CHECK_CL(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, 4, &got, 0, NULL, NULL));
+  CHECK(got == poison);
   size_t odd[1] = {7};
   CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, g, odd, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
   size_t big[2] = {64, 64};
@@ -246,16 +263,24 @@ HG_TEST(launch_errors) {
   cl_event bogus = (cl_event)ctx;
   CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, g, NULL, 1, &bogus, NULL), CL_INVALID_EVENT_WAIT_LIST);
   CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, g, NULL, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
-  /* reqd_work_group_size must be matched exactly, and given */
+  /* reqd_work_group_size must be matched exactly when given; without a local size the launch
+   * takes it, in the launch's dimensions (CTS api null_required_work_group_size) */
   cl_kernel f = clCreateKernel(p, "fixed", &err);
   CHECK_CL(clSetKernelArg(f, 0, sizeof buf, &buf));
-  CHECK_ERR(clEnqueueNDRangeKernel(q, f, 2, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
   CHECK_ERR(clEnqueueNDRangeKernel(q, f, 2, NULL, g, l, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
-  size_t fl[2] = {8, 4};
-  CHECK_CL(clEnqueueNDRangeKernel(q, f, 2, NULL, g, fl, 0, NULL, NULL));
+  size_t fl[2] = {8, 4}, g_odd[2] = {64, 6};
+  CHECK_ERR(clEnqueueNDRangeKernel(q, f, 2, NULL, g_odd, NULL, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
   int first[2];
+  for (int given = 0; given < 2; given++) {
+    CHECK_CL(clEnqueueFillBuffer(q, buf, &poison, 4, 0, 64 * 64 * 4, 0, NULL, NULL));
+    CHECK_CL(clEnqueueNDRangeKernel(q, f, 2, NULL, g, given ? fl : NULL, 0, NULL, NULL));
+    CHECK_CL(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof first, first, 0, NULL, NULL));
+    CHECK(first[0] == 84 && first[1] == 84);
+  }
+  CHECK_CL(clEnqueueFillBuffer(q, buf, &poison, 4, 0, 64 * 4, 0, NULL, NULL));
+  CHECK_CL(clEnqueueNDRangeKernel(q, f, 1, NULL, g, NULL, 0, NULL, NULL)); /* 1-D: (8, 1, 1) */
   CHECK_CL(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof first, first, 0, NULL, NULL));
-  CHECK(first[0] == 84 && first[1] == 84);
+  CHECK(first[0] == 81 && first[1] == 81);
   /* a kernel from another context */
   cl_context ctx2 = hg_test_context();
   cl_command_queue q2 = hg_test_queue(ctx2, 0);

@@ -126,6 +126,9 @@ HG_TEST(build_errors_and_log) {
   p = clCreateProgramWithSource(ctx, 1, &square_src, NULL, &err);
   CHECK_ERR(clBuildProgram(p, 0, NULL, "-not-an-option", NULL, NULL), CL_INVALID_BUILD_OPTIONS);
   CHECK_ERR(clBuildProgram(p, 0, NULL, "-Werror", NULL, NULL), CL_SUCCESS);
+  /* valid options that change nothing here: deprecated (1.0) and a hint (2.1) */
+  CHECK_CL(clBuildProgram(p, 0, NULL, "-cl-strict-aliasing -cl-no-subgroup-ifp", NULL, NULL));
+  CHECK(run_square(ctx, p));
   clReleaseProgram(p);
   /* -D reaches the preprocessor */
   const char *defsrc = "__kernel void square(__global const int *in, __global int *out) {\n"
@@ -198,6 +201,9 @@ HG_TEST(compile_and_link) {
   cl_program pm = clCreateProgramWithSource(ctx, 1, &main_src, NULL, &err);
   const char *names[1] = {"sq.h"};
   CHECK_ERR(clCompileProgram(pl, 0, NULL, NULL, 1, NULL, names, NULL, NULL), CL_INVALID_VALUE);
+  /* clCompileProgram names a bad option CL_INVALID_COMPILER_OPTIONS (clBuildProgram's is
+   * CL_INVALID_BUILD_OPTIONS) */
+  CHECK_ERR(clCompileProgram(pl, 0, NULL, "-not-an-option", 1, &h, names, NULL, NULL), CL_INVALID_COMPILER_OPTIONS);
   CHECK_CL(clCompileProgram(pl, 0, NULL, NULL, 1, &h, names, NULL, NULL));
   CHECK_CL(clCompileProgram(pm, 0, NULL, NULL, 1, &h, names, NULL, NULL));
   cl_program_binary_type bt;
