@@ -51,7 +51,8 @@ static uint64_t string_id(oc_ctx *c, uint32_t g) {
     oc_fail(c, "out of memory");
     return 0;
   }
-  memcpy(bytes, gl->init, gl->size);
+  if (gl->has_init) memcpy(bytes, gl->init, gl->size);
+  else memset(bytes, 0, gl->size ? gl->size : 1); /* a zero initializer has no data: "" is one */
   t->strings[t->num_strings] = (hg_printf_string){bytes, gl->size};
   c->string_ids[g] = ++t->num_strings;
   return c->string_ids[g];
@@ -117,9 +118,10 @@ static bool resolve_global(oc_ctx *c, uint32_t v, uint32_t *g, uint64_t *off) {
   return false;
 }
 
-/* Candidates for a %s pointer known only at run time: initialised constants holding a NUL. */
+/* Candidates for a %s pointer known only at run time: constants holding a NUL (a zero
+ * initializer, as the empty string has, holds only NULs). */
 static bool string_candidate(const hg_ir_global *gl) {
-  return gl->addrspace == HG_AS_CONSTANT && gl->has_init && gl->size && memchr(gl->init, 0, gl->size);
+  return gl->addrspace == HG_AS_CONSTANT && gl->size && (!gl->has_init || memchr(gl->init, 0, gl->size));
 }
 
 static void string_slot(oc_ctx *c, oc_buf *b, uint32_t v) {

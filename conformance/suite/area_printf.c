@@ -29,7 +29,7 @@ static const pcase CASES[] = {
     {"longs", "printf(\"%ld %lu %lx 100%%\\n\", -5000000000L, 18000000000000000000UL, 0x123456789abcUL);", 1, 1, false, false},
     {"floats", "printf(\"%f %e %g %.3f %10.4e %G\\n\", 1.5f, -0.000123f, 1e20f, 3.14159f, 65536.5f, 1e-10f);", 1, 1, false, false},
     {"hexfloat", "printf(\"%a %A\\n\", 1.0f, -0.75f);", 1, 1, false, false},
-    {"strings", "printf(\"%s|%10s|%-6s|%.3s|\\n\", \"hello\", \"right\", \"left\", \"truncated\");", 1, 1, false, false},
+    {"strings", "printf(\"%s|%10s|%-6s|%.3s|[%s]\\n\", \"hello\", \"right\", \"left\", \"truncated\", \"\");", 1, 1, false, false},
     {"vectors", "printf(\"%v4hld|%v2hlf|%v3hlx\\n\", (int4)(1, -2, 3, 4), (float2)(0.5f, -1.25f), (uint3)(10, 11, 255));", 1, 1, false, false},
     {"special_values", "printf(\"%f %f %F\\n\", INFINITY, -INFINITY, INFINITY);", 1, 1, false, false},
     {"double", "printf(\"%.15g %.17e\\n\", (double)1 / 10, (double)2 / 3);", 1, 1, false, true},
@@ -80,7 +80,7 @@ static void expected(int idx, char *out, size_t size, bool as_float) {
   case 1: snprintf(out, size, "%lld %llu %llx 100%%\n", -5000000000LL, 18000000000000000000ULL, 0x123456789abcULL); break;
   case 2: snprintf(out, size, "%f %e %g %.3f %10.4e %G\n", (double)1.5f, (double)-0.000123f, (double)1e20f, (double)3.14159f, (double)65536.5f, (double)1e-10f); break;
   case 3: snprintf(out, size, "%a %A\n", 1.0, -0.75); break;
-  case 4: snprintf(out, size, "%s|%10s|%-6s|%.3s|\n", "hello", "right", "left", "truncated"); break;
+  case 4: snprintf(out, size, "%s|%10s|%-6s|%.3s|[%s]\n", "hello", "right", "left", "truncated", ""); break;
   case 5: snprintf(out, size, "%d,%d,%d,%d|%f,%f|%x,%x,%x\n", 1, -2, 3, 4, 0.5, -1.25, 10u, 11u, 255u); break;
   case 6: snprintf(out, size, "%f %f %F\n", INFINITY, -INFINITY, INFINITY); break;
   case 7:
