@@ -137,6 +137,11 @@ typedef struct hg_backend_ops {
   void (*program_free)(hg_backend *be, hg_dev_program *prog);
   cl_int (*kernel_create)(hg_backend *be, hg_dev_program *prog, const char *name, hg_dev_kernel **out);
   void (*kernel_free)(hg_backend *be, hg_dev_kernel *kernel);
+  /* Optional (NULL: the profile's HG_PROFILE_MAX_WORK_GROUP_SIZE): the most work-items per
+   * group this backend runs the kernel with, in every form it may launch (plain, stoppable,
+   * resume), given the kernel's own resources and up to the profile's local memory for
+   * __local arguments. */
+  size_t (*kernel_work_group_size)(hg_backend *be, hg_dev_kernel *kernel);
   /* Runs the kernel to completion. device_ns, when not NULL, receives the device-measured
    * execution time (0 if the backend cannot measure it). */
   cl_int (*kernel_launch)(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);

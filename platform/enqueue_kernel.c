@@ -164,7 +164,7 @@ static cl_int check_range(cl_kernel kernel, cl_uint work_dim, const size_t *offs
     global = empty;
   const hg_ir_function *f = hg_kernel_function(kernel);
   const uint32_t *reqd = f->reqd_work_group_size;
-  size_t limit = hg_kernel_work_group_size(kernel);
+  size_t safe = reqd[0] ? SIZE_MAX : hg_kernel_safe_work_group_size(kernel);
   static const size_t item_max[3] = {HG_PROFILE_MAX_WORK_ITEM_SIZE_0, HG_PROFILE_MAX_WORK_ITEM_SIZE_1,
                                      HG_PROFILE_MAX_WORK_ITEM_SIZE_2};
   kc->work_dim = work_dim;
@@ -187,7 +187,8 @@ static cl_int check_range(cl_kernel kernel, cl_uint work_dim, const size_t *offs
         return CL_INVALID_WORK_GROUP_SIZE;
       product *= local[d];
     }
-    if (product > limit)
+    /* above the size every backend runs, ask them (hg_kernel_work_group_size builds there) */
+    if (product > safe && product > hg_kernel_work_group_size(kernel))
       return CL_INVALID_WORK_GROUP_SIZE;
     for (cl_uint d = 0; d < 3; d++)
       kc->local[d] = d < work_dim ? local[d] : 1;
@@ -198,7 +199,7 @@ static cl_int check_range(cl_kernel kernel, cl_uint work_dim, const size_t *offs
         return CL_INVALID_WORK_GROUP_SIZE; /* no non-uniform work-groups */
     }
   } else {
-    choose_local_size(work_dim, kc->global, limit, kc->local);
+    choose_local_size(work_dim, kc->global, safe, kc->local);
   }
   if (hg_kernel_local_mem_size(kernel) > HG_PROFILE_LOCAL_MEM_SIZE)
     return CL_OUT_OF_RESOURCES;

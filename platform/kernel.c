@@ -300,7 +300,31 @@ size_t hg_kernel_work_group_size(cl_kernel k) {
   const hg_ir_function *f = hg_kernel_function(k);
   if (f->reqd_work_group_size[0])
     return (size_t)f->reqd_work_group_size[0] * f->reqd_work_group_size[1] * f->reqd_work_group_size[2];
-  return HG_KERNEL_WORK_GROUP_SIZE;
+  size_t known = atomic_load(&k->work_group_size);
+  if (known)
+    return known;
+  size_t best = HG_PROFILE_MAX_WORK_GROUP_SIZE;
+  for (unsigned i = 0; i < hg_backend_count(); i++) {
+    hg_backend *be = hg_backend_at(i);
+    hg_dev_kernel *dk;
+    if (!be || atomic_load(&be->lost) || !be->ops->kernel_work_group_size)
+      continue;
+    if (hg_kernel_device(k, be, &dk) != CL_SUCCESS) { /* it cannot run there at all: the safe size */
+      best = best < HG_KERNEL_SAFE_WORK_GROUP_SIZE ? best : HG_KERNEL_SAFE_WORK_GROUP_SIZE;
+      continue;
+    }
+    size_t n = be->ops->kernel_work_group_size(be, dk);
+    if (n && n < best)
+      best = n;
+  }
+  atomic_store(&k->work_group_size, best);
+  return best;
+}
+
+size_t hg_kernel_safe_work_group_size(cl_kernel k) {
+  size_t exact = hg_kernel_function(k)->private_size > HG_KERNEL_SMALL_PRIVATE ? hg_kernel_work_group_size(k)
+                                                                                : atomic_load(&k->work_group_size);
+  return exact && exact < HG_KERNEL_SAFE_WORK_GROUP_SIZE ? exact : HG_KERNEL_SAFE_WORK_GROUP_SIZE;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,

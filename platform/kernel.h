@@ -7,9 +7,12 @@
 
 #include "platform/program.h"
 
-/* CL_KERNEL_WORK_GROUP_SIZE of a kernel without reqd_work_group_size: the size every backend
- * can launch whatever the kernel's register use (docs/virtual-device.md). */
-#define HG_KERNEL_WORK_GROUP_SIZE 256u
+/* The largest work-group every backend launches whatever the kernel's registers (a GPU with
+ * 64K registers per block at 255 per thread: 256) when its private memory is at most
+ * HG_KERNEL_SMALL_PRIVATE bytes (256 such frames, with room for spills, fit a RISC-V tile's L1
+ * beside the whole local memory): below it no backend needs asking (docs/virtual-device.md). */
+#define HG_KERNEL_SAFE_WORK_GROUP_SIZE 256u
+#define HG_KERNEL_SMALL_PRIVATE 2048u
 #define HG_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE 32u
 
 typedef struct hg_kernel_arg {
@@ -29,14 +32,22 @@ struct _cl_kernel {
   /* launches that may run plain and asynchronously, because the last stoppable one was short
    * (platform/enqueue_kernel.c) */
   atomic_uint plain_launches;
+  /* CL_KERNEL_WORK_GROUP_SIZE once computed (0: not yet) */
+  atomic_size_t work_group_size;
 };
 
 /* The IR function of a kernel. */
 const hg_ir_function *hg_kernel_function(cl_kernel kernel);
 /* Bytes of local memory the kernel uses: static __local variables plus __local arguments. */
 cl_ulong hg_kernel_local_mem_size(cl_kernel kernel);
-/* CL_KERNEL_WORK_GROUP_SIZE */
+/* CL_KERNEL_WORK_GROUP_SIZE: the required size when the kernel has one, else the most
+ * work-items per group every usable backend runs it with (built there to ask, once per
+ * kernel), so a size that works keeps working after a migration. */
 size_t hg_kernel_work_group_size(cl_kernel kernel);
+/* A work-group size every usable backend runs the kernel with, found without building it
+ * anywhere when its private memory is small (HG_KERNEL_SAFE_WORK_GROUP_SIZE), else
+ * hg_kernel_work_group_size: what launches check and choose against. */
+size_t hg_kernel_safe_work_group_size(cl_kernel kernel);
 /* The backend kernel, created on first use. */
 cl_int hg_kernel_device(cl_kernel kernel, hg_backend *be, hg_dev_kernel **out);
 

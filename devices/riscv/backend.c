@@ -179,6 +179,7 @@ static const hg_backend_ops riscv_ops = {
     .program_free = hg_rv_program_free,
     .kernel_create = hg_rv_kernel_create,
     .kernel_free = hg_rv_kernel_free,
+    .kernel_work_group_size = hg_rv_kernel_work_group_size,
     .kernel_launch = hg_rv_kernel_launch,
     .kernel_run = hg_rv_kernel_run,
     .kernel_stop = hg_rv_kernel_stop,

@@ -58,6 +58,7 @@ void hg_rv_program_free(hg_backend *be, hg_dev_program *prog);
 cl_int hg_rv_kernel_create(hg_backend *be, hg_dev_program *prog, const char *name, hg_dev_kernel **out);
 void hg_rv_kernel_free(hg_backend *be, hg_dev_kernel *kernel);
 cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
+size_t hg_rv_kernel_work_group_size(hg_backend *be, hg_dev_kernel *kernel);
 /* kernel_run / kernel_stop (devices/backend.h; backend_launch.c, docs/riscv-backend.md "Stopping
  * and resuming"). */
 cl_int hg_rv_kernel_run(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch,

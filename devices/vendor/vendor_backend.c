@@ -119,6 +119,7 @@ static const hg_backend_ops vendor_ops = {
     .program_free = hg_vendor_program_free,
     .kernel_create = hg_vendor_kernel_create,
     .kernel_free = hg_vendor_kernel_free,
+    .kernel_work_group_size = hg_vendor_kernel_work_group_size,
     .kernel_launch = hg_vendor_kernel_launch,
     .kernel_run = hg_vendor_kernel_run,
     .kernel_stop = hg_vendor_kernel_stop,

@@ -191,6 +191,7 @@ cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *kernel, cons
                                      bool timed, hg_token **token);
 
 /* Stoppable launches (vendor_stop.c, docs/opencl-c-safe-points.md). */
+size_t hg_vendor_kernel_work_group_size(hg_backend *be, hg_dev_kernel *k);
 cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, const struct hg_ir_ndrange_state *resume,
                             struct hg_ir_ndrange_state **stopped, uint64_t *device_ns);
 void hg_vendor_kernel_stop(hg_backend *be, hg_stop_request *stop);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/profile_limits.h"
 #include "common/safepoint_settings.h"
 #include "devices/vendor/vendor_internal.h"
 #include "devices/vendor/vendor_stop_state.h"
@@ -291,6 +292,25 @@ static bool make_forms(hg_vendor_backend *vb, hg_dev_kernel *k) {
   if (!ok)
     HG_LOG(HG_LOG_SCHED, "%s: the forms of %s could not be made (%d)", vb->base.name, k->name, err);
   return ok;
+}
+
+/* The vendor's CL_KERNEL_WORK_GROUP_SIZE of k, the smallest over the forms a launch may use
+ * (the stoppable and resume forms keep more values live: on a GPU, more registers). */
+size_t hg_vendor_kernel_work_group_size(hg_backend *be, hg_dev_kernel *k) {
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  cl_device_id dev = vb->device;
+  size_t best = HG_PROFILE_MAX_WORK_GROUP_SIZE;
+  if (k->stop_info)
+    make_forms(vb, k); /* those that cannot be made are never launched */
+  cl_kernel forms[4] = {k->kernel, k->stop_kernel, k->resume_kernel, k->catchup_kernel};
+  for (int i = 0; i < 4; i++) {
+    size_t n = 0;
+    if (forms[i] && VCL(forms[i])->clGetKernelWorkGroupInfo(forms[i], dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof n, &n,
+                                                             NULL) == CL_SUCCESS &&
+        n && n < best)
+      best = n;
+  }
+  return best;
 }
 
 /* After a launch on slot i that may have stopped: the neutral state (NULL with *err when it
