@@ -168,11 +168,16 @@ static cl_int check_range(cl_kernel kernel, cl_uint work_dim, const size_t *offs
   static const size_t item_max[3] = {HG_PROFILE_MAX_WORK_ITEM_SIZE_0, HG_PROFILE_MAX_WORK_ITEM_SIZE_1,
                                      HG_PROFILE_MAX_WORK_ITEM_SIZE_2};
   kc->work_dim = work_dim;
+  size_t items = 1;
   for (cl_uint d = 0; d < 3; d++) {
     kc->global[d] = d < work_dim ? global[d] : 1;
     kc->offset[d] = d < work_dim && offset ? offset[d] : 0;
     if (d < work_dim && kc->offset[d] > SIZE_MAX - kc->global[d])
       return CL_INVALID_GLOBAL_OFFSET;
+    /* get_global_linear_id and the backends' group counts must not wrap: the whole range in a size_t */
+    if (kc->global[d] && items > SIZE_MAX / kc->global[d])
+      return CL_INVALID_GLOBAL_WORK_SIZE;
+    items *= kc->global[d] ? kc->global[d] : 1;
   }
   if (local) {
     size_t product = 1;

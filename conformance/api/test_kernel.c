@@ -266,6 +266,9 @@ HG_TEST(launch_errors) {
   size_t tall[3] = {1, 1, 128};
   size_t gt[3] = {1, 1, 128};
   CHECK_ERR(clEnqueueNDRangeKernel(q, k, 3, NULL, gt, tall, 0, NULL, NULL), CL_INVALID_WORK_ITEM_SIZE);
+  /* a range whose work-items do not fit a size_t (each dimension alone does) */
+  size_t wide[3] = {(size_t)1 << 32, (size_t)1 << 32, 2};
+  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 3, NULL, wide, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
   size_t huge_off[1] = {SIZE_MAX - 10};
   CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, huge_off, g, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_OFFSET);
   cl_event bogus = (cl_event)ctx;
