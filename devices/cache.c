@@ -14,7 +14,11 @@
 
 #include "common/log.h"
 
-#define ENTRY_MAGIC "HGCACHE1"
+/* An entry file: magic, key size, value size (8 bytes each), the key, the value, then a
+ * 16-byte hash of all that: an entry that does not check out is ignored and removed, so the
+ * next build rewrites it (a corrupted vendor binary must never reach a vendor). */
+#define ENTRY_MAGIC "HGCACHE2"
+#define ENTRY_HASH 16
 #define MEMORY_ENTRIES 64
 
 void hg_cache_key_add(hg_cache_key *key, const void *part, size_t size) {
@@ -44,16 +48,34 @@ void hg_cache_key_free(hg_cache_key *key) {
   memset(key, 0, sizeof *key);
 }
 
-static void hash128(const uint8_t *p, size_t n, uint64_t out[2]) {
-  uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
+/* A 128-bit hash of bytes given in pieces: state {a, b} from hash_start, then hash_add for each
+ * piece, then hash_end. Not cryptographic: names entries and catches corrupted ones. */
+static void hash_start(uint64_t st[2]) {
+  st[0] = 0xcbf29ce484222325ULL;
+  st[1] = 0x84222325cbf29ce4ULL;
+}
+
+static void hash_add(uint64_t st[2], const uint8_t *p, size_t n) {
+  uint64_t a = st[0], b = st[1];
   for (size_t i = 0; i < n; i++) {
     a = (a ^ p[i]) * 0x100000001b3ULL;
     b = (b ^ p[i] ^ (b >> 29)) * 0x9e3779b97f4a7c15ULL;
   }
-  a ^= a >> 31;
-  b ^= b >> 27;
+  st[0] = a;
+  st[1] = b;
+}
+
+static void hash_end(const uint64_t st[2], uint64_t out[2]) {
+  uint64_t a = st[0] ^ st[0] >> 31, b = st[1] ^ st[1] >> 27;
   out[0] = a * 0xbf58476d1ce4e5b9ULL;
   out[1] = b * 0x94d049bb133111ebULL;
+}
+
+static void hash128(const uint8_t *p, size_t n, uint64_t out[2]) {
+  uint64_t st[2];
+  hash_start(st);
+  hash_add(st, p, n);
+  hash_end(st, out);
 }
 
 /* ---- configuration ---- */
@@ -72,6 +94,8 @@ static struct memory_entry {
 } memory[MEMORY_ENTRIES];
 static uint64_t use_clock;
 
+/* The parents as the user's umask allows; the cache itself private to the user (it holds the
+ * kernels' source and binaries), also when an older hetGPU made it readable to others. */
 static void mkdir_p(const char *path) {
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s", path);
@@ -81,7 +105,10 @@ static void mkdir_p(const char *path) {
       mkdir(tmp, 0755);
       *p = '/';
     }
-  mkdir(tmp, 0755);
+  mkdir(tmp, 0700);
+  struct stat st;
+  if (stat(tmp, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 077))
+    chmod(tmp, st.st_mode & ~(mode_t)077);
 }
 
 /* The identity of this build of the driver (size, modification time and inode of the library
@@ -210,36 +237,79 @@ static bool write_all(int fd, const void *buf, size_t n) {
   return true;
 }
 
+/* The hash that closes an entry, over everything before it. */
+static void entry_hash(const uint8_t header[24], const hg_cache_key *key, const uint8_t *value, size_t size,
+                       uint8_t out[ENTRY_HASH]) {
+  uint64_t st[2], h[2];
+  hash_start(st);
+  hash_add(st, header, 24);
+  hash_add(st, key->bytes, key->size);
+  hash_add(st, value, size);
+  hash_end(st, h);
+  memcpy(out, h, ENTRY_HASH);
+}
+
 static bool disk_get(const hg_cache_key *key, uint8_t **value, size_t *size) {
   char path[4200];
   entry_path(key, path, sizeof path);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* not blocking on a FIFO or a device someone put there, not following a link */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0)
     return false;
-  bool ok = false;
-  char magic[8];
+  bool ok = false, bad = false;
+  uint8_t header[24], stored_hash[ENTRY_HASH], want_hash[ENTRY_HASH];
   uint64_t key_size, value_size;
   uint8_t *stored_key = NULL, *v = NULL;
   struct stat st;
-  if (fstat(fd, &st) || !read_all(fd, magic, 8) || memcmp(magic, ENTRY_MAGIC, 8) || !read_all(fd, &key_size, 8) ||
-      key_size != key->size || !read_all(fd, &value_size, 8) ||
-      (uint64_t)st.st_size != 24 + key_size + value_size)
+  if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+    goto done;
+  bad = true; /* from here on anything unexpected is a broken entry */
+  if (!read_all(fd, header, 24) || memcmp(header, ENTRY_MAGIC, 8))
+    goto done;
+  memcpy(&key_size, header + 8, 8);
+  memcpy(&value_size, header + 16, 8);
+  if (key_size != key->size || value_size > (uint64_t)st.st_size ||
+      (uint64_t)st.st_size != 24 + key_size + value_size + ENTRY_HASH)
     goto done;
   stored_key = malloc(key_size ? key_size : 1);
   v = malloc(value_size ? value_size : 1);
-  if (!stored_key || !v || !read_all(fd, stored_key, key_size) || memcmp(stored_key, key->bytes, key_size) ||
-      !read_all(fd, v, value_size))
+  if (!stored_key || !v) {
+    bad = false;
+    goto done;
+  }
+  if (!read_all(fd, stored_key, key_size) || memcmp(stored_key, key->bytes, key_size) ||
+      !read_all(fd, v, value_size) || !read_all(fd, stored_hash, ENTRY_HASH))
+    goto done;
+  entry_hash(header, key, v, value_size, want_hash);
+  if (memcmp(stored_hash, want_hash, ENTRY_HASH))
     goto done;
   *value = v;
   *size = value_size;
   v = NULL;
   ok = true;
+  bad = false;
   utimensat(AT_FDCWD, path, NULL, 0); /* mark recently used for eviction */
 done:
   free(stored_key);
   free(v);
   close(fd);
+  if (bad) {
+    HG_LOG(HG_LOG_CACHE, "%s: a broken entry, removed", path);
+    unlink(path);
+  }
   return ok;
+}
+
+/* hetGPU's own entry names: 32 lowercase hex digits and ".bin" (entry_path); eviction touches
+ * nothing else in the directory. */
+static bool own_entry_name(const char *name) {
+  size_t len = strlen(name);
+  if (len != 36 || strcmp(name + 32, ".bin"))
+    return false;
+  for (size_t i = 0; i < 32; i++)
+    if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+      return false;
+  return true;
 }
 
 /* Removes the least recently used entries until the directory fits the size limit. */
@@ -250,16 +320,16 @@ static void disk_evict(void) {
   struct file {
     char name[64];
     off_t size;
-    time_t mtime;
+    struct timespec mtime; /* to the nanosecond: entries written within a second still have an order */
   } *files = NULL;
   size_t n = 0, cap = 0;
   unsigned long long total = 0;
   for (struct dirent *e; (e = readdir(d));) {
     size_t len = strlen(e->d_name);
-    if (len < 5 || len >= 64 || strcmp(e->d_name + len - 4, ".bin"))
+    if (!own_entry_name(e->d_name))
       continue;
     struct stat st;
-    if (fstatat(dirfd(d), e->d_name, &st, 0))
+    if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
       continue;
     if (n == cap) {
       cap = cap ? cap * 2 : 64;
@@ -268,16 +338,17 @@ static void disk_evict(void) {
         break;
       files = nf;
     }
-    memcpy(files[n].name, e->d_name, len + 1); /* len < 64, checked above */
+    memcpy(files[n].name, e->d_name, len + 1); /* 36 characters, checked above */
     files[n].size = st.st_size;
-    files[n].mtime = st.st_mtime;
+    files[n].mtime = st.st_mtim;
     total += (unsigned long long)st.st_size;
     n++;
   }
   while (total > cache_limit && n) {
     size_t oldest = 0;
     for (size_t i = 1; i < n; i++)
-      if (files[i].mtime < files[oldest].mtime)
+      if (files[i].mtime.tv_sec < files[oldest].mtime.tv_sec ||
+          (files[i].mtime.tv_sec == files[oldest].mtime.tv_sec && files[i].mtime.tv_nsec < files[oldest].mtime.tv_nsec))
         oldest = i;
     unlinkat(dirfd(d), files[oldest].name, 0);
     total -= (unsigned long long)files[oldest].size;
@@ -288,17 +359,22 @@ static void disk_evict(void) {
 }
 
 static void disk_put(const hg_cache_key *key, const uint8_t *value, size_t size) {
-  if (24 + key->size + size > cache_limit)
+  if (24 + key->size + size + ENTRY_HASH > cache_limit)
     return;
   char path[4200], tmp[4300];
   entry_path(key, path, sizeof path);
   snprintf(tmp, sizeof tmp, "%s.%ld.%lu.tmp", path, (long)getpid(), (unsigned long)pthread_self());
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0)
     return;
+  uint8_t header[24], hash[ENTRY_HASH];
   uint64_t key_size = key->size, value_size = size;
-  bool ok = write_all(fd, ENTRY_MAGIC, 8) && write_all(fd, &key_size, 8) && write_all(fd, &value_size, 8) &&
-            write_all(fd, key->bytes, key->size) && write_all(fd, value, size);
+  memcpy(header, ENTRY_MAGIC, 8);
+  memcpy(header + 8, &key_size, 8);
+  memcpy(header + 16, &value_size, 8);
+  entry_hash(header, key, value, size, hash);
+  bool ok = write_all(fd, header, 24) && write_all(fd, key->bytes, key->size) && write_all(fd, value, size) &&
+            write_all(fd, hash, ENTRY_HASH);
   ok = close(fd) == 0 && ok;
   if (!ok || rename(tmp, path) != 0) {
     unlink(tmp);

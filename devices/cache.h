@@ -3,7 +3,10 @@
  * HETGPU_CACHE_SIZE bytes (default 256 MiB), HETGPU_CACHE=0 turns it off. Keys include the
  * identity of the driver build, so a rebuilt driver never reuses stale entries. Entries are written to
  * a temporary file and renamed into place, so readers never see a partial entry; each entry
- * holds its full key, so a hash collision is a miss, never a wrong answer. */
+ * holds its full key, so a hash collision is a miss, never a wrong answer, and a hash of its
+ * bytes, so a corrupted entry is a miss too (and is removed). Only regular files are read
+ * (a FIFO at an entry's path is a miss, not a wait); the directory is private to the user;
+ * eviction removes only hetGPU's own entries. */
 #ifndef HETGPU_DEVICES_CACHE_H
 #define HETGPU_DEVICES_CACHE_H
 
