@@ -2,13 +2,19 @@
  *
  * The source goes into a private temporary directory (mkdtemp) behind a short prelude and a
  * `#line 1 "<source>"` directive, so diagnostics read "<source>:12:5: error: ..."; embedded
- * headers are written under it and found with -I. clang runs with posix_spawn, its stdout and
- * stderr captured into the build log (temporary paths rewritten), and is always waited for.
- * Every temporary file is removed before returning. */
+ * headers are written under it and found with -I. clang runs in a child process, its stdout and
+ * stderr captured into the build log (temporary paths rewritten), within a time and a memory
+ * limit, and dies with the application; it is always waited for. Every temporary file is
+ * removed before returning (and a directory left by a killed process by the next one). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,7 +132,7 @@ static bool header_name_ok(const char *name) {
 }
 
 static int make_parents(const char *dir, const char *name) {
-  char path[4096];
+  char path[8400];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   for (char *p = path + strlen(dir) + 1; *p; p++) {
     if (*p != '/') continue;
@@ -158,51 +164,117 @@ static void replace_all(char **s, const char *from, const char *to) {
   *s = out;
 }
 
-/* Runs argv[0] with argv, its stdout and stderr appended to *log; returns the wait status or -1. */
-static int run_capture(char *const argv[], char **log) {
+/* The compiler's bounds: HETGPU_COMPILE_TIMEOUT seconds of wall time (default 300) and
+ * HETGPU_COMPILE_MEMORY MiB of address space (default 8192); 0 lifts either. A source that
+ * includes a FIFO or expands a macro bomb fails its build instead of holding the application. */
+static long setting(const char *name, long def) {
+  const char *s = getenv(name);
+  char *end;
+  long v = s && *s ? strtol(s, &end, 10) : def;
+  return s && *s && (*end || v < 0) ? def : v;
+}
+
+/* Runs argv[0] with argv, its stdout and stderr appended to *log, within the bounds above; the
+ * compiler dies with the thread that waits for it (the application killed: no clang left
+ * behind). Returns the wait status or -1; *timed_out when it was killed for the time limit. */
+static int run_capture(char *const argv[], char **log, bool *timed_out) {
+  *timed_out = false;
+  long timeout_s = setting("HETGPU_COMPILE_TIMEOUT", 300), memory_mib = setting("HETGPU_COMPILE_MEMORY", 8192);
   int pfd[2];
   if (pipe2(pfd, O_CLOEXEC) != 0) return -1;
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  pid_t pid;
-  int err = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid == 0) { /* only async-signal-safe calls until execve */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    if (memory_mib > 0) {
+      struct rlimit rl = {(rlim_t)memory_mib << 20, (rlim_t)memory_mib << 20};
+      setrlimit(RLIMIT_AS, &rl);
+    }
+    int null = open("/dev/null", O_RDONLY);
+    if (null < 0 || dup2(null, 0) < 0 || dup2(pfd[1], 1) < 0 || dup2(pfd[1], 2) < 0) _exit(127);
+    execve(argv[0], argv, environ);
+    static const char msg[] = "error: cannot run the OpenCL C compiler\n";
+    if (write(2, msg, sizeof msg - 1) < 0) _exit(127);
+    _exit(127);
+  }
   close(pfd[1]);
-  if (err != 0) {
+  if (pid < 0) {
     close(pfd[0]);
-    hg_log_append(log, "error: cannot run the OpenCL C compiler '%s': %s", argv[0], strerror(err));
+    hg_log_append(log, "error: cannot run the OpenCL C compiler '%s': %s", argv[0], strerror(errno));
     return -1;
   }
+  struct timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
   size_t cap = 4096, n = *log ? strlen(*log) : 0;
   char *buf = realloc(*log, n + cap + 1);
-  if (buf) {
-    *log = buf;
-    for (;;) {
+  if (buf) *log = buf;
+  for (;;) {
+    int wait_ms = -1;
+    if (timeout_s > 0) {
+      struct timespec now;
+      clock_gettime(CLOCK_MONOTONIC, &now);
+      long long left = (long long)timeout_s * 1000 - ((now.tv_sec - start.tv_sec) * 1000LL +
+                                                      (now.tv_nsec - start.tv_nsec) / 1000000);
+      if (left <= 0) {
+        kill(pid, SIGKILL);
+        *timed_out = true;
+        break;
+      }
+      wait_ms = left > 1000000 ? 1000000 : (int)left;
+    }
+    struct pollfd pf = {.fd = pfd[0], .events = POLLIN};
+    int ready = poll(&pf, 1, wait_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) break;
+    if (ready == 0) continue; /* the deadline is checked above */
+    char sink[4096], *to = sink;
+    size_t room = sizeof sink;
+    if (buf) {
       if (n + 4096 > cap) {
         char *nb = realloc(*log, (cap *= 2) + 1);
-        if (!nb) break;
-        *log = nb;
+        if (nb) *log = nb;
       }
-      ssize_t r = read(pfd[0], *log + n, cap - n);
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) break;
-      n += (size_t)r;
+      if (n + 4096 <= cap) {
+        to = *log + n;
+        room = cap - n;
+      }
     }
-    (*log)[n] = 0;
-  } else {
-    char sink[4096];
-    while (read(pfd[0], sink, sizeof sink) > 0) {
-    }
+    ssize_t r = read(pfd[0], to, room);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    if (to != sink) n += (size_t)r;
   }
+  if (buf) (*log)[n] = 0;
   close(pfd[0]);
   int status;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return -1;
+  if (*timed_out)
+    hg_log_append(log, "error: the OpenCL C compiler did not finish within %ld s (HETGPU_COMPILE_TIMEOUT)", timeout_s);
   return status;
 }
+
+/* Temporary directories are named after the process that made them: one whose process is gone
+ * (killed during a build) is removed by the next process that compiles. */
+static void remove_stale_dirs(const char *tmp) {
+  DIR *d = opendir(tmp);
+  if (!d) return;
+  for (struct dirent *e; (e = readdir(d));) {
+    int owner = 0;
+    char rest[16];
+    if (sscanf(e->d_name, "hetgpu-cl-%d-%15s", &owner, rest) != 2 || owner <= 0 || strlen(rest) != 6) continue;
+    if (kill(owner, 0) == 0 || errno != ESRCH) continue;
+    char path[4400];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid()) remove_tree(path);
+  }
+  closedir(d);
+}
+
+static char stale_tmp[4096];
+static void remove_stale_once(void) { remove_stale_dirs(stale_tmp); }
 
 cl_int hg_frontend_compile(const char *source, const char *options, const hg_source_header *headers,
                            unsigned num_headers, bool library, hg_ir_module **out, char **log) {
@@ -215,7 +287,10 @@ cl_int hg_frontend_compile(const char *source, const char *options, const hg_sou
 
   char dir[4096], src[4200], hdr[4200], bc[4200];
   const char *tmp = getenv("TMPDIR");
-  snprintf(dir, sizeof dir, "%s/hetgpu-cl-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+  static pthread_once_t stale_once = PTHREAD_ONCE_INIT;
+  snprintf(stale_tmp, sizeof stale_tmp, "%s", tmp && tmp[0] ? tmp : "/tmp");
+  pthread_once(&stale_once, remove_stale_once);
+  snprintf(dir, sizeof dir, "%s/hetgpu-cl-%d-XXXXXX", tmp && tmp[0] ? tmp : "/tmp", (int)getpid());
   char **argv = NULL;
   void *bits = NULL;
   if (!mkdtemp(dir)) {
@@ -268,12 +343,14 @@ cl_int hg_frontend_compile(const char *source, const char *options, const hg_sou
   argv[k++] = bc;
   argv[k] = NULL;
 
-  int status = run_capture(argv, log);
+  bool timed_out;
+  int status = run_capture(argv, log, &timed_out);
   char hdr_prefix[4300];
   snprintf(hdr_prefix, sizeof hdr_prefix, "%s/", hdr);
   replace_all(log, hdr_prefix, "");
   replace_all(log, src, "<source>");
   if (status == -1) goto out;
+  if (timed_out) goto out;
   if (WIFSIGNALED(status)) {
     hg_log_append(log, "error: the OpenCL C compiler stopped on signal %d", WTERMSIG(status));
     goto out;
