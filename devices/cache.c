@@ -78,6 +78,12 @@ static void hash128(const uint8_t *p, size_t n, uint64_t out[2]) {
   hash_end(st, out);
 }
 
+void hg_cache_hash(const void *bytes, size_t size, uint8_t out[16]) {
+  uint64_t h[2];
+  hash128(bytes, size, h);
+  memcpy(out, h, 16);
+}
+
 /* ---- configuration ---- */
 static char cache_dir[4096];
 static bool cache_enabled;

@@ -24,6 +24,10 @@ void hg_cache_key_add(hg_cache_key *key, const void *part, size_t size);
 void hg_cache_key_add_str(hg_cache_key *key, const char *s);
 void hg_cache_key_free(hg_cache_key *key);
 
+/* The cache's 128-bit hash of bytes (not cryptographic), for callers that check what an entry
+ * was made from. */
+void hg_cache_hash(const void *bytes, size_t size, uint8_t out[16]);
+
 /* On a hit returns true with a malloc'd copy of the value. */
 bool hg_cache_get(const hg_cache_key *key, uint8_t **value, size_t *size);
 void hg_cache_put(const hg_cache_key *key, const uint8_t *value, size_t size);

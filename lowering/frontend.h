@@ -21,6 +21,20 @@ typedef struct hg_source_header {
 cl_int hg_frontend_compile(const char *source, const char *options, const hg_source_header *headers,
                            unsigned num_headers, bool library, hg_ir_module **out, char **log);
 
+/* Files the source included that are not the build's own (its text, embedded headers):
+ * those found through -I or by path, as absolute paths. A cache of the build's result must
+ * check them (platform/program_ir_cache.c). */
+typedef struct hg_frontend_deps {
+  char **paths;
+  unsigned count;
+} hg_frontend_deps;
+void hg_frontend_deps_free(hg_frontend_deps *deps);
+
+/* hg_frontend_compile that also lists the included files in *deps (empty on a failure). */
+cl_int hg_frontend_compile_deps(const char *source, const char *options, const hg_source_header *headers,
+                                unsigned num_headers, bool library, hg_ir_module **out, char **log,
+                                hg_frontend_deps *deps);
+
 /* Source -> the IR a program holds: what clBuildProgram and clCompileProgram store (before
  * their IR cache) and hetgpu-cc writes, so both give the same bytes for the same source and
  * options. Runs hg_frontend_compile (same arguments, same return codes and log); for an
@@ -29,6 +43,10 @@ cl_int hg_frontend_compile(const char *source, const char *options, const hg_sou
  * is marked HG_IR_PROGRAM_OBJECT and carries no execution state (the link computes it). */
 cl_int hg_frontend_source_to_ir(const char *source, const char *options, const hg_source_header *headers,
                                 unsigned num_headers, bool library, hg_ir_module **out, char **log);
+/* The same, listing the included files in *deps (may be NULL). */
+cl_int hg_frontend_source_to_ir_deps(const char *source, const char *options, const hg_source_header *headers,
+                                     unsigned num_headers, bool library, hg_ir_module **out, char **log,
+                                     hg_frontend_deps *deps);
 
 /* Turns a module into an executable (after the front end, a link, or a loaded object): calls
  * inlined, marked HG_IR_PROGRAM_EXECUTABLE, execution state computed (hg_ir_compute_state:

@@ -276,16 +276,70 @@ static void remove_stale_dirs(const char *tmp) {
 static char stale_tmp[4096];
 static void remove_stale_once(void) { remove_stale_dirs(stale_tmp); }
 
+void hg_frontend_deps_free(hg_frontend_deps *deps) {
+  for (unsigned i = 0; i < deps->count; i++)
+    free(deps->paths[i]);
+  free(deps->paths);
+  deps->paths = NULL;
+  deps->count = 0;
+}
+
+/* The prerequisites of clang's dependency file (make syntax: "out: a b \\\n c", spaces in
+ * names escaped with a backslash), as absolute paths, leaving out those under `own` (the
+ * build's temporary directory: its source and embedded headers). */
+static void read_deps(const char *depfile, const char *own, hg_frontend_deps *deps) {
+  size_t size = 0;
+  char *text = read_all(depfile, &size);
+  if (!text) return;
+  char *colon = memchr(text, ':', size);
+  size_t at = colon ? (size_t)(colon - text) + 1 : size, own_len = strlen(own);
+  char *name = malloc(size + 1);
+  while (name && at < size) {
+    size_t n = 0;
+    while (at < size && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' ||
+                         (text[at] == '\\' && at + 1 < size && text[at + 1] == '\n')))
+      at += text[at] == '\\' ? 2 : 1;
+    while (at < size && text[at] != ' ' && text[at] != '\t' && text[at] != '\n') {
+      if (text[at] == '\\' && at + 1 < size && text[at + 1] == '\n') break;
+      if (text[at] == '\\' && at + 1 < size && (text[at + 1] == ' ' || text[at + 1] == '#')) at++;
+      name[n++] = text[at++];
+    }
+    name[n] = 0;
+    if (!n) continue;
+    char *real = realpath(name, NULL);
+    if (!real || !strncmp(real, own, own_len)) {
+      free(real);
+      continue;
+    }
+    char **grown = realloc(deps->paths, (deps->count + 1) * sizeof *grown);
+    if (!grown) {
+      free(real);
+      break;
+    }
+    deps->paths = grown;
+    deps->paths[deps->count++] = real;
+  }
+  free(name);
+  free(text);
+}
+
 cl_int hg_frontend_compile(const char *source, const char *options, const hg_source_header *headers,
                            unsigned num_headers, bool library, hg_ir_module **out, char **log) {
+  return hg_frontend_compile_deps(source, options, headers, num_headers, library, out, log, NULL);
+}
+
+cl_int hg_frontend_compile_deps(const char *source, const char *options, const hg_source_header *headers,
+                                unsigned num_headers, bool library, hg_ir_module **out, char **log,
+                                hg_frontend_deps *deps) {
   *out = NULL;
+  if (deps) *deps = (hg_frontend_deps){0};
   *log = calloc(1, 1);
   if (!*log) return CL_OUT_OF_HOST_MEMORY;
   hg_fe_options opt;
   cl_int rc = hg_fe_parse_options(options, &opt, log);
   if (rc != CL_SUCCESS) return rc;
 
-  char dir[4096], src[4200], hdr[4200], bc[4200];
+  char dir[4096], src[4200], hdr[4200], bc[4200], dep[4200];
   const char *tmp = getenv("TMPDIR");
   static pthread_once_t stale_once = PTHREAD_ONCE_INIT;
   snprintf(stale_tmp, sizeof stale_tmp, "%s", tmp && tmp[0] ? tmp : "/tmp");
@@ -301,6 +355,7 @@ cl_int hg_frontend_compile(const char *source, const char *options, const hg_sou
   snprintf(src, sizeof src, "%s/source.cl", dir);
   snprintf(hdr, sizeof hdr, "%s/include", dir);
   snprintf(bc, sizeof bc, "%s/out.bc", dir);
+  snprintf(dep, sizeof dep, "%s/out.d", dir);
   rc = CL_COMPILE_PROGRAM_FAILURE;
   if (mkdir(hdr, 0700) != 0) goto out;
   for (unsigned i = 0; i < num_headers; i++) {
@@ -327,7 +382,7 @@ cl_int hg_frontend_compile(const char *source, const char *options, const hg_sou
                              "-fdeclare-opencl-builtins", "-finclude-default-header", "-cl-kernel-arg-info",
                              "-ffp-contract=on", "-I", hdr};
   unsigned npre = sizeof fixed_pre / sizeof *fixed_pre;
-  unsigned argc = npre + opt.num_clang_args + 5;
+  unsigned argc = npre + opt.num_clang_args + 9;
   argv = calloc(argc + 1, sizeof *argv);
   if (!argv) {
     rc = CL_OUT_OF_HOST_MEMORY;
@@ -341,6 +396,12 @@ cl_int hg_frontend_compile(const char *source, const char *options, const hg_sou
   argv[k++] = src;
   argv[k++] = "-o";
   argv[k++] = bc;
+  if (deps) {
+    argv[k++] = "-dependency-file";
+    argv[k++] = dep;
+    argv[k++] = "-MT";
+    argv[k++] = "out";
+  }
   argv[k] = NULL;
 
   bool timed_out;
@@ -374,6 +435,10 @@ cl_int hg_frontend_compile(const char *source, const char *options, const hg_sou
   }
   *out = m;
   rc = CL_SUCCESS;
+  if (deps) {
+    char real_dir[4096];
+    read_deps(dep, realpath(dir, real_dir) ? real_dir : dir, deps);
+  }
 out:
   free(bits);
   free(argv);

@@ -32,19 +32,27 @@ cl_int hg_frontend_finish_executable(hg_ir_module *m, char **log) {
   return CL_SUCCESS;
 }
 
-cl_int hg_frontend_source_to_ir(const char *source, const char *options, const hg_source_header *headers,
-                                unsigned num_headers, bool library, hg_ir_module **out, char **log) {
+cl_int hg_frontend_source_to_ir_deps(const char *source, const char *options, const hg_source_header *headers,
+                                     unsigned num_headers, bool library, hg_ir_module **out, char **log,
+                                     hg_frontend_deps *deps) {
   *out = NULL;
   hg_ir_module *m = NULL;
-  cl_int err = hg_frontend_compile(source, options, headers, num_headers, library, &m, log);
+  cl_int err = hg_frontend_compile_deps(source, options, headers, num_headers, library, &m, log, deps);
   if (err != CL_SUCCESS)
     return err;
   if (library) {
     m->program_kind = HG_IR_PROGRAM_OBJECT;
   } else if (hg_frontend_finish_executable(m, log) != CL_SUCCESS) {
     hg_ir_module_free(m);
+    if (deps)
+      hg_frontend_deps_free(deps);
     return CL_COMPILE_PROGRAM_FAILURE;
   }
   *out = m;
   return CL_SUCCESS;
+}
+
+cl_int hg_frontend_source_to_ir(const char *source, const char *options, const hg_source_header *headers,
+                                unsigned num_headers, bool library, hg_ir_module **out, char **log) {
+  return hg_frontend_source_to_ir_deps(source, options, headers, num_headers, library, out, log, NULL);
 }

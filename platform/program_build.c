@@ -7,6 +7,7 @@
  * entry point returns, which the specification allows. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "devices/cache.h"
 #include "lowering/frontend.h"
@@ -14,6 +15,7 @@
 #include "common/log.h"
 #include "platform/platform.h"
 #include "platform/program.h"
+#include "platform/program_ir_cache.h"
 #include "platform/version.h"
 
 typedef void(CL_CALLBACK *program_notify_fn)(cl_program, void *);
@@ -41,7 +43,7 @@ static cl_int check_build_args(cl_program program, cl_uint num_devices, const cl
   return CL_SUCCESS;
 }
 
-/* Source -> IR through the IR cache. */
+/* Source -> IR through the IR cache (with the files the source included: program_ir_cache.c). */
 static cl_int compile_source(cl_program p, const char *options, const hg_source_header *headers, unsigned num_headers,
                              bool library, hg_ir_module **out, char **log) {
   hg_cache_key key = {0};
@@ -50,29 +52,24 @@ static cl_int compile_source(cl_program p, const char *options, const hg_source_
   hg_cache_key_add_str(&key, hg_frontend_clang_path());
   hg_cache_key_add(&key, p->source, p->source_length);
   hg_cache_key_add_str(&key, options);
+  char cwd[4096];
+  if (options && strstr(options, "-I") && getcwd(cwd, sizeof cwd)) /* a relative -I resolves from here */
+    hg_cache_key_add_str(&key, cwd);
   for (unsigned i = 0; i < num_headers; i++) {
     hg_cache_key_add_str(&key, headers[i].name);
     hg_cache_key_add_str(&key, headers[i].text);
   }
-  uint8_t *bytes;
-  size_t size;
-  if (hg_cache_get(&key, &bytes, &size)) {
-    char msg[128];
-    *out = hg_ir_decode(bytes, size, msg, sizeof msg);
-    free(bytes);
-    if (*out) {
-      hg_cache_key_free(&key);
-      *log = strdup("");
-      HG_LOG(HG_LOG_COMPILE, "IR cache hit");
-      return CL_SUCCESS;
-    }
+  if (hg_program_ir_cache_get(&key, out)) {
+    hg_cache_key_free(&key);
+    *log = strdup("");
+    HG_LOG(HG_LOG_COMPILE, "IR cache hit");
+    return CL_SUCCESS;
   }
-  cl_int err = hg_frontend_source_to_ir(p->source, options, headers, num_headers, library, out, log);
+  hg_frontend_deps deps;
+  cl_int err = hg_frontend_source_to_ir_deps(p->source, options, headers, num_headers, library, out, log, &deps);
   if (err == CL_SUCCESS) {
-    if (hg_ir_encode(*out, &bytes, &size) == 0) {
-      hg_cache_put(&key, bytes, size);
-      free(bytes);
-    }
+    hg_program_ir_cache_put(&key, *out, &deps);
+    hg_frontend_deps_free(&deps);
   }
   hg_cache_key_free(&key);
   return err;

@@ -1,6 +1,8 @@
 /* Program objects: creation, build, compile + link, info queries, binaries and their errors. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -235,5 +237,57 @@ HG_TEST(compile_and_link) {
   clReleaseProgram(h);
   clReleaseProgram(pl);
   clReleaseProgram(pm);
+  clReleaseContext(ctx);
+}
+
+/* A header found through -I that changes on disk: the next build of the same source with the
+ * same options sees the new header (the program cache checks the files a build included), also
+ * when only its bytes change, not its size. */
+HG_TEST(included_header_changes_are_seen) {
+  char dir[] = "/tmp/hg-include-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char header[128], options[160];
+  snprintf(header, sizeof header, "%s/mul.h", dir);
+  snprintf(options, sizeof options, "-I %s", dir);
+  const char *src = "#include \"mul.h\"\n"
+                    "__kernel void square(__global const int *in, __global int *out) {\n"
+                    "  size_t i = get_global_id(0); out[i] = in[i] * MUL; }\n";
+  cl_context ctx = hg_test_context();
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  cl_int err;
+  cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * sizeof(int), NULL, &err);
+  cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * sizeof(int), NULL, &err);
+  int host_in[64], got[64];
+  for (int i = 0; i < 64; i++)
+    host_in[i] = (int)(hg_test_rand() % 1000);
+  CHECK_CL(clEnqueueWriteBuffer(q, in, CL_TRUE, 0, sizeof host_in, host_in, 0, NULL, NULL));
+  static const int muls[] = {3, 7, 7, 5};
+  for (int round = 0; round < 4; round++) {
+    FILE *f = fopen(header, "w");
+    CHECK(f != NULL);
+    fprintf(f, "#define MUL %d\n", muls[round]); /* the same size every time */
+    fclose(f);
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    CHECK_CL(clBuildProgram(p, 0, NULL, options, NULL, NULL));
+    cl_kernel k = clCreateKernel(p, "square", &err);
+    CHECK_CL(err);
+    CHECK_CL(clSetKernelArg(k, 0, sizeof in, &in));
+    CHECK_CL(clSetKernelArg(k, 1, sizeof out, &out));
+    memset(got, 0xa5, sizeof got);
+    CHECK_CL(clEnqueueWriteBuffer(q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    size_t n = 64;
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+    CHECK_CL(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    for (int i = 0; i < 64; i++)
+      CHECK_MSG(got[i] == host_in[i] * muls[round], "round %d (MUL %d): out[%d] = %d, expected %d", round, muls[round], i,
+                got[i], host_in[i] * muls[round]);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+  }
+  unlink(header);
+  rmdir(dir);
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }

@@ -1,0 +1,19 @@
+/* The source -> IR cache of clBuildProgram and clCompileProgram: an entry is the IR and the
+ * files the source included from outside the build (found through -I or by path), each with
+ * its size and a hash of its bytes, so a header changed on disk is a miss, never a stale
+ * program (platform/program_ir_cache.c). */
+#ifndef HETGPU_PLATFORM_PROGRAM_IR_CACHE_H
+#define HETGPU_PLATFORM_PROGRAM_IR_CACHE_H
+
+#include <stdbool.h>
+
+#include "devices/cache.h"
+#include "ir/ir.h"
+#include "lowering/frontend.h"
+
+/* The IR stored under key, when every file it was compiled from still has the same bytes. */
+bool hg_program_ir_cache_get(const hg_cache_key *key, hg_ir_module **out);
+/* Stores m under key with the current bytes of the files in deps. */
+void hg_program_ir_cache_put(const hg_cache_key *key, const hg_ir_module *m, const hg_frontend_deps *deps);
+
+#endif
