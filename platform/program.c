@@ -104,11 +104,12 @@ cl_int hg_program_device(cl_program p, hg_backend *be, hg_dev_program **out) {
     if (err != CL_SUCCESS) {
       HG_LOG(HG_LOG_COMPILE, "lowered program failed to build on %s: %s", be->name, log ? log : "");
       /* keep the backend's log: it is our bug, and the application's build log should say so */
-      size_t old = p->build_log ? strlen(p->build_log) : 0, add = log ? strlen(log) : 0;
-      char *merged = realloc(p->build_log, old + add + 64);
+      static const char fmt[] = "\n[hetGPU] backend %s failed to build the lowered program:\n%s";
+      size_t old = p->build_log ? strlen(p->build_log) : 0;
+      size_t add = (size_t)snprintf(NULL, 0, fmt, be->name, log ? log : "") + 1; /* all of it: the reason is last */
+      char *merged = realloc(p->build_log, old + add);
       if (merged) {
-        snprintf(merged + old, add + 64, "\n[hetGPU] backend %s failed to build the lowered program:\n%s",
-                 be->name, log ? log : "");
+        snprintf(merged + old, add, fmt, be->name, log ? log : "");
         p->build_log = merged;
       }
     }

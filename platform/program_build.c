@@ -5,10 +5,12 @@
  * backend so that a failure shows in the build status, and lazily on any other backend a
  * migration moves the program to. Builds are synchronous: pfn_notify is called before the
  * entry point returns, which the specification allows. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/profile_limits.h"
 #include "devices/cache.h"
 #include "lowering/frontend.h"
 #include "platform/info.h"
@@ -75,6 +77,39 @@ static cl_int compile_source(cl_program p, const char *options, const hg_source_
   return err;
 }
 
+/* Every kernel's arguments fit CL_DEVICE_MAX_PARAMETER_SIZE, as a vendor compiler checks at
+ * build time (a kernel over it would fail on its first launch instead); a failure is said in
+ * the log. */
+static cl_int check_parameter_size(const hg_ir_module *m, char **log) {
+  for (uint32_t i = 0; i < m->num_functions; i++) {
+    const hg_ir_function *f = &m->functions[i];
+    if (!f->is_kernel)
+      continue;
+    uint64_t bytes = 0;
+    for (uint32_t a = 0; a < f->num_params; a++) {
+      const hg_ir_kernel_arg *arg = &f->args[a];
+      uint64_t size = arg->kind == HG_KARG_VALUE ? arg->size : 8, align = arg->kind == HG_KARG_VALUE ? arg->align : 8;
+      if (align > 1)
+        bytes = (bytes + align - 1) / align * align;
+      bytes += size;
+    }
+    if (bytes > HG_PROFILE_MAX_PARAMETER_SIZE) {
+      static const char fmt[] = "%serror: kernel '%s' takes %llu bytes of arguments, more than "
+                                "CL_DEVICE_MAX_PARAMETER_SIZE (%u)\n";
+      const char *old = *log ? *log : "";
+      size_t n = (size_t)snprintf(NULL, 0, fmt, old, f->name, (unsigned long long)bytes, HG_PROFILE_MAX_PARAMETER_SIZE);
+      char *grown = malloc(n + 1);
+      if (grown) {
+        snprintf(grown, n + 1, fmt, old, f->name, (unsigned long long)bytes, HG_PROFILE_MAX_PARAMETER_SIZE);
+        free(*log);
+        *log = grown;
+      }
+      return CL_BUILD_PROGRAM_FAILURE;
+    }
+  }
+  return CL_SUCCESS;
+}
+
 /* Builds the executable on the context's backend, so errors surface at build time (a migration
  * meanwhile builds it on its target itself). */
 static cl_int build_on_active_backend(cl_program p) {
@@ -114,6 +149,8 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
     if (err == CL_LINK_PROGRAM_FAILURE)
       err = CL_BUILD_PROGRAM_FAILURE;
   }
+  if (err == CL_SUCCESS && module)
+    err = check_parameter_size(module, &log);
   if (err == CL_SUCCESS && module)
     err = hg_program_set_module(p, module, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
   else if (module)
@@ -267,8 +304,9 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
   free(mods);
   if (err == CL_SUCCESS && create_library)
     linked->program_kind = HG_IR_PROGRAM_LIBRARY;
-  else if (err == CL_SUCCESS)
-    err = finish_executable(linked, &log);
+  else if (err == CL_SUCCESS && (err = finish_executable(linked, &log)) == CL_SUCCESS &&
+           check_parameter_size(linked, &log) != CL_SUCCESS)
+    err = CL_LINK_PROGRAM_FAILURE;
   pthread_mutex_lock(&p->lock);
   free(p->build_options);
   p->build_options = dup_or_empty(options);

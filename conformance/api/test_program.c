@@ -291,3 +291,31 @@ HG_TEST(included_header_changes_are_seen) {
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }
+
+/* A kernel whose arguments exceed CL_DEVICE_MAX_PARAMETER_SIZE (1024 bytes) fails its build,
+ * with the reason in the log, instead of failing on its first launch; one at the limit builds. */
+HG_TEST(parameter_size_limit) {
+  if (!hg_test_is_hetgpu()) {
+    hg_test_skip("PoCL's own limit");
+    return;
+  }
+  cl_ulong limit = 0;
+  CHECK_CL(clGetDeviceInfo(hg_test_device, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof limit, &limit, NULL));
+  CHECK(limit == 1024);
+  cl_context ctx = hg_test_context();
+  cl_int err;
+  const char *over = "typedef struct { int v[254]; } big_t;\n" /* 1016 bytes + two pointers = 1032 */
+                     "__kernel void k(__global int *o, __global int *p, big_t b) { o[0] = b.v[3] + p[0]; }\n";
+  const char *at = "typedef struct { int v[252]; } big_t;\n" /* 1008 + 16 = 1024 */
+                   "__kernel void k(__global int *o, __global int *p, big_t b) { o[0] = b.v[3] + p[0]; }\n";
+  cl_program p = clCreateProgramWithSource(ctx, 1, &over, NULL, &err);
+  CHECK_ERR(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+  char log[2048] = "";
+  CHECK_CL(clGetProgramBuildInfo(p, hg_test_device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+  CHECK_MSG(strstr(log, "CL_DEVICE_MAX_PARAMETER_SIZE") && strstr(log, "1032"), "log: %s", log);
+  clReleaseProgram(p);
+  p = clCreateProgramWithSource(ctx, 1, &at, NULL, &err);
+  CHECK_CL(clBuildProgram(p, 0, NULL, NULL, NULL, NULL));
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
