@@ -71,6 +71,13 @@ void hg_mem_storage_release(hg_mem_storage *st, hg_backend *keep);
 /* Frees every copy on `be` that is not needed: stale ones, and valid ones while another copy
  * is valid too (platform/mem_evict.c); returns the bytes given back. */
 size_t hg_mem_evict_stale(hg_backend *be);
+
+/* Every allocation a buffer makes on a backend, and its release: they count against the
+ * virtual device's global memory (CL_DEVICE_GLOBAL_MEM_SIZE), which the application was told,
+ * so an allocation past it fails with CL_MEM_OBJECT_ALLOCATION_FAILURE before the backend is
+ * asked (a vendor may assert, or the kernel's OOM killer end the process). */
+cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, hg_dev_mem **out);
+void hg_mem_backend_free(hg_backend *be, hg_dev_mem *mem, size_t size);
 void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target, bool allocated);
 /* The current contents readable on the host, for a checkpoint: a valid backend copy mapped in
  * host memory when a backend can (no copy made), else the host copy, filled first. Valid while

@@ -8,9 +8,11 @@
  * once the backend's stream has run everything submitted so far. That is safe because every
  * transfer here is a synchronous backend operation, which a backend with asynchronous forms
  * starts only after the work submitted before it (devices/backend.h). */
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "common/log.h"
+#include "devices/profile.h"
 #include "platform/mem.h"
 #include "platform/mem_object.h"
 #include "platform/migrate_internal.h"
@@ -24,13 +26,35 @@ static cl_int allocation_error(cl_int err) {
   return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 }
 
+static atomic_ullong allocated[HG_MEM_MAX_BACKENDS]; /* bytes per backend */
+
+cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
+  unsigned long long limit = hg_profile_global_mem_size();
+  unsigned long long before = atomic_fetch_add(&allocated[be->index], size);
+  if (limit && before + size > limit) {
+    atomic_fetch_sub(&allocated[be->index], size);
+    HG_LOG(HG_LOG_MEM, "%zu more bytes on %s would pass the device's %llu of global memory (%llu allocated)", size,
+           be->name, limit, before);
+    return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  }
+  cl_int err = be->ops->mem_alloc(be, size, out);
+  if (err != CL_SUCCESS)
+    atomic_fetch_sub(&allocated[be->index], size);
+  return err;
+}
+
+void hg_mem_backend_free(hg_backend *be, hg_dev_mem *mem, size_t size) {
+  be->ops->mem_free(be, mem);
+  atomic_fetch_sub(&allocated[be->index], size);
+}
+
 static cl_int ensure_allocated(hg_mem_storage *st, hg_backend *be) {
   hg_mem_copy *c = &st->dev[be->index];
   if (c->mem)
     return CL_SUCCESS;
-  cl_int err = be->ops->mem_alloc(be, st->size, &c->mem);
+  cl_int err = hg_mem_backend_alloc(be, st->size, &c->mem);
   if (err != CL_SUCCESS && err != CL_OUT_OF_HOST_MEMORY && hg_mem_evict_stale(be))
-    err = be->ops->mem_alloc(be, st->size, &c->mem);
+    err = hg_mem_backend_alloc(be, st->size, &c->mem);
   if (err != CL_SUCCESS) {
     c->mem = NULL;
     HG_LOG(HG_LOG_MEM, "allocating %zu bytes on %s failed: %d", st->size, be->name, err);
@@ -104,7 +128,7 @@ cl_int hg_mem_storage_create(size_t size, hg_backend *be, const void *init, hg_m
 
 fail:
   if (st->dev[be->index].mem)
-    be->ops->mem_free(be, st->dev[be->index].mem);
+    hg_mem_backend_free(be, st->dev[be->index].mem, st->size);
   free(st);
   return err;
 }
@@ -115,7 +139,7 @@ void hg_mem_storage_destroy(hg_mem_storage *st) {
   for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++) {
     if (st->dev[i].mem) {
       hg_backend *be = hg_backend_at(i);
-      be->ops->mem_free(be, st->dev[i].mem);
+      hg_mem_backend_free(be, st->dev[i].mem, st->size);
     }
   }
   free(st->host);
@@ -250,7 +274,7 @@ void hg_mem_storage_release(hg_mem_storage *st, hg_backend *keep) {
     if (i == keep->index || !c->mem)
       continue;
     hg_backend *be = hg_backend_at(i);
-    be->ops->mem_free(be, c->mem);
+    hg_mem_backend_free(be, c->mem, st->size);
     c->mem = NULL;
     c->valid = false;
   }
@@ -262,7 +286,7 @@ void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target, bool allocated
     return;
   pthread_mutex_lock(&st->lock);
   hg_mem_copy *t = &st->dev[target->index];
-  target->ops->mem_free(target, t->mem);
+  hg_mem_backend_free(target, t->mem, st->size);
   t->mem = NULL;
   t->valid = false;
   pthread_mutex_unlock(&st->lock);
