@@ -85,14 +85,9 @@ static cl_int check_parameter_size(const hg_ir_module *m, char **log) {
     const hg_ir_function *f = &m->functions[i];
     if (!f->is_kernel)
       continue;
-    uint64_t bytes = 0;
-    for (uint32_t a = 0; a < f->num_params; a++) {
-      const hg_ir_kernel_arg *arg = &f->args[a];
-      uint64_t size = arg->kind == HG_KARG_VALUE ? arg->size : 8, align = arg->kind == HG_KARG_VALUE ? arg->align : 8;
-      if (align > 1)
-        bytes = (bytes + align - 1) / align * align;
-      bytes += size;
-    }
+    uint64_t bytes = 0; /* the sizes summed, as the CTS and the vendors count them (no padding) */
+    for (uint32_t a = 0; a < f->num_params; a++)
+      bytes += f->args[a].kind == HG_KARG_VALUE ? f->args[a].size : 8;
     if (bytes > HG_PROFILE_MAX_PARAMETER_SIZE) {
       static const char fmt[] = "%serror: kernel '%s' takes %llu bytes of arguments, more than "
                                 "CL_DEVICE_MAX_PARAMETER_SIZE (%u)\n";

@@ -317,5 +317,13 @@ HG_TEST(parameter_size_limit) {
   p = clCreateProgramWithSource(ctx, 1, &at, NULL, &err);
   CHECK_CL(clBuildProgram(p, 0, NULL, NULL, NULL, NULL));
   clReleaseProgram(p);
+  /* sizes count without the padding alignment would add (as the CTS's kernel_arg_info counts):
+   * 7 x (1 + 128) = 903 bytes, 1792 with each long16 aligned */
+  const char *mixed = "__kernel void k(__global long16 *o, char a, long16 b, char c, long16 d, char e, long16 f,\n"
+                      "  char g, long16 h, char i, long16 j, char k2, long16 l, char m) {\n"
+                      "  o[0] = b + d + f + h + j + l + (long16)(a + c + e + g + i + k2 + m); }\n";
+  p = clCreateProgramWithSource(ctx, 1, &mixed, NULL, &err);
+  CHECK_CL(clBuildProgram(p, 0, NULL, NULL, NULL, NULL));
+  clReleaseProgram(p);
   clReleaseContext(ctx);
 }
