@@ -13,7 +13,9 @@
  *
  * Checks. Without barriers (ITEM mode) each work-item checks the stop word every `interval`
  * crossings of a loop header (a private counter) and, when asked, writes its record and
- * returns; before starting it checks once and, when asked, sets its not-started bit. With
+ * returns; before starting it checks once and, when asked, sets its not-started bit. In
+ * counted loops the check is strip-mined: once per chunk of up to `interval` iterations, the
+ * chunk itself a clean counted loop (a check inside it keeps vendors from unrolling it). With
  * barriers (GROUP mode) work-items of a group must stop together, so local id 0 reads the stop
  * word before each barrier into hg_vote[parity of the barriers crossed], and after the
  * barrier the whole group reads the same slot: stopping there is stopping "at the barrier"
@@ -32,8 +34,26 @@
 
 enum { SP_RESUMABLE = 1, SP_CHECK = 2 };
 
+/* A counted loop whose check is strip-mined (ITEM mode): the header H's check runs once per
+ * chunk of up to `interval` iterations, and inside a chunk the only test on the way back to H
+ * is `iv_next PRED hg_e<H>`, a clean counted loop the vendor compiler can unroll and pipeline
+ * (a check inside the loop cost NVIDIA 1.8x on nbody; docs/opencl-c-safe-points.md). */
+enum { STRIP_SLT = 1, STRIP_ULT, STRIP_NE };
+typedef struct strip_loop {
+  uint32_t header, latch; /* blocks: H, and B with the only back edge into H */
+  uint32_t iv;            /* a phi of H */
+  uint32_t iv_next;       /* iv + step, H's incoming value from B */
+  uint32_t bound;         /* loop invariant */
+  uint32_t step_value;    /* the constant step (a value) */
+  uint64_t step;          /* and its number, > 0 */
+  uint8_t pred;           /* STRIP_*: the loop goes on while iv_next PRED bound */
+  hg_ir_type type;        /* of iv */
+} strip_loop;
+
 typedef struct oc_stop_plan {
   bool pure_prefix;      /* nothing before the first barrier writes global memory or prints */
+  strip_loop *strip;     /* ITEM mode: the loops whose checks are strip-mined */
+  uint32_t num_strip;
   uint8_t *sp;           /* per safe point: SP_* */
   uint32_t **chain;      /* per safe point: loop header blocks around it, outermost first */
   uint32_t *chain_len;
@@ -235,6 +255,147 @@ static bool chain_of(const loops *l, uint32_t b, uint32_t **out, uint32_t *len) 
   return true;
 }
 
+/* ---- counted loops: which loop-header checks are strip-mined ---------------------------- */
+
+/* The instruction that defines value v and its block; NULL for values that are not results. */
+static const hg_ir_inst *def_of(const hg_ir_function *f, uint32_t v, uint32_t *block) {
+  if (v >= f->num_values || f->values[v].kind != HG_VAL_INST) return NULL;
+  uint32_t id = f->values[v].index;
+  for (uint32_t b = 0; b < f->num_blocks; b++)
+    for (uint32_t i = 0; i < f->blocks[b].num_insts; i++)
+      if (f->blocks[b].insts[i].id == id) {
+        *block = b;
+        return &f->blocks[b].insts[i];
+      }
+  return NULL;
+}
+
+static bool int_scalar(hg_ir_type t) {
+  return t.lanes <= 1 && (t.scalar == HG_IR_I8 || t.scalar == HG_IR_I16 || t.scalar == HG_IR_I32 || t.scalar == HG_IR_I64);
+}
+
+/* The same value of loop h at every iteration: a parameter, a constant, or a result defined
+ * outside the loop (it then dominates the header: its variable is set before the loop). */
+static bool invariant(const oc_ctx *c, const loops *l, uint32_t h, uint32_t v) {
+  const hg_ir_function *f = c->f;
+  if (v >= f->num_values) return false;
+  if (f->values[v].kind == HG_VAL_PARAM || f->values[v].kind == HG_VAL_CONST) return true;
+  uint32_t b;
+  return def_of(f, v, &b) && !l->body[h][b] && !(c->contr.absorbed && c->contr.absorbed[v]);
+}
+
+/* a P b == b cmp_swap(P) a; !(a P b) == a cmp_not(P) b */
+static unsigned cmp_swap(unsigned p) {
+  switch (p) {
+  case HG_CMP_ULT: return HG_CMP_UGT; case HG_CMP_UGT: return HG_CMP_ULT;
+  case HG_CMP_ULE: return HG_CMP_UGE; case HG_CMP_UGE: return HG_CMP_ULE;
+  case HG_CMP_SLT: return HG_CMP_SGT; case HG_CMP_SGT: return HG_CMP_SLT;
+  case HG_CMP_SLE: return HG_CMP_SGE; case HG_CMP_SGE: return HG_CMP_SLE;
+  default: return p; /* EQ, NE */
+  }
+}
+static unsigned cmp_not(unsigned p) {
+  switch (p) {
+  case HG_CMP_EQ: return HG_CMP_NE; case HG_CMP_NE: return HG_CMP_EQ;
+  case HG_CMP_ULT: return HG_CMP_UGE; case HG_CMP_UGE: return HG_CMP_ULT;
+  case HG_CMP_UGT: return HG_CMP_ULE; case HG_CMP_ULE: return HG_CMP_UGT;
+  case HG_CMP_SLT: return HG_CMP_SGE; case HG_CMP_SGE: return HG_CMP_SLT;
+  case HG_CMP_SGT: return HG_CMP_SLE; case HG_CMP_SLE: return HG_CMP_SGT;
+  default: return p;
+  }
+}
+
+/* Whether nx is iv + step (either order) with iv a phi of h taking nx from the latch and step
+ * a constant > 0 in the IV's width (as a signed number: the loop counts up). */
+static bool iv_step(const oc_ctx *c, uint32_t h, uint32_t latch, uint32_t nx, strip_loop *out) {
+  const hg_ir_function *f = c->f;
+  uint32_t b;
+  const hg_ir_inst *add = def_of(f, nx, &b);
+  if (!add || add->op != HG_OP_ADD || add->num_operands != 2 || !int_scalar(add->type)) return false;
+  for (int o = 0; o < 2; o++) {
+    uint32_t iv = add->operands[o], st = add->operands[1 - o];
+    const hg_ir_inst *phi = def_of(f, iv, &b);
+    if (!phi || phi->op != HG_OP_PHI || b != h || st >= f->num_values || f->values[st].kind != HG_VAL_CONST ||
+        f->values[st].index >= f->num_const_words)
+      continue;
+    bool from_latch = false;
+    for (uint32_t k = 0; k < phi->num_operands && k < phi->num_imm; k++)
+      if (phi->imm[k] == latch) from_latch = phi->operands[k] == nx;
+    unsigned bits = 8u * hg_ir_scalar_bytes((hg_ir_scalar)add->type.scalar);
+    uint64_t w = f->const_words[f->values[st].index];
+    if (bits < 64) w &= (UINT64_C(1) << bits) - 1u;
+    if (!from_latch || !w || (w >> (bits - 1))) continue;
+    out->iv = iv;
+    out->iv_next = nx;
+    out->step_value = st;
+    out->step = w;
+    out->type = add->type;
+    return true;
+  }
+  return false;
+}
+
+/* Whether loop h is counted (the rule of docs/opencl-c-safe-points.md): one back edge, from a
+ * latch ending in `condbr (icmp iv_next, bound)` with one target h and the other outside the
+ * loop, iv_next = iv + step, staying in the loop while iv_next < bound (signed or unsigned) or,
+ * with step 1, while iv_next != bound. Then the chunk end computed at the header bounds how
+ * far iv goes, and `iv_next PRED chunk end` implies the loop's own condition. */
+static bool counted_loop(const oc_ctx *c, const loops *l, uint32_t h, strip_loop *out) {
+  const hg_ir_function *f = c->f;
+  if (!l->body[h]) return false;
+  uint32_t latch = UINT32_MAX, back = 0;
+  for (uint32_t k = 0; k < l->num_preds[h]; k++)
+    if (l->body[h][l->preds[h][k]]) {
+      latch = l->preds[h][k];
+      back++;
+    }
+  if (back != 1) return false;
+  const hg_ir_block *lb = &f->blocks[latch];
+  const hg_ir_inst *t = &lb->insts[lb->num_insts - 1];
+  if (t->op != HG_OP_CONDBR || t->num_imm != 2 || t->num_operands != 1) return false;
+  bool stay_if_true = t->imm[0] == h;
+  uint32_t exit = stay_if_true ? t->imm[1] : t->imm[0];
+  if ((stay_if_true ? t->imm[0] : t->imm[1]) != h || exit == h || exit >= f->num_blocks || l->body[h][exit]) return false;
+  uint32_t b;
+  const hg_ir_inst *cmp = def_of(f, t->operands[0], &b);
+  if (!cmp || b != latch || cmp->op != HG_OP_ICMP || cmp->num_operands != 2) return false;
+  for (int side = 0; side < 2; side++) {
+    uint32_t bound = cmp->operands[1 - side];
+    if (!iv_step(c, h, latch, cmp->operands[side], out) || !invariant(c, l, h, bound) ||
+        f->values[bound].type.scalar != out->type.scalar || !int_scalar(f->values[bound].type))
+      continue;
+    unsigned p = side ? cmp_swap(cmp->flags) : cmp->flags; /* iv_next p bound */
+    if (!stay_if_true) p = cmp_not(p);                      /* stays in the loop while iv_next p bound */
+    out->pred = p == HG_CMP_SLT ? STRIP_SLT : p == HG_CMP_ULT ? STRIP_ULT : p == HG_CMP_NE && out->step == 1 ? STRIP_NE : 0;
+    if (!out->pred) continue;
+    out->header = h;
+    out->latch = latch;
+    out->bound = bound;
+    return true;
+  }
+  return false;
+}
+
+/* The strip-mined loops of a kernel in ITEM mode: loop headers with a check, nothing but phis
+ * before their safe point (the chunk's back edge re-enters right after it), counted. */
+static bool plan_strips(const oc_ctx *c, const loops *l, oc_stop_plan *p) {
+  const hg_ir_function *f = c->f;
+  for (uint32_t s = 0; s < f->num_safepoints; s++) {
+    const hg_ir_safepoint *sp = &f->safepoints[s];
+    if (sp->kind != HG_SAFEPOINT_LOOP_HEADER || !(p->sp[s] & SP_CHECK)) continue;
+    const hg_ir_block *hb = &f->blocks[sp->block];
+    bool phis_only = sp->inst < hb->num_insts;
+    for (uint32_t i = 0; i < sp->inst && phis_only; i++) phis_only = hb->insts[i].op == HG_OP_PHI;
+    strip_loop L = {0};
+    if (!phis_only || !counted_loop(c, l, sp->block, &L)) continue;
+    strip_loop *grown = realloc(p->strip, (p->num_strip + 1) * sizeof *grown);
+    if (!grown) return false;
+    p->strip = grown;
+    p->strip[p->num_strip++] = L;
+  }
+  return true;
+}
+
 static char *prefixed(const char *prefix, const char *name) {
   size_t a = strlen(prefix), b = strlen(name);
   char *s = malloc(a + b + 1);
@@ -426,6 +587,9 @@ void oc_stop_prologue(oc_ctx *c, oc_buf *b) {
   oc_puts(b, "  uint hg_lbr = (hg_lb + 15u) & ~15u;\n");
   oc_printf(b, "  ulong hg_gsz = 16ul + hg_lbr + (ulong)hg_wgn * %uu;\n", R);
   oc_puts(b, "  uint hg_cnt = 0u, hg_nb = 0u, hg_rs = 0u, hg_fresh = 1u, hg_v = 0u;\n");
+  for (uint32_t i = 0; !fm->catchup && k->mode == HG_OC_STOP_ITEM && i < fm->plan->num_strip; i++)
+    oc_printf(b, "  %s hg_e%u = 0; /* the chunk's end (strip-mined loop) */\n",
+              oc_uname((hg_ir_scalar)fm->plan->strip[i].type.scalar), fm->plan->strip[i].header);
   if (k->mode == HG_OC_STOP_GROUP) oc_puts(b, "  __local uint hg_vote[2];\n");
   oc_puts(b, "  (void)hg_lid; (void)hg_wgn; (void)hg_grp; (void)hg_gsz; (void)hg_cnt; (void)hg_nb; (void)hg_rs; "
              "(void)hg_fresh; (void)hg_v;\n");
@@ -478,9 +642,103 @@ void oc_stop_prologue(oc_ctx *c, oc_buf *b) {
   if (fm->resume) oc_puts(b, "hg_E: ;\n");
 }
 
+/* ---- strip-mined checks (counted loops, ITEM mode) -------------------------------------- */
+
+static const strip_loop *strip_at(const oc_ctx *c, uint32_t header) {
+  const oc_stop_form *fm = c->stop;
+  if (fm->catchup || fm->k->mode != HG_OC_STOP_ITEM) return NULL;
+  for (uint32_t i = 0; i < fm->plan->num_strip; i++)
+    if (fm->plan->strip[i].header == header) return &fm->plan->strip[i];
+  return NULL;
+}
+
+/* v, cast to the signed type of its width when the comparison is signed. */
+static void cmp_operand(oc_ctx *c, oc_buf *b, const strip_loop *L, uint32_t v) {
+  if (L->pred == STRIP_SLT) oc_printf(b, "(%s)", oc_sname((hg_ir_scalar)L->type.scalar));
+  oc_value(c, b, v);
+}
+
+/* hg_e<H> = the end of the chunk that starts at this iteration: at most `interval` iterations
+ * (hg_k >= 1), never past the bound, computed without overflow in the IV's own width. hg_q is
+ * the number of iterations after this one: for < it is (bound - iv - 1) / step when bound > iv
+ * (none otherwise: the loop ends after this one); for != (step 1) bound - iv - 1, wrapping as
+ * the loop itself wraps. hg_q >= hg_k guards iv + hg_k * step, which then stays below bound.
+ * hg_cnt: the check counted this crossing of the header, the chunk's others are added here, so
+ * a check still comes about every `interval` crossings, also for short loops entered often. */
+static void chunk_end(oc_ctx *c, oc_buf *b, const strip_loop *L, const char *in) {
+  const char *u = oc_uname((hg_ir_scalar)L->type.scalar);
+  uint32_t h = L->header;
+  if (L->pred == STRIP_NE) {
+    oc_printf(b, "%s{\n", in);
+  } else {
+    oc_printf(b, "%sif (", in);
+    cmp_operand(c, b, L, L->bound);
+    oc_puts(b, " <= ");
+    cmp_operand(c, b, L, L->iv);
+    oc_printf(b, ") hg_e%u = ", h);
+    oc_value(c, b, L->bound);
+    oc_printf(b, ";\n%selse {\n", in);
+  }
+  oc_printf(b, "%s  %s hg_q = (%s)(", in, u, u);
+  oc_value(c, b, L->bound);
+  oc_puts(b, " - ");
+  oc_value(c, b, L->iv);
+  oc_puts(b, " - 1u)");
+  if (L->step != 1) {
+    oc_puts(b, " / ");
+    oc_value(c, b, L->step_value);
+  }
+  oc_printf(b, ";\n%s  if (hg_q >= hg_k) { hg_e%u = (%s)(", in, h, u);
+  oc_value(c, b, L->iv);
+  oc_printf(b, " + (%s)hg_k", u);
+  if (L->step != 1) {
+    oc_puts(b, " * ");
+    oc_value(c, b, L->step_value);
+  }
+  oc_printf(b, "); hg_cnt += hg_k - 1u; }\n%s  else { hg_e%u = ", in, h);
+  oc_value(c, b, L->bound);
+  oc_printf(b, "; hg_cnt += (uint)hg_q; }\n%s}\n", in);
+}
+
+/* The latch's way back within a chunk: `iv_next PRED hg_e<H>` implies the loop's own
+ * condition, so it takes the back edge (the same phi copies) to hg_I<H>, past the check and the
+ * chunk end; otherwise the latch's own branch runs, and its back edge to hg_L<H> starts the
+ * next chunk. The copies come from the emitter's own edge code (a `br H` emitted aside, its
+ * jump retargeted), so they follow its parallel-copy conventions exactly. */
+static void chunk_back_edge(oc_ctx *c, const strip_loop *L) {
+  oc_buf *body = c->body, aside = {0};
+  oc_puts(body, "  if (");
+  cmp_operand(c, body, L, L->iv_next);
+  oc_puts(body, L->pred == STRIP_NE ? " != " : " < ");
+  if (L->pred == STRIP_SLT) oc_printf(body, "(%s)", oc_sname((hg_ir_scalar)L->type.scalar));
+  oc_printf(body, "hg_e%u) {\n", L->header);
+  uint32_t target = L->header;
+  hg_ir_inst br = {.op = HG_OP_BR, .id = HG_IR_NONE, .num_imm = 1, .imm = &target};
+  c->body = &aside;
+  oc_emit_terminator(c, L->latch, &br);
+  c->body = body;
+  if (aside.oom) body->oom = true;
+  char jump[48];
+  int jl = snprintf(jump, sizeof jump, "goto hg_L%u;\n", L->header);
+  size_t keep = aside.len;
+  bool retarget = aside.p && aside.len >= (size_t)jl && !strcmp(aside.p + aside.len - jl, jump);
+  if (retarget) keep -= (size_t)jl;
+  for (size_t i = 0; i < keep;) { /* one level deeper */
+    size_t j = i;
+    while (j < keep && aside.p[j] != '\n') j++;
+    oc_printf(body, "  %.*s%s", (int)(j - i), aside.p + i, j < keep ? "\n" : "");
+    i = j + 1;
+  }
+  /* not retargeted (never expected): the jump to hg_L<H> is right too, it just checks again */
+  if (retarget) oc_printf(body, "goto hg_I%u;\n", L->header);
+  oc_puts(body, "  }\n");
+  oc_buf_free(&aside);
+}
+
 /* The dispatch at the top of loop header block h (resume form). */
 static void dispatch(oc_ctx *c, uint32_t h) {
   const oc_stop_plan *p = c->stop->plan;
+  const strip_loop *L = strip_at(c, h);
   bool any = false;
   for (uint32_t s = 1; s < c->f->num_safepoints; s++) {
     if (!(p->sp[s] & SP_RESUMABLE)) continue;
@@ -489,7 +747,27 @@ static void dispatch(oc_ctx *c, uint32_t h) {
     if (!on) continue;
     if (!any) oc_puts(c->body, "  if (hg_rs) {\n    switch (hg_rs) {\n");
     any = true;
-    oc_printf(c->body, "    case %uu: ", s);
+    const hg_ir_safepoint *sp = &c->f->safepoints[s];
+    if (L && !(sp->kind == HG_SAFEPOINT_LOOP_HEADER && sp->block == h)) {
+      /* on to a safe point deeper in this strip-mined loop: this way in passes no hg_R<H>, yet
+       * the latch compares with the chunk end. From the iteration's iv when the state has it
+       * (the phi's variable holds it all through the iteration); otherwise the bound itself,
+       * for which the chunk's test is the loop's own (the rest of this run of the loop then
+       * goes without checks at its header; inner loops still check) */
+      oc_printf(c->body, "    case %uu:\n", s);
+      bool iv_live = false;
+      for (uint32_t i = 0; i < sp->num_live; i++) iv_live |= sp->live[i] == L->iv;
+      if (iv_live) {
+        chunk_end(c, c->body, L, "      ");
+      } else {
+        oc_printf(c->body, "      hg_e%u = ", h);
+        oc_value(c, c->body, L->bound);
+        oc_puts(c->body, ";\n");
+      }
+      oc_puts(c->body, "      ");
+    } else {
+      oc_printf(c->body, "    case %uu: ", s);
+    }
     next_hop(c, c->body, s, h);
     oc_puts(c->body, "\n");
   }
@@ -559,8 +837,15 @@ bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst) {
     if (sp->kind == HG_SAFEPOINT_LOOP_HEADER) {
       if (fm->resume) dispatch(c, block);
       if (fm->k->mode == HG_OC_STOP_ITEM && (p->sp[s] & SP_CHECK)) {
+        /* strip-mined: every entry into the loop and every chunk's end come through hg_L<H> to
+         * the check; a work-item resumed here (hg_R) computes its chunk end too */
         item_check(c, s);
         oc_printf(c->body, "hg_R%u: ;\n", s);
+        const strip_loop *L = strip_at(c, block);
+        if (L) {
+          chunk_end(c, c->body, L, "  ");
+          oc_printf(c->body, "hg_I%u: ;\n", block);
+        }
       }
     } else if (sp->kind == HG_SAFEPOINT_BARRIER && !emitted) {
       if (fm->resume && (p->sp[s] & SP_RESUMABLE)) oc_printf(c->body, "hg_P%u: hg_rs = 0u;\n", s);
@@ -588,6 +873,11 @@ bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst) {
 }
 
 bool oc_stop_terminator(oc_ctx *c, const hg_ir_inst *in) {
+  const oc_stop_plan *p = c->stop->plan;
+  for (uint32_t i = 0; !c->stop->catchup && c->stop->k->mode == HG_OC_STOP_ITEM && i < p->num_strip; i++) {
+    const hg_ir_block *lb = &c->f->blocks[p->strip[i].latch];
+    if (in == &lb->insts[lb->num_insts - 1]) chunk_back_edge(c, &p->strip[i]); /* then the latch's own branch */
+  }
   if (!c->stop->catchup || (in->op != HG_OP_RET && in->op != HG_OP_UNREACHABLE)) return false;
   oc_puts(c->body, "  hg_csp = 0xffffffffu;\n  goto hg_CE;\n");
   return true;
@@ -670,6 +960,7 @@ static bool pure_prefix(const oc_ctx *c, const hg_ir_function *f) {
 }
 
 static void plan_free(oc_stop_plan *p, uint32_t nsp) {
+  free(p->strip);
   for (uint32_t s = 0; p->chain && s < nsp; s++) free(p->chain[s]);
   free(p->chain);
   free(p->chain_len);
@@ -744,6 +1035,7 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   p.pure_prefix = k.layout.has_barrier && pure_prefix(c, f);
   if (k.layout.has_barrier) k.mode = any_check ? HG_OC_STOP_GROUP : HG_OC_STOP_NONE;
   else k.mode = any_check && !k.layout.uses_local ? HG_OC_STOP_ITEM : HG_OC_STOP_NONE;
+  if (k.mode == HG_OC_STOP_ITEM && !plan_strips(c, &l, &p)) goto fail;
   k.record_size = (HG_OC_RECORD_HEADER + k.layout.value_stride + k.layout.private_size + 15u) & ~15u;
   k.local_static_size = f->local_static_size;
   k.num_params = f->num_params;

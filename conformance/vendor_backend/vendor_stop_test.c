@@ -4,12 +4,16 @@
  * reference), then again with stops at random points (HETGPU_STOP_AFTER's device countdown)
  * or from another thread (kernel_stop), each stopped state copied byte by byte into fresh
  * memory before it is resumed; integer results must match the reference bit for bit. Inputs
- * are random (HG_TEST_SEED), outputs poisoned before each run.
+ * are random (HG_TEST_SEED), outputs poisoned before each run. Counted loops (stripk) are
+ * checked against the host's result, stopped also at the ends of their strip-mined chunks;
+ * HETGPU_SAFEPOINT_INTERVAL is 3 here, whatever the environment says (short chunks).
  *
  * Runs on every vendor device found (PoCL here); skipped (77) without one. HG_STOP_DUMP=1
  * prints the lowered source with its stoppable and resume forms; HG_STOP_SOURCE=file.cl prints
  * that file's instead, and stops. */
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +21,7 @@
 #include <unistd.h>
 
 #include "common/host_clock.h"
+#include "common/safepoint_settings.h"
 #include "devices/vendor/vendor.h"
 #include "ir/ndrange_state.h"
 #include "lowering/frontend.h"
@@ -84,7 +89,46 @@ static const char *source =
     "    for (uint i = get_global_id(0); i < n; i += get_global_size(0), p += get_global_size(0))\n"
     "      *p = *p * 2654435761u + it;\n"
     "  }\n"
+    "}\n"
+    /* counted loops, whose checks are strip-mined (one per chunk of `interval` iterations): signed
+     * <, unsigned < by 3, !=, a short inner loop (0-2 iterations) entered often, and bounds at
+     * INT_MAX and UINT_MAX - 4 (a chunk's end must not overflow); trip counts 1 and up, rarely a
+     * multiple of the interval */
+    "kernel void stripk(global uint *out, global const uint *in, uint n, int hi, uint hu) {\n"
+    "  uint g = get_global_id(0), size = get_global_size(0), acc = in[g];\n"
+    "  uint m = n + (g % 5u);\n"
+    "  for (int i = 0; i < (int)m; i++) acc = acc * 1664525u + in[(g + (uint)i * 7u) % size];\n"
+    "  for (uint i = g & 3u; i < m * 2u; i += 3u) acc = acc * 22695477u + in[(i * 13u + g) % size] + i;\n"
+    "  for (uint i = 0; i != m; i++) acc ^= in[(acc + i) % size] + i;\n"
+    "  for (uint r = 0; r < m; r++) {\n"
+    "    uint t = in[(r + g) % size] % 3u;\n"
+    "    for (uint j = 0; j < t; j++) acc = acc * 3u + in[(j + r + acc) % size];\n"
+    "  }\n"
+    "  for (int i = hi - (int)m * 3; i < hi; i += 3) acc = acc * 5u + (uint)i;\n"
+    "  for (uint i = hu - m * 5u; i < hu; i += 5u) acc = acc * 7u + i;\n"
+    "  out[g] = acc;\n"
     "}\n";
+
+/* stripk on the host */
+static uint32_t strip_host(const uint32_t *in, uint32_t size, uint32_t g, uint32_t n, int32_t hi, uint32_t hu) {
+  uint32_t acc = in[g], m = n + g % 5u;
+  for (int32_t i = 0; i < (int32_t)m; i++)
+    acc = acc * 1664525u + in[(g + (uint32_t)i * 7u) % size];
+  for (uint32_t i = g & 3u; i < m * 2u; i += 3u)
+    acc = acc * 22695477u + in[(i * 13u + g) % size] + i;
+  for (uint32_t i = 0; i != m; i++)
+    acc ^= in[(acc + i) % size] + i;
+  for (uint32_t r = 0; r < m; r++) {
+    uint32_t t = in[(r + g) % size] % 3u;
+    for (uint32_t j = 0; j < t; j++)
+      acc = acc * 3u + in[(j + r + acc) % size];
+  }
+  for (int32_t i = hi - (int32_t)m * 3; i < hi; i += 3)
+    acc = acc * 5u + (uint32_t)i;
+  for (uint32_t i = hu - m * 5u; i < hu; i += 5u)
+    acc = acc * 7u + i;
+  return acc;
+}
 
 /* A copy of the state through plain bytes: what a snapshot file or another process gives. */
 static hg_ir_ndrange_state *byte_copy(const hg_ir_ndrange_state *s) {
@@ -387,12 +431,175 @@ static void test_kernel_stop(hg_backend *be, hg_dev_program *p) {
   free(got);
 }
 
+/* The strip-mined checks are what the lowering emits for counted loops (docs/opencl-c-safe-points.md):
+ * the chunk's own back edge (`goto hg_I<header>`) in the stoppable and resume forms, for loopk's
+ * plain `i < n` loop and for every loop of stripk, so the optimisation cannot silently stop
+ * applying. */
+static unsigned count_in_form(const char *src, const char *form, const char *what) {
+  char head[96];
+  snprintf(head, sizeof head, "void %s(", form);
+  const char *at = strstr(src, head), *end = at ? strstr(at, "\n}\n") : NULL;
+  unsigned n = 0;
+  for (const char *q = at; q && end && (q = strstr(q, what)) && q < end; q++)
+    n++;
+  return n;
+}
+
+static void test_strip_emitted(const hg_ir_module *m) {
+  hg_oc_stop_table t;
+  char msg[256];
+  char *src = hg_lower_opencl_c_stoppable(m, 0, NULL, &t, msg, sizeof msg);
+  CHECK(src, "lowering: %s", msg);
+  if (!src)
+    return;
+  static const struct {
+    const char *form;
+    unsigned loops;
+  } want[] = {{"hg_stop_loopk", 1}, {"hg_resume_loopk", 1}, {"hg_stop_stripk", 7}, {"hg_resume_stripk", 7}};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    unsigned got = count_in_form(src, want[i].form, "goto hg_I");
+    CHECK(got == want[i].loops, "%s: %u strip-mined loops, want %u", want[i].form, got, want[i].loops);
+  }
+  free(src);
+  hg_oc_stop_table_free(&t);
+}
+
+/* kernel_stop over and over while a launch runs: the stop word is there (nearly always) before
+ * the kernel starts, so each resumed work-item runs to its next check, the end of its current
+ * chunk, and stops there; fresh ones stop before they start. */
+typedef struct spinner {
+  hg_backend *be;
+  hg_stop_request *stop;
+  atomic_bool done;
+} spinner;
+
+static void *spin_stop(void *p) {
+  spinner *s = p;
+  while (!atomic_load(&s->done)) {
+    s->be->ops->kernel_stop(s->be, s->stop);
+    usleep(50);
+  }
+  return NULL;
+}
+
+/* stripk stopped in its counted loops and resumed, the result compared with the host's: each
+ * run starts with a stop at a random check (countdown: interval 1, so anywhere in a loop), then
+ * launches either stop at a random check again, or stop at the end of each work-item's chunk
+ * (spinner; chunks of HETGPU_SAFEPOINT_INTERVAL iterations, 3 in this test, counted from where
+ * the work-item resumed), or run to the end. */
+static void test_strip(hg_backend *be, hg_dev_program *p) {
+  const hg_backend_ops *o = be->ops;
+  hg_dev_kernel *k = NULL;
+  CHECK(o->kernel_create(be, p, "stripk", &k) == CL_SUCCESS, "stripk: kernel_create");
+  if (!k)
+    return;
+  const size_t global = 4096, local = 64, bytes = global * 4;
+  const int32_t hi = INT32_MAX;
+  const uint32_t hu = UINT32_MAX - 4u; /* i += 5 below it never wraps */
+  uint32_t *in = malloc(bytes), *ref = malloc(bytes), *got = malloc(bytes);
+  hg_dev_mem *out = NULL, *inm = NULL;
+  o->mem_alloc(be, bytes, &out);
+  o->mem_alloc(be, bytes, &inm);
+  unsigned chunk_stops = 0, countdown_stops = 0, in_loops = 0;
+  static const uint32_t ns[] = {1, 7, 30};
+  for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
+    uint32_t n = ns[ni];
+    for (size_t i = 0; i < global; i++)
+      in[i] = (uint32_t)rnd();
+    for (uint32_t g = 0; g < global; g++)
+      ref[g] = strip_host(in, (uint32_t)global, g, n, hi, hu);
+    o->mem_write(be, inm, 0, bytes, in);
+    hg_launch_arg args[5] = {{.kind = HG_ARG_BUFFER, .mem = out},
+                             {.kind = HG_ARG_BUFFER, .mem = inm},
+                             {.kind = HG_ARG_VALUE, .size = 4, .value = &n},
+                             {.kind = HG_ARG_VALUE, .size = 4, .value = &hi},
+                             {.kind = HG_ARG_VALUE, .size = 4, .value = &hu}};
+    hg_stop_request stop;
+    atomic_init(&stop.requested, false);
+    hg_launch l = {.work_dim = 1, .global_size = {global, 1, 1}, .local_size = {local, 1, 1}, .num_args = 5,
+                   .args = args, .stop = &stop};
+    /* the plain kernel against the host first */
+    o->mem_fill(be, out, 0, bytes, &(uint32_t){0xDEADBEEF}, 4);
+    CHECK(o->kernel_launch(be, k, &l, NULL) == CL_SUCCESS, "stripk n=%u: plain launch", n);
+    o->mem_read(be, out, 0, bytes, got);
+    size_t bad = 0;
+    for (size_t i = 0; i < global; i++)
+      bad += got[i] != ref[i];
+    CHECK(!bad, "stripk n=%u: the plain kernel differs from the host in %zu words", n, bad);
+    /* checks (interval 1) a launch makes: every work-item crosses headers at least n times,
+     * about 7 (n + 2) times on average */
+    uint64_t least = global * n, max_checks = global * (n + 2) * 7;
+    for (int trial = 0; trial < 4; trial++) {
+      o->mem_fill(be, out, 0, bytes, &(uint32_t){0xA5A5A5A5u ^ (uint32_t)trial}, 4);
+      hg_ir_ndrange_state *state = NULL;
+      cl_int err = CL_SUCCESS;
+      unsigned stops = 0;
+      for (int launch = 0;; launch++) {
+        /* 0: countdown, 1: at the chunk's end, 2: to the end (always after 30 launches); the
+         * first launch surely stops in a loop, the second at the ends of chunks */
+        int how = launch < 2 ? launch : launch >= 30 ? 2 : (int)rr(0, 2);
+        l.stop_after = how == 0 ? rr(1, launch ? max_checks : least) : 0;
+        spinner sp = {.be = be, .stop = &stop};
+        atomic_init(&sp.done, false);
+        pthread_t th;
+        if (how == 1)
+          pthread_create(&th, NULL, spin_stop, &sp);
+        hg_ir_ndrange_state *stopped = NULL;
+        err = o->kernel_run(be, k, &l, state, &stopped, NULL);
+        if (how == 1) {
+          atomic_store(&sp.done, true);
+          pthread_join(th, NULL);
+        }
+        hg_ir_ndrange_state_free(state);
+        state = NULL;
+        if (err != HG_LAUNCH_STOPPED)
+          break; /* finished (or failed) */
+        stops++;
+        unsigned looping = 0;
+        for (uint32_t q = 0; q < stopped->num_running; q++)
+          for (uint32_t i = 0; i < stopped->running[q].num_items; i++)
+            looping += stopped->running[q].safepoint[i] != 0 && stopped->running[q].safepoint[i] != HG_WI_DONE;
+        if (how == 1 && looping)
+          chunk_stops++;
+        if (how == 0 && looping)
+          countdown_stops++;
+        in_loops += looping;
+        state = byte_copy(stopped);
+        hg_ir_ndrange_state_free(stopped);
+      }
+      hg_ir_ndrange_state_free(state);
+      CHECK(err == CL_SUCCESS, "stripk n=%u trial %d: kernel_run %d after %u stops", n, trial, err, stops);
+      o->mem_read(be, out, 0, bytes, got);
+      size_t bad = 0, first = 0;
+      for (size_t i = 0; i < global; i++)
+        if (got[i] != ref[i] && !bad++)
+          first = i;
+      CHECK(!bad, "stripk n=%u trial %d (%u stops): %zu of %zu words differ from the host, first at %zu: %08x, want %08x",
+            n, trial, stops, bad, global, first, got[first], ref[first]);
+    }
+  }
+  printf("  stripk: %u stops at chunk ends and %u at random checks with work-items in loops (%u such "
+         "work-items), interval %u\n", chunk_stops, countdown_stops, in_loops, hg_safepoint_interval());
+  /* on a GPU the stop word travels on a queue of its own and may come after these short
+   * kernels have finished; on a CPU it is a store before the kernel starts */
+  CHECK(chunk_stops > 0 || !(be->type & CL_DEVICE_TYPE_CPU), "stripk: no launch stopped at the end of its chunks");
+  o->mem_free(be, out);
+  o->mem_free(be, inm);
+  o->kernel_free(be, k);
+  free(in);
+  free(ref);
+  free(got);
+}
+
 int main(void) {
   const char *seed_env = getenv("HG_TEST_SEED");
   rng = seed_env ? strtoull(seed_env, NULL, 0) : (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid();
   if (!rng)
     rng = 1;
   printf("seed %llu\n", (unsigned long long)rng);
+  /* short chunks in strip-mined loops, so that resumed work-items reach the end of one
+   * (test_strip): set before anything reads the setting */
+  setenv("HETGPU_SAFEPOINT_INTERVAL", "3", 1);
   hg_ir_module *m = NULL;
   char *log = NULL;
   /* HG_STOP_SOURCE=file.cl: print that file's lowered forms and stop (debugging) */
@@ -419,6 +626,8 @@ int main(void) {
   }
   free(log);
   log = NULL;
+  if (!other)
+    test_strip_emitted(m);
   if (getenv("HG_STOP_DUMP")) {
     hg_oc_stop_table t;
     char msg[256];
@@ -459,6 +668,7 @@ int main(void) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
       test_case(be, p, &cases[i]);
     test_mixed(be, p);
+    test_strip(be, p);
     test_kernel_stop(be, p);
     be->ops->program_free(be, p);
     be->ops->destroy(be);
