@@ -23,6 +23,7 @@ export HETGPU_CLANG=$dl/usr/lib/llvm-15/bin/clang-15
 export HETGPU_CACHE_DIR=/tmp/hg-cache HETGPU_VENDORS=/etc/OpenCL/vendors
 export OCL_ICD_VENDORS=/tmp/hg-vendors HETGPU_BACKEND=vendor:NVIDIA
 B=$root/.gpubundle/bin
+[ -f "$B/libhg_vendor_under_test.so.0" ] && ln -sf libhg_vendor_under_test.so.0 "$B/libhg_vendor_under_test.so"
 { nvidia-smi -L; ls /etc/OpenCL/vendors; } > "$logs/machine.txt" 2>&1
 run() { # name, limit in seconds, then the command
   local name=$1 limit=$2; shift 2

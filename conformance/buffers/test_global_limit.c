@@ -15,8 +15,10 @@ HG_TEST(allocations_past_global_memory_fail_cleanly) {
   cl_ulong global = 0, largest = 0;
   CHECK_CL(clGetDeviceInfo(hg_test_device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL));
   CHECK_CL(clGetDeviceInfo(hg_test_device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof largest, &largest, NULL));
-  CHECK_MSG(global == 512ull << 20, "run with HETGPU_GLOBAL_MEM_SIZE=536870912 (global memory %llu)",
-            (unsigned long long)global);
+  if (global != 512ull << 20) { /* ctest runs it with the cap; tools/gpu_run.sh runs it bare */
+    hg_test_skip("needs HETGPU_GLOBAL_MEM_SIZE=536870912");
+    return;
+  }
   cl_context ctx = hg_test_context();
   cl_command_queue q = hg_test_queue(ctx, 0);
   enum { MAX = 8 };
