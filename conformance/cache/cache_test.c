@@ -81,7 +81,8 @@ static void entry_of(unsigned n, size_t size, char *path, size_t cap) {
   for (struct dirent *e; d && (e = readdir(d));)
     if (nb < 64 && strlen(e->d_name) < 64)
       snprintf(before[nb++], 64, "%s", e->d_name);
-  closedir(d);
+  if (d) /* not there before the first entry */
+    closedir(d);
   store(n, size);
   path[0] = 0;
   d = opendir(dir);
@@ -92,7 +93,8 @@ static void entry_of(unsigned n, size_t size, char *path, size_t cap) {
     if (!seen && e->d_name[0] != '.')
       snprintf(path, cap, "%s/%s", dir, e->d_name);
   }
-  closedir(d);
+  if (d)
+    closedir(d);
 }
 
 static void write_file(const char *path, const void *bytes, size_t n) {
