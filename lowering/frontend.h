@@ -54,6 +54,9 @@ cl_int hg_frontend_source_to_ir_deps(const char *source, const char *options, co
  * with the reason appended to *log (*log may be NULL: then it is set). */
 cl_int hg_frontend_finish_executable(hg_ir_module *m, char **log);
 
+/* Appends a formatted line to a build log (*log may be NULL: then it is set). */
+void hg_log_append(char **log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* The path of the clang the front end runs (HETGPU_CLANG, or the one found at build time). */
 const char *hg_frontend_clang_path(void);
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "ir/ir.h"
+#include "lowering/frontend.h" /* hg_log_append */
 
 /* ---- demangling (llvm_demangle.c) ---------------------------------------------------- */
 typedef struct hg_mangled_param {
@@ -83,8 +84,6 @@ typedef struct hg_xlate {
   void *scratch[4]; /* per-function arrays, freed by the module's cleanup if translation fails */
 } hg_xlate;
 
-/* Appends a formatted line to the build log. */
-void hg_log_append(char **log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Logs "error: <message>" (naming the function being translated) and abandons translation. */
 _Noreturn void hg_xlate_fail(hg_xlate *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

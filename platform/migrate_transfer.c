@@ -85,8 +85,8 @@ static pinned_chunks pinned_kept[PINNED_BACKENDS];
 
 /* One move through the chunks: the GPU side's DMA of chunk k overlaps the workers' copies of
  * the chunks before it (to the host) or after it (to the GPU). Waiting threads yield a while
- * before they sleep: waking a dozen sleeping threads for every chunk cost more time than the
- * copies (measured: 33 against 46 GB/s at 256 MiB). */
+ * before they sleep, as the native pool that reached 46 GB/s did (it only yielded); the H100
+ * runs varied too much to rank yielding against sleeping (docs/gpu-runs.md). */
 #define PIPE_SPINS 4000
 typedef struct pipe_run {
   hg_backend *gpu;

@@ -5,7 +5,6 @@
  * backend so that a failure shows in the build status, and lazily on any other backend a
  * migration moves the program to. Builds are synchronous: pfn_notify is called before the
  * entry point returns, which the specification allows. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -89,16 +88,8 @@ static cl_int check_parameter_size(const hg_ir_module *m, char **log) {
     for (uint32_t a = 0; a < f->num_params; a++)
       bytes += f->args[a].kind == HG_KARG_VALUE ? f->args[a].size : 8;
     if (bytes > HG_PROFILE_MAX_PARAMETER_SIZE) {
-      static const char fmt[] = "%serror: kernel '%s' takes %llu bytes of arguments, more than "
-                                "CL_DEVICE_MAX_PARAMETER_SIZE (%u)\n";
-      const char *old = *log ? *log : "";
-      size_t n = (size_t)snprintf(NULL, 0, fmt, old, f->name, (unsigned long long)bytes, HG_PROFILE_MAX_PARAMETER_SIZE);
-      char *grown = malloc(n + 1);
-      if (grown) {
-        snprintf(grown, n + 1, fmt, old, f->name, (unsigned long long)bytes, HG_PROFILE_MAX_PARAMETER_SIZE);
-        free(*log);
-        *log = grown;
-      }
+      hg_log_append(log, "error: kernel '%s' takes %llu bytes of arguments, more than CL_DEVICE_MAX_PARAMETER_SIZE (%u)",
+                    f->name, (unsigned long long)bytes, HG_PROFILE_MAX_PARAMETER_SIZE);
       return CL_BUILD_PROGRAM_FAILURE;
     }
   }
