@@ -21,13 +21,22 @@
  * barrier the whole group reads the same slot: stopping there is stopping "at the barrier"
  * (nobody ran anything after it yet). The two slots let local id 0 write the next vote while
  * slower work-items still read this one. A vote before the kernel starts (one barrier per
- * group) lets groups that have not started stop without running to their first barrier. */
+ * group) lets groups that have not started stop without running to their first barrier.
+ *
+ * A group stopped at a barrier outside loops does not return at once: it goes on through the
+ * barriers that every path from there to the end would pass (hg_gone set, the code between
+ * them skipped), and returns after the last. A return there would make those barriers
+ * conditional, and PoCL 3.1's work-group compiler aborts on some such kernels ("Incoming edges
+ * to non-entry block", CTS basic async_copy_local_to_global). Inside loops it is the other way
+ * round (PoCL aborts on a skip between two barriers of one loop body, and takes the return),
+ * so a group stopped there returns. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lowering/opencl_c_internal.h"
 #include "lowering/opencl_c_stop.h"
+#include "lowering/opencl_c_stop_loops.h"
 
 #define TB 64
 #define MAX_NAME 200 /* PoCL aborts on kernel names of about 251+ characters */
@@ -58,7 +67,12 @@ typedef struct oc_stop_plan {
   uint32_t **chain;      /* per safe point: loop header blocks around it, outermost first */
   uint32_t *chain_len;
   uint32_t *block_first; /* per block: its first safe point id (safe points are in block order) */
+  uint32_t *skip;        /* GROUP mode, per barrier safe point: where a stopped group goes next */
+  uint8_t *skip_target;  /* per safe point: some stopped group comes to this barrier */
 } oc_stop_plan;
+
+#define SKIP_END UINT32_MAX /* the stopped group returns */
+#define MAX_SKIP_BARRIERS 128
 
 typedef struct oc_stop_form {
   const hg_oc_stop_kernel *k;
@@ -66,194 +80,6 @@ typedef struct oc_stop_form {
   bool resume;
   bool catchup; /* the catch-up form (a resume form without barriers, GROUP mode only) */
 } oc_stop_form;
-
-/* ---- loops: dominators (Cooper, Harvey, Kennedy) and natural loop bodies ---------------- */
-
-static uint32_t successors(const hg_ir_function *f, uint32_t b, const uint32_t **out) {
-  const hg_ir_block *bl = &f->blocks[b];
-  if (!bl->num_insts) return 0;
-  const hg_ir_inst *t = &bl->insts[bl->num_insts - 1];
-  if (t->op != HG_OP_BR && t->op != HG_OP_CONDBR && t->op != HG_OP_SWITCH) return 0;
-  *out = t->imm;
-  return t->num_imm;
-}
-
-typedef struct loops {
-  uint32_t n;
-  uint32_t *rpo_index; /* UINT32_MAX: unreachable */
-  uint32_t *idom;
-  uint32_t **preds;
-  uint32_t *num_preds;
-  uint8_t **body; /* per header block: membership per block (NULL: not a header) */
-  uint32_t *size; /* per header block: blocks in its loop */
-} loops;
-
-static void loops_free(loops *l) {
-  for (uint32_t b = 0; b < l->n; b++) {
-    if (l->preds) free(l->preds[b]);
-    if (l->body) free(l->body[b]);
-  }
-  free(l->preds);
-  free(l->body);
-  free(l->num_preds);
-  free(l->rpo_index);
-  free(l->idom);
-  free(l->size);
-}
-
-static uint32_t intersect(const loops *l, uint32_t a, uint32_t b) {
-  while (a != b) {
-    while (l->rpo_index[a] > l->rpo_index[b]) a = l->idom[a];
-    while (l->rpo_index[b] > l->rpo_index[a]) b = l->idom[b];
-  }
-  return a;
-}
-
-static bool dominates(const loops *l, uint32_t a, uint32_t b) {
-  for (;;) {
-    if (a == b) return true;
-    if (b == 0 || l->idom[b] == b || l->idom[b] == UINT32_MAX) return false;
-    b = l->idom[b];
-  }
-}
-
-static bool loops_compute(const hg_ir_function *f, loops *l) {
-  uint32_t n = f->num_blocks;
-  memset(l, 0, sizeof *l);
-  l->n = n;
-  l->rpo_index = malloc(n * sizeof *l->rpo_index);
-  l->idom = malloc(n * sizeof *l->idom);
-  l->preds = calloc(n, sizeof *l->preds);
-  l->num_preds = calloc(n, sizeof *l->num_preds);
-  l->body = calloc(n, sizeof *l->body);
-  l->size = calloc(n, sizeof *l->size);
-  uint32_t *order = malloc(n * sizeof *order), *stack = malloc(n * sizeof *stack), *next = calloc(n, sizeof *next);
-  uint8_t *seen = calloc(n, 1);
-  bool ok = l->rpo_index && l->idom && l->preds && l->num_preds && l->body && l->size && order && stack && next && seen;
-  if (!ok) goto done;
-  for (uint32_t b = 0; b < n; b++) {
-    l->rpo_index[b] = UINT32_MAX;
-    l->idom[b] = UINT32_MAX;
-    const uint32_t *s;
-    uint32_t ns = successors(f, b, &s);
-    for (uint32_t k = 0; k < ns; k++)
-      if (s[k] < n) l->num_preds[s[k]]++;
-  }
-  for (uint32_t b = 0; b < n && ok; b++) {
-    l->preds[b] = malloc((l->num_preds[b] ? l->num_preds[b] : 1) * sizeof **l->preds);
-    ok = l->preds[b] != NULL;
-    l->num_preds[b] = 0;
-  }
-  for (uint32_t b = 0; b < n && ok; b++) {
-    const uint32_t *s;
-    uint32_t ns = successors(f, b, &s);
-    for (uint32_t k = 0; k < ns; k++)
-      if (s[k] < n) l->preds[s[k]][l->num_preds[s[k]]++] = b;
-  }
-  if (!ok) goto done;
-  /* post order by an explicit DFS, then reversed */
-  uint32_t sp = 0, count = 0;
-  stack[sp++] = 0;
-  seen[0] = 1;
-  while (sp) {
-    uint32_t b = stack[sp - 1];
-    const uint32_t *s;
-    uint32_t ns = successors(f, b, &s);
-    if (next[b] < ns) {
-      uint32_t t = s[next[b]++];
-      if (t < n && !seen[t]) {
-        seen[t] = 1;
-        stack[sp++] = t;
-      }
-      continue;
-    }
-    order[count++] = b;
-    sp--;
-  }
-  for (uint32_t i = 0; i < count; i++) l->rpo_index[order[i]] = count - 1 - i;
-  l->idom[0] = 0;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t i = count; i-- > 0;) { /* reverse post order */
-      uint32_t b = order[i];
-      if (b == 0) continue;
-      uint32_t nd = UINT32_MAX;
-      for (uint32_t k = 0; k < l->num_preds[b]; k++) {
-        uint32_t p = l->preds[b][k];
-        if (l->idom[p] == UINT32_MAX) continue;
-        nd = nd == UINT32_MAX ? p : intersect(l, p, nd);
-      }
-      if (nd != l->idom[b]) {
-        l->idom[b] = nd;
-        changed = true;
-      }
-    }
-  }
-  /* natural loops: the blocks that reach a back edge's source without passing the header */
-  for (uint32_t h = 0; h < n && ok; h++) {
-    if (l->rpo_index[h] == UINT32_MAX) continue;
-    for (uint32_t k = 0; k < l->num_preds[h]; k++) {
-      uint32_t src = l->preds[h][k];
-      if (l->rpo_index[src] == UINT32_MAX || !dominates(l, h, src)) continue;
-      if (!l->body[h]) {
-        l->body[h] = calloc(n, 1);
-        if (!(ok = l->body[h] != NULL)) break;
-        l->body[h][h] = 1;
-        l->size[h] = 1;
-      }
-      sp = 0;
-      if (!l->body[h][src]) {
-        l->body[h][src] = 1;
-        l->size[h]++;
-        stack[sp++] = src;
-      }
-      while (sp) {
-        uint32_t b = stack[--sp];
-        for (uint32_t q = 0; q < l->num_preds[b]; q++) {
-          uint32_t p = l->preds[b][q];
-          if (l->rpo_index[p] == UINT32_MAX || l->body[h][p]) continue;
-          l->body[h][p] = 1;
-          l->size[h]++;
-          stack[sp++] = p;
-        }
-      }
-    }
-  }
-done:
-  free(order);
-  free(stack);
-  free(next);
-  free(seen);
-  if (!ok) loops_free(l);
-  return ok;
-}
-
-/* The loop headers around block b, outermost first; false when they do not nest (an
- * irreducible region: no place to resume). */
-static bool chain_of(const loops *l, uint32_t b, uint32_t **out, uint32_t *len) {
-  uint32_t cnt = 0;
-  for (uint32_t h = 0; h < l->n; h++)
-    if (l->body[h] && l->body[h][b]) cnt++;
-  *len = cnt;
-  *out = malloc((cnt ? cnt : 1) * sizeof **out);
-  if (!*out) return false;
-  cnt = 0;
-  for (uint32_t h = 0; h < l->n; h++)
-    if (l->body[h] && l->body[h][b]) (*out)[cnt++] = h;
-  for (uint32_t i = 1; i < cnt; i++) /* by loop size, largest first */
-    for (uint32_t j = i; j > 0 && l->size[(*out)[j - 1]] < l->size[(*out)[j]]; j--) {
-      uint32_t t = (*out)[j];
-      (*out)[j] = (*out)[j - 1];
-      (*out)[j - 1] = t;
-    }
-  for (uint32_t i = 1; i < cnt; i++) {
-    uint32_t outer = (*out)[i - 1], inner = (*out)[i];
-    if (l->size[inner] >= l->size[outer] || !l->body[outer][inner]) return false;
-    for (uint32_t x = 0; x < l->n; x++)
-      if (l->body[inner][x] && !l->body[outer][x]) return false;
-  }
-  return true;
-}
 
 /* ---- counted loops: which loop-header checks are strip-mined ---------------------------- */
 
@@ -276,7 +102,7 @@ static bool int_scalar(hg_ir_type t) {
 
 /* The same value of loop h at every iteration: a parameter, a constant, or a result defined
  * outside the loop (it then dominates the header: its variable is set before the loop). */
-static bool invariant(const oc_ctx *c, const loops *l, uint32_t h, uint32_t v) {
+static bool invariant(const oc_ctx *c, const oc_loops *l, uint32_t h, uint32_t v) {
   const hg_ir_function *f = c->f;
   if (v >= f->num_values) return false;
   if (f->values[v].kind == HG_VAL_PARAM || f->values[v].kind == HG_VAL_CONST) return true;
@@ -340,7 +166,7 @@ static bool iv_step(const oc_ctx *c, uint32_t h, uint32_t latch, uint32_t nx, st
  * loop, iv_next = iv + step, staying in the loop while iv_next < bound (signed or unsigned) or,
  * with step 1, while iv_next != bound. Then the chunk end computed at the header bounds how
  * far iv goes, and `iv_next PRED chunk end` implies the loop's own condition. */
-static bool counted_loop(const oc_ctx *c, const loops *l, uint32_t h, strip_loop *out) {
+static bool counted_loop(const oc_ctx *c, const oc_loops *l, uint32_t h, strip_loop *out) {
   const hg_ir_function *f = c->f;
   if (!l->body[h]) return false;
   uint32_t latch = UINT32_MAX, back = 0;
@@ -378,7 +204,7 @@ static bool counted_loop(const oc_ctx *c, const loops *l, uint32_t h, strip_loop
 
 /* The strip-mined loops of a kernel in ITEM mode: loop headers with a check, nothing but phis
  * before their safe point (the chunk's back edge re-enters right after it), counted. */
-static bool plan_strips(const oc_ctx *c, const loops *l, oc_stop_plan *p) {
+static bool plan_strips(const oc_ctx *c, const oc_loops *l, oc_stop_plan *p) {
   const hg_ir_function *f = c->f;
   for (uint32_t s = 0; s < f->num_safepoints; s++) {
     const hg_ir_safepoint *sp = &f->safepoints[s];
@@ -394,6 +220,112 @@ static bool plan_strips(const oc_ctx *c, const loops *l, oc_stop_plan *p) {
     p->strip[p->num_strip++] = L;
   }
   return true;
+}
+
+/* ---- where a stopped group goes (GROUP mode) --------------------------------------------- */
+
+/* Walks from the barrier at `from` (its block's later instructions excluded: the caller looks
+ * at them) towards the kernel's end, not past the blocks marked in `stop`; seen[b] tells which
+ * blocks were reached (marked ones included). Returns whether the end was reached. */
+static bool walk_to_end(const hg_ir_function *f, const hg_ir_safepoint *from, const uint8_t *stop, uint8_t *seen,
+                        uint32_t *stack) {
+  memset(seen, 0, f->num_blocks);
+  uint32_t sp = 0, b = from->block;
+  bool end = false;
+  for (bool first = true; first || sp; first = false) {
+    if (!first) {
+      b = stack[--sp];
+      if (stop[b]) continue;
+    }
+    const uint32_t *succ;
+    uint32_t ns = oc_successors(f, b, &succ);
+    if (!ns) end = true;
+    for (uint32_t k = 0; k < ns; k++)
+      if (succ[k] < f->num_blocks && !seen[succ[k]]) {
+        seen[succ[k]] = 1;
+        stack[sp++] = succ[k];
+      }
+  }
+  return end;
+}
+
+/* The first barrier safe point in block b, after instruction `after` (UINT32_MAX: from the
+ * block's start), among those marked in `cand`; SKIP_END if none. */
+static uint32_t first_in_block(const hg_ir_function *f, const oc_stop_plan *p, const uint8_t *cand, uint32_t b,
+                               uint32_t after) {
+  uint32_t best = SKIP_END;
+  for (uint32_t t = p->block_first[b]; t < f->num_safepoints && f->safepoints[t].block == b; t++) {
+    const hg_ir_safepoint *sp = &f->safepoints[t];
+    if (!cand[t] || (after != UINT32_MAX && sp->inst <= after)) continue;
+    if (best == SKIP_END || sp->inst < f->safepoints[best].inst) best = t;
+  }
+  return best;
+}
+
+/* skip[s] for each barrier s outside loops: the nearest barrier t that every path from s to the
+ * end passes, itself outside loops (a jump into a loop from outside would make it
+ * irreducible); SKIP_END when there is none, for barriers in loops (see the top of the file),
+ * or with more barriers than this quadratic search is for. */
+static bool plan_skips(const oc_ctx *c, const oc_loops *l, oc_stop_plan *p) {
+  const hg_ir_function *f = c->f;
+  uint32_t nsp = f->num_safepoints, nb = f->num_blocks, barriers = 0;
+  p->skip = malloc(nsp * sizeof *p->skip);
+  p->skip_target = calloc(nsp, 1);
+  uint8_t *cand = calloc(nsp, 1), *mark = calloc(nb, 1), *seen = malloc(nb);
+  uint32_t *stack = malloc(nb * sizeof *stack);
+  bool ok = p->skip && p->skip_target && cand && mark && seen && stack;
+  for (uint32_t s = 0; ok && s < nsp; s++) {
+    p->skip[s] = SKIP_END;
+    barriers += f->safepoints[s].kind == HG_SAFEPOINT_BARRIER && f->safepoints[s].block < nb;
+  }
+  for (uint32_t s = 0; ok && barriers <= MAX_SKIP_BARRIERS && s < nsp; s++) {
+    const hg_ir_safepoint *from = &f->safepoints[s];
+    if (from->kind != HG_SAFEPOINT_BARRIER || from->block >= nb) continue;
+    if (oc_in_loop(l, from->block)) continue;
+    memset(cand, 0, nsp);
+    for (uint32_t t = 0; t < nsp; t++) {
+      const hg_ir_safepoint *to = &f->safepoints[t];
+      if (t == s || to->kind != HG_SAFEPOINT_BARRIER || to->block >= nb) continue;
+      if (oc_in_loop(l, to->block)) continue;
+      if (to->block == from->block && to->inst > from->inst) {
+        cand[t] = 1;
+        continue;
+      }
+      mark[to->block] = 1;
+      cand[t] = !walk_to_end(f, from, mark, seen, stack) && seen[to->block];
+      mark[to->block] = 0;
+    }
+    /* the nearest: met first on every way on */
+    uint32_t next = first_in_block(f, p, cand, from->block, from->inst);
+    if (next == SKIP_END) {
+      for (uint32_t t = 0; t < nsp; t++)
+        if (cand[t]) mark[f->safepoints[t].block] = 1;
+      walk_to_end(f, from, mark, seen, stack);
+      uint32_t met = 0, at = 0;
+      for (uint32_t b = 0; b < nb; b++) {
+        if (mark[b] && seen[b]) {
+          met++;
+          at = b;
+        }
+        mark[b] = 0;
+      }
+      if (met == 1) next = first_in_block(f, p, cand, at, UINT32_MAX);
+    }
+    p->skip[s] = next;
+    if (next != SKIP_END) p->skip_target[next] = 1;
+  }
+  free(cand);
+  free(mark);
+  free(seen);
+  free(stack);
+  return ok;
+}
+
+/* A stopped group's way on from barrier s. */
+static void skip_on(oc_ctx *c, oc_buf *b, uint32_t s) {
+  uint32_t t = c->stop->plan->skip[s];
+  if (t == SKIP_END) oc_puts(b, "return;");
+  else oc_printf(b, "{ hg_gone = 1u; goto hg_G%u; }", t);
 }
 
 static char *prefixed(const char *prefix, const char *name) {
@@ -590,7 +522,7 @@ void oc_stop_prologue(oc_ctx *c, oc_buf *b) {
   for (uint32_t i = 0; !fm->catchup && k->mode == HG_OC_STOP_ITEM && i < fm->plan->num_strip; i++)
     oc_printf(b, "  %s hg_e%u = 0; /* the chunk's end (strip-mined loop) */\n",
               oc_uname((hg_ir_scalar)fm->plan->strip[i].type.scalar), fm->plan->strip[i].header);
-  if (k->mode == HG_OC_STOP_GROUP) oc_puts(b, "  __local uint hg_vote[2];\n");
+  if (k->mode == HG_OC_STOP_GROUP) oc_puts(b, "  __local uint hg_vote[2];\n  uint hg_gone = 0u; (void)hg_gone;\n");
   oc_puts(b, "  (void)hg_lid; (void)hg_wgn; (void)hg_grp; (void)hg_gsz; (void)hg_cnt; (void)hg_nb; (void)hg_rs; "
              "(void)hg_fresh; (void)hg_v;\n");
   /* with barriers the first crossing votes, then every interval-th */
@@ -791,6 +723,18 @@ static void item_check_cold(oc_ctx *c, oc_buf *b, uint32_t s) {
   oc_printf(b, "      return;\n    }\n    goto hg_R%u;\n  }\n", s);
 }
 
+/* A stopped group arrives at barrier s from an earlier one (hg_G<s>), and after it goes on. */
+static void gone_label(oc_ctx *c, oc_buf *b, uint32_t s) {
+  if (c->stop->plan->skip_target[s]) oc_printf(b, "hg_G%u: ;\n", s);
+}
+
+static void gone_check(oc_ctx *c, oc_buf *b, uint32_t s) {
+  if (!c->stop->plan->skip_target[s]) return;
+  oc_puts(b, "  if (hg_gone) ");
+  skip_on(c, b, s);
+  oc_puts(b, "\n");
+}
+
 static void group_vote(oc_ctx *c, uint32_t s, const hg_ir_inst *barrier) {
   oc_buf *b = c->body;
   uint32_t flags = barrier->num_imm ? barrier->imm[0] : 0;
@@ -811,11 +755,14 @@ static void group_vote(oc_ctx *c, uint32_t s, const hg_ir_inst *barrier) {
              "          hg_x = hg_i < hg_cap ? hg_i + 1u : 0u;\n        }\n      }\n"
              "      hg_vote[hg_nb & 1u] = hg_x;\n    }\n  }\n");
   /* the vote is in local memory: the barrier fences local memory too (a stronger barrier) */
+  gone_label(c, b, s);
   oc_printf(b, "  barrier(CLK_LOCAL_MEM_FENCE%s);\n", global ? " | CLK_GLOBAL_MEM_FENCE" : "");
+  gone_check(c, b, s);
   oc_puts(b, "  if (hg_v) {\n    uint hg_x = hg_vote[hg_nb & 1u];\n"
              "    if (hg_x == 0xffffffffu) {\n"
-             "      if (hg_lid == 0u) atomic_or(&hg_ns[hg_grp >> 5], 1u << (uint)(hg_grp & 31u));\n"
-             "      return;\n    }\n"
+             "      if (hg_lid == 0u) atomic_or(&hg_ns[hg_grp >> 5], 1u << (uint)(hg_grp & 31u));\n      ");
+  skip_on(c, b, s);
+  oc_puts(b, "\n    }\n"
              "    if (hg_x) {\n"
              "      __global uchar *hg_o = hg_out + (ulong)(hg_x - 1u) * hg_gsz;\n");
   oc_printf(b, "      if (hg_lid == 0u) { *(__global ulong *)hg_o = hg_grp; *(__global uint *)(hg_o + 8) = %uu; "
@@ -823,7 +770,9 @@ static void group_vote(oc_ctx *c, uint32_t s, const hg_ir_inst *barrier) {
   if (c->stop->k->layout.uses_local) move_local(c, b, "hg_o + 16", true, "      ");
   oc_printf(b, "      __global uchar *hg_w = hg_o + 16u + hg_lbr + (ulong)hg_lid * %uu;\n", c->stop->k->record_size);
   save_item(c, b, s, "hg_w", "      ");
-  oc_puts(b, "      return;\n    }\n    hg_nb++;\n  }\n  hg_fresh = 0u;\n");
+  oc_puts(b, "      ");
+  skip_on(c, b, s);
+  oc_puts(b, "\n    }\n    hg_nb++;\n  }\n  hg_fresh = 0u;\n");
 }
 
 bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst) {
@@ -865,6 +814,11 @@ bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst) {
         emitted = true;
       } else if (fm->k->mode == HG_OC_STOP_GROUP && (p->sp[s] & SP_CHECK)) {
         group_vote(c, s, &f->blocks[block].insts[inst]);
+        emitted = true;
+      } else if (fm->k->mode == HG_OC_STOP_GROUP && p->skip_target[s]) {
+        gone_label(c, c->body, s);
+        oc_emit_inst(c, block, &f->blocks[block].insts[inst]);
+        gone_check(c, c->body, s);
         emitted = true;
       }
     }
@@ -947,7 +901,7 @@ static bool pure_prefix(const oc_ctx *c, const hg_ir_function *f) {
     }
     if (stopped || !pure) continue;
     const uint32_t *succ;
-    uint32_t ns = successors(f, b, &succ);
+    uint32_t ns = oc_successors(f, b, &succ);
     for (uint32_t k = 0; k < ns; k++)
       if (succ[k] < f->num_blocks && !seen[succ[k]]) {
         seen[succ[k]] = 1;
@@ -966,6 +920,8 @@ static void plan_free(oc_stop_plan *p, uint32_t nsp) {
   free(p->chain_len);
   free(p->sp);
   free(p->block_first);
+  free(p->skip);
+  free(p->skip_target);
 }
 
 static bool has_calls(const hg_ir_function *f) {
@@ -986,7 +942,7 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   if (table->max_barriers && barriers > table->max_barriers) return;
   hg_oc_stop_kernel k = {0};
   oc_stop_plan p = {0};
-  loops l = {0};
+  oc_loops l = {0};
   bool have_loops = false, ok = hg_ir_state_layout_of(m, f, &k.layout);
   uint32_t nsp = f->num_safepoints;
   if (ok) {
@@ -999,7 +955,7 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
     k.local_params = calloc(f->num_params ? f->num_params : 1, sizeof *k.local_params);
     ok = p.sp && p.chain && p.chain_len && p.block_first && k.resumable && k.barrier && k.local_params;
   }
-  if (ok) ok = have_loops = loops_compute(f, &l);
+  if (ok) ok = have_loops = oc_loops_compute(f, &l);
   if (!ok) goto fail;
   for (uint32_t b = 0; b < f->num_blocks; b++) p.block_first[b] = nsp;
   for (uint32_t s = nsp; s-- > 0;)
@@ -1018,7 +974,7 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
     bool fused = false; /* a multiply folded into its add has no variable to save */
     for (uint32_t i = 0; i < sp->num_live; i++)
       if (sp->live[i] < f->num_values && c->contr.absorbed && c->contr.absorbed[sp->live[i]]) fused = true;
-    if (fused || !chain_of(&l, sp->block, &p.chain[s], &p.chain_len[s])) continue;
+    if (fused || !oc_loops_chain(&l, sp->block, &p.chain[s], &p.chain_len[s])) continue;
     if (sp->kind == HG_SAFEPOINT_LOOP_HEADER && (!p.chain_len[s] || p.chain[s][p.chain_len[s] - 1] != sp->block))
       continue;
     p.sp[s] = SP_RESUMABLE;
@@ -1036,6 +992,7 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   if (k.layout.has_barrier) k.mode = any_check ? HG_OC_STOP_GROUP : HG_OC_STOP_NONE;
   else k.mode = any_check && !k.layout.uses_local ? HG_OC_STOP_ITEM : HG_OC_STOP_NONE;
   if (k.mode == HG_OC_STOP_ITEM && !plan_strips(c, &l, &p)) goto fail;
+  if (k.mode == HG_OC_STOP_GROUP && !plan_skips(c, &l, &p)) goto fail;
   k.record_size = (HG_OC_RECORD_HEADER + k.layout.value_stride + k.layout.private_size + 15u) & ~15u;
   k.local_static_size = f->local_static_size;
   k.num_params = f->num_params;
@@ -1062,10 +1019,10 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   c->stop = NULL;
   table->kernels[table->num_kernels++] = k;
   plan_free(&p, nsp);
-  loops_free(&l);
+  oc_loops_free(&l);
   return;
 fail:
-  if (have_loops) loops_free(&l);
+  if (have_loops) oc_loops_free(&l);
   plan_free(&p, nsp);
   free(k.name);
   free(k.stop_name);
