@@ -147,6 +147,9 @@ static void enc_globals(wbuf *w, strtab *st, const hg_ir_module *m) {
       w_u64(w, (uint64_t)g->relocs[r].addend);
     }
   }
+  /* 1.1: each global's linkage, appended to the section (1.0 readers skip it) */
+  for (uint32_t i = 0; i < m->num_globals; i++)
+    w_u8(w, m->globals[i].linkage);
 }
 
 static void enc_function(wbuf *w, strtab *st, const hg_ir_function *f) {
@@ -457,7 +460,7 @@ static bool dec_module(rd *r, const dstr *st, hg_ir_module *m) {
   return ok && !r->bad;
 }
 
-static bool dec_globals(rd *r, const dstr *st, hg_ir_module *m) {
+static bool dec_globals(rd *r, const dstr *st, hg_ir_module *m, uint16_t minor) {
   uint32_t n = r_count(r, 20);
   if (r->bad)
     return false;
@@ -503,6 +506,10 @@ static bool dec_globals(rd *r, const dstr *st, hg_ir_module *m) {
       }
     }
   }
+  /* from 1.1: the linkages (a 1.0 file's globals are all internal) */
+  for (uint32_t i = 0; minor >= 1 && !r->bad && i < m->num_globals; i++)
+    if ((m->globals[i].linkage = r_u8(r)) > HG_LINK_IMPORTED)
+      return fail(r, "bad global linkage");
   return !r->bad;
 }
 
@@ -774,7 +781,7 @@ hg_ir_module *hg_ir_decode(const uint8_t *data, size_t size, char *err, size_t e
     switch (s) {
     case SEC_STRTAB: ok = dec_strtab(&r, &st, m); break;
     case SEC_MODULE: ok = dec_module(&r, &st, m); break;
-    case SEC_GLOBALS: ok = dec_globals(&r, &st, m); break;
+    case SEC_GLOBALS: ok = dec_globals(&r, &st, m, minor); break;
     case SEC_FUNCTIONS: ok = dec_functions(&r, &st, m); break;
     }
     /* a newer minor may append fields at the end of a section; this version's files may not */

@@ -240,7 +240,8 @@ bool hg_ir_module_equal(const hg_ir_module *a, const hg_ir_module *b) {
       return false;
   for (uint32_t i = 0; i < a->num_globals; i++) {
     const hg_ir_global *x = &a->globals[i], *y = &b->globals[i];
-    if (!str_eq(x->name, y->name) || x->addrspace != y->addrspace || x->is_const != y->is_const ||
+    if (!str_eq(x->name, y->name) || x->addrspace != y->addrspace || x->linkage != y->linkage ||
+        x->is_const != y->is_const ||
         x->has_init != y->has_init || x->size != y->size || x->align != y->align || x->num_relocs != y->num_relocs ||
         (x->has_init && !mem_eq(x->init, y->init, x->size)))
       return false;

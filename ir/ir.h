@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define HG_IR_VERSION_MAJOR 1
-#define HG_IR_VERSION_MINOR 0
+#define HG_IR_VERSION_MINOR 1
 #define HG_IR_NONE UINT32_MAX
 
 /* ---- types ---------------------------------------------------------------------------- */
@@ -242,9 +242,17 @@ typedef struct hg_ir_function {
   uint32_t local_static_size; /* bytes of static __local variables */
 } hg_ir_function;
 
+/* How a program-scope variable links across modules (clCompileProgram + clLinkProgram). */
+typedef enum hg_ir_linkage {
+  HG_LINK_INTERNAL = 0, /* private to its module: renamed when the name is taken in a link */
+  HG_LINK_EXPORTED = 1, /* a definition other modules' declarations resolve to by name */
+  HG_LINK_IMPORTED = 2, /* `extern`: a declaration (no storage, no initializer); never in executables */
+} hg_ir_linkage;
+
 typedef struct hg_ir_global {
   char *name;
   uint8_t addrspace;  /* GLOBAL, CONSTANT or LOCAL */
+  uint8_t linkage;    /* hg_ir_linkage */
   bool is_const;      /* contents never written */
   bool has_init;      /* false: zero-initialised (LOCAL: uninitialised) */
   uint32_t size, align;
@@ -343,9 +351,11 @@ bool hg_ir_module_equal(const hg_ir_module *a, const hg_ir_module *b);
  * without calls. Fails (false + message) on recursion or a call to a function without body.
  * Clears the execution-state metadata: run hg_ir_compute_state afterwards. */
 bool hg_ir_inline_calls(hg_ir_module *m, char *err, size_t err_size);
-/* Merges modules into a new one (clLinkProgram): function declarations (no blocks) resolve
- * by name to definitions; two definitions of one name, or a call left unresolved, fail. */
-hg_ir_module *hg_ir_link(const hg_ir_module *const *mods, size_t n, char *err, size_t err_size);
+/* Merges modules into a new one of the given kind (clLinkProgram): function declarations (no
+ * blocks) and imported variables resolve by name to definitions; two definitions of one name,
+ * a call left unresolved, or (in an executable) a variable left undefined, fail. */
+hg_ir_module *hg_ir_link(const hg_ir_module *const *mods, size_t n, hg_ir_program_kind kind, char *err,
+                         size_t err_size);
 
 /* ---- floating-point contraction (ir/contract.c, docs/ir-spec.md) ----------------------- */
 /* Which multiplies the lowerings compute fused into their user, one rule for every backend:

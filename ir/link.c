@@ -1,6 +1,8 @@
 /* hg_ir_link (clLinkProgram): merges modules into a new one. Function declarations (no
- * blocks) resolve by name to the one definition; globals are private to their module and
- * are renamed "<name>.<k>" when a name is already taken (the IR has no linkage of globals). */
+ * blocks) resolve by name to the one definition. Program-scope variables link by their
+ * linkage (hg_ir_linkage): an imported one (`extern`) resolves by name to the one exported
+ * definition (or stays imported in a library), internal ones are private to their module and
+ * are renamed "<name>.<k>" when the name is already taken. */
 #include "ir/ir_internal.h"
 
 #include <stdlib.h>
@@ -28,8 +30,58 @@ static char *unique_name(const hg_ir_module *out, const char *name) {
   return buf;
 }
 
-hg_ir_module *hg_ir_link(const hg_ir_module *const *mods, size_t n, char *err, size_t err_size) {
+static uint32_t add_global(hg_ir_module *out, const hg_ir_global *g, bool keep_name) {
+  hg_ir_global c = *g;
+  char *nm = keep_name ? hg_ir_strdup(g->name) : unique_name(out, g->name);
+  c.name = nm;
+  uint32_t i = nm ? hg_ir_add_global(out, &c) : HG_IR_NONE;
+  free(nm);
+  return i;
+}
+
+/* gmap[k][g]: where module k's global g went. Exported definitions first (their names are
+ * the link's), then the declarations (each resolved to a definition, or one imported global
+ * per name), then the internal ones under names still free. */
+static bool link_globals(hg_ir_module *out, const hg_ir_module *const *mods, size_t n, uint32_t **gmap, char *err,
+                         size_t err_size) {
+  for (unsigned pass = HG_LINK_EXPORTED;; pass = pass == HG_LINK_EXPORTED ? HG_LINK_IMPORTED : HG_LINK_INTERNAL) {
+    for (size_t k = 0; k < n; k++) {
+      const hg_ir_module *m = mods[k];
+      for (uint32_t g = 0; g < m->num_globals; g++) {
+        const hg_ir_global *gl = &m->globals[g];
+        if (gl->linkage != pass)
+          continue;
+        uint32_t at = hg_ir_find_global(out, gl->name);
+        const hg_ir_global *other = at == HG_IR_NONE ? NULL : &out->globals[at];
+        if (pass == HG_LINK_EXPORTED && other) {
+          hg_ir_errf(err, err_size, "@%s is defined in more than one module", gl->name);
+          return false;
+        }
+        if (pass == HG_LINK_IMPORTED && other) {
+          if (other->addrspace != gl->addrspace || (gl->size && other->size && gl->size != other->size)) {
+            hg_ir_errf(err, err_size, "@%s is declared with another type or address space than its definition",
+                       gl->name);
+            return false;
+          }
+          gmap[k][g] = at;
+          continue;
+        }
+        if ((gmap[k][g] = add_global(out, gl, pass != HG_LINK_INTERNAL)) == HG_IR_NONE) {
+          hg_ir_errf(err, err_size, "out of memory");
+          return false;
+        }
+      }
+    }
+    if (pass == HG_LINK_INTERNAL)
+      return true;
+  }
+}
+
+hg_ir_module *hg_ir_link(const hg_ir_module *const *mods, size_t n, hg_ir_program_kind kind, char *err,
+                         size_t err_size) {
   hg_ir_module *out = hg_ir_module_new();
+  if (out)
+    out->program_kind = (uint8_t)kind; /* before the verification: a library may keep declarations */
   uint32_t **smap = calloc(n ? n : 1, sizeof *smap), **gmap = calloc(n ? n : 1, sizeof *gmap),
            **fmap = calloc(n ? n : 1, sizeof *fmap);
   char verr[256];
@@ -57,15 +109,12 @@ hg_ir_module *hg_ir_link(const hg_ir_module *const *mods, size_t n, char *err, s
     ok = ok && smap[k] && gmap[k] && fmap[k];
     for (uint32_t s = 0; ok && s < m->num_strings; s++)
       ok = (smap[k][s] = hg_ir_intern(out, m->strings[s])) != HG_IR_NONE;
-    for (uint32_t g = 0; ok && g < m->num_globals; g++) {
-      hg_ir_global c = m->globals[g];
-      char *nm = unique_name(out, c.name);
-      c.name = nm;
-      ok = nm && (gmap[k][g] = hg_ir_add_global(out, &c)) != HG_IR_NONE;
-      free(nm);
-    }
     if (!ok)
       hg_ir_errf(err, err_size, "out of memory");
+  }
+  ok = ok && link_globals(out, mods, n, gmap, err, err_size);
+  for (size_t k = 0; ok && k < n; k++) {
+    const hg_ir_module *m = mods[k];
     for (uint32_t f = 0; ok && f < m->num_functions; f++) {
       const hg_ir_function *fn = &m->functions[f];
       fmap[k][f] = HG_IR_NONE;
@@ -89,6 +138,8 @@ hg_ir_module *hg_ir_link(const hg_ir_module *const *mods, size_t n, char *err, s
   for (size_t k = 0; ok && k < n; k++) {
     const hg_ir_module *m = mods[k];
     for (uint32_t g = 0; g < m->num_globals; g++) {
+      if (m->globals[g].linkage == HG_LINK_IMPORTED)
+        continue; /* resolved to another module's global, whose relocations that module maps */
       hg_ir_global *og = &out->globals[gmap[k][g]];
       for (uint32_t r = 0; r < og->num_relocs; r++)
         og->relocs[r].target = gmap[k][og->relocs[r].target];
@@ -153,6 +204,5 @@ hg_ir_module *hg_ir_link(const hg_ir_module *const *mods, size_t n, char *err, s
     hg_ir_module_free(out);
     return NULL;
   }
-  out->program_kind = HG_IR_PROGRAM_EXECUTABLE;
   return out;
 }

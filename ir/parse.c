@@ -364,6 +364,8 @@ static bool parse_global(parser *p) {
     next(p);
     g.is_const = true;
   }
+  if (is_word(peek(p), "exported") || is_word(peek(p), "imported"))
+    g.linkage = is_word(next(p), "exported") ? HG_LINK_EXPORTED : HG_LINK_IMPORTED;
   uint32_t gi = p->m->num_globals;
   bool ok = expect_word(p, "size") && get_u32(p, &g.size) && expect_word(p, "align") && get_u32(p, &g.align);
   uint8_t *init = NULL;

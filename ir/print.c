@@ -358,7 +358,9 @@ char *hg_ir_print(const hg_ir_module *m) {
       put(&s, " %s", hg_ir_as_names[g->addrspace]);
     else
       put(&s, " %u", g->addrspace);
-    put(&s, "%s size %u align %u", g->is_const ? " const" : "", g->size, g->align);
+    put(&s, "%s%s size %u align %u", g->is_const ? " const" : "",
+        g->linkage == HG_LINK_EXPORTED ? " exported" : g->linkage == HG_LINK_IMPORTED ? " imported" : "", g->size,
+        g->align);
     if (g->has_init) {
       put(&s, " init \"");
       for (uint32_t k = 0; g->init && k < g->size; k++)

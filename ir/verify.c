@@ -73,6 +73,14 @@ static bool verify_global(vctx *v, uint32_t gi) {
     FAILF("global @%s: alignment %u not a power of two", g->name, g->align);
   if (g->addrspace == HG_AS_LOCAL && (g->has_init || g->num_relocs))
     FAILF("global @%s: __local variables have no initializer", g->name);
+  if (g->linkage > HG_LINK_IMPORTED)
+    FAILF("global @%s: unknown linkage %u", g->name, g->linkage);
+  if (g->linkage != HG_LINK_INTERNAL && g->addrspace == HG_AS_LOCAL)
+    FAILF("global @%s: __local variables do not link across modules", g->name);
+  if (g->linkage == HG_LINK_IMPORTED && g->has_init)
+    FAILF("global @%s: a declaration has no initializer", g->name);
+  if (g->linkage == HG_LINK_IMPORTED && v->m->program_kind == HG_IR_PROGRAM_EXECUTABLE)
+    FAILF("global @%s is declared but defined in no module", g->name);
   if (g->has_init && g->size && !g->init)
     FAILF("global @%s: initializer missing", g->name);
   if (g->num_relocs && !g->has_init)

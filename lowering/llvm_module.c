@@ -87,8 +87,11 @@ static void translate_globals(hg_xlate *x) {
     if (gl.align < hg_type_align(x, vt)) gl.align = hg_type_align(x, vt);
     LLVMValueRef init = LLVMGetInitializer(g);
     if (!init && !x->library) hg_xlate_fail(x, "program-scope variable '%s' is declared but never defined", name);
-    if (!init) hg_xlate_fail(x, "extern program-scope variables are not supported");
-    if (as != HG_AS_LOCAL && !(LLVMIsNull(init) || LLVMIsUndef(init))) hg_xlate_global_init(x, init, &gl);
+    if (!init && as == HG_AS_LOCAL) hg_xlate_fail(x, "__local variable '%s' declared extern", name);
+    /* in an object, `extern` declarations and the definitions they may resolve to link by name */
+    if (!init) gl.linkage = HG_LINK_IMPORTED;
+    else if (x->library && as != HG_AS_LOCAL && LLVMGetLinkage(g) == LLVMExternalLinkage) gl.linkage = HG_LINK_EXPORTED;
+    if (init && as != HG_AS_LOCAL && !(LLVMIsNull(init) || LLVMIsUndef(init))) hg_xlate_global_init(x, init, &gl);
     else if (as != HG_AS_LOCAL) gl.has_init = false;
     if (hg_ir_add_global(x->m, &gl) == HG_IR_NONE) hg_xlate_fail(x, "out of memory");
     free(gl.init);

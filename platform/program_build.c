@@ -278,7 +278,8 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
   if (!mods)
     err = CL_OUT_OF_HOST_MEMORY;
   else if (err == CL_SUCCESS) {
-    linked = hg_ir_link((const hg_ir_module *const *)mods, num_input_programs, msg, sizeof msg);
+    linked = hg_ir_link((const hg_ir_module *const *)mods, num_input_programs,
+                        create_library ? HG_IR_PROGRAM_LIBRARY : HG_IR_PROGRAM_EXECUTABLE, msg, sizeof msg);
     if (!linked) {
       err = CL_LINK_PROGRAM_FAILURE;
       log = strdup(msg);
@@ -288,9 +289,7 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
     if (mods[i])
       hg_ir_module_free(mods[i]);
   free(mods);
-  if (err == CL_SUCCESS && create_library)
-    linked->program_kind = HG_IR_PROGRAM_LIBRARY;
-  else if (err == CL_SUCCESS && (err = finish_executable(linked, &log)) == CL_SUCCESS &&
+  if (err == CL_SUCCESS && !create_library && (err = finish_executable(linked, &log)) == CL_SUCCESS &&
            check_parameter_size(linked, &log) != CL_SUCCESS)
     err = CL_LINK_PROGRAM_FAILURE;
   pthread_mutex_lock(&p->lock);

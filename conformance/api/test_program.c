@@ -240,6 +240,48 @@ HG_TEST(compile_and_link) {
   clReleaseContext(ctx);
 }
 
+/* Program-scope variables across compiled objects: an `extern constant` declaration reads the
+ * other object's definition, `static` variables of one name stay each object's own, and a
+ * declaration nothing defines fails the link with the variable's name in the log. */
+HG_TEST(extern_program_scope_variables) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  const char *defs = "constant int one = 1;\n"
+                     "static constant int k = 5;\n"
+                     "int five(void) { return k; }\n";
+  const char *user = "extern constant int one;\n"
+                     "static constant int k = 1;\n"
+                     "__kernel void square(__global const int *in, __global int *out) {\n"
+                     "  size_t i = get_global_id(0); out[i] = in[i] * in[i] * one * k; }\n";
+  cl_program pd = clCreateProgramWithSource(ctx, 1, &defs, NULL, &err);
+  cl_program pu = clCreateProgramWithSource(ctx, 1, &user, NULL, &err);
+  CHECK_CL(clCompileProgram(pd, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL));
+  CHECK_CL(clCompileProgram(pu, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL));
+  cl_program inputs[2] = {pu, pd};
+  cl_program exe = clLinkProgram(ctx, 0, NULL, NULL, 2, inputs, NULL, NULL, &err);
+  CHECK_CL(err);
+  CHECK(run_square(ctx, exe));
+  /* through a library that keeps the declaration */
+  cl_program lib = clLinkProgram(ctx, 0, NULL, "-create-library", 1, &pu, NULL, NULL, &err);
+  CHECK_CL(err);
+  cl_program later[2] = {lib, pd};
+  cl_program exe2 = clLinkProgram(ctx, 0, NULL, NULL, 2, later, NULL, NULL, &err);
+  CHECK_CL(err);
+  CHECK(run_square(ctx, exe2));
+  cl_program alone = clLinkProgram(ctx, 0, NULL, NULL, 1, &pu, NULL, NULL, &err);
+  CHECK(err == CL_LINK_PROGRAM_FAILURE && alone != NULL);
+  char log[1024] = "";
+  CHECK_CL(clGetProgramBuildInfo(alone, hg_test_device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+  CHECK_MSG(strstr(log, "one") != NULL, "link log does not name the undefined variable: %s", log);
+  clReleaseProgram(alone);
+  clReleaseProgram(exe2);
+  clReleaseProgram(lib);
+  clReleaseProgram(exe);
+  clReleaseProgram(pd);
+  clReleaseProgram(pu);
+  clReleaseContext(ctx);
+}
+
 /* A header found through -I that changes on disk: the next build of the same source with the
  * same options sees the new header (the program cache checks the files a build included), also
  * when only its bytes change, not its size. */

@@ -581,15 +581,15 @@ static void test_decoder_robustness(const hg_ir_module *m) {
   put32(e + 32 + nsec * 12 + 4, (uint32_t)(n + 12));
   put32(e + 32 + nsec * 12 + 8, 8);
   memcpy(e + 32 + (nsec + 1) * 12, b + 32 + nsec * 12, n - 32 - nsec * 12);
-  e[10] = 1; /* minor 1 */
+  e[10] = HG_IR_VERSION_MINOR + 1; /* a newer minor */
   fix_crc(e, n + extra);
   d = hg_ir_decode(e, n + extra, err, sizeof err);
   CHECK(d && hg_ir_module_equal(d, m), "newer minor with an unknown section is read: %s", d ? "" : err);
   hg_ir_module_free(d);
-  e[10] = 0; /* the same file claiming this reader's minor: unknown section rejected */
+  e[10] = HG_IR_VERSION_MINOR; /* the same file claiming this reader's minor: unknown section rejected */
   fix_crc(e, n + extra);
   d = hg_ir_decode(e, n + extra, err, sizeof err);
-  CHECK(!d, "unknown section in a 1.0 file rejected");
+  CHECK(!d, "unknown section in a file of this minor rejected");
   hg_ir_module_free(d);
   free(e);
   free(c);
@@ -830,7 +830,7 @@ static void test_link(void) {
   OP1(HG_OP_LOAD, 0, T(I32, 1), rt);
   OP1(HG_OP_RET, 0, VOID, r);
   const hg_ir_module *mods[2] = {a, bm};
-  hg_ir_module *l = hg_ir_link(mods, 2, err, sizeof err);
+  hg_ir_module *l = hg_ir_link(mods, 2, HG_IR_PROGRAM_EXECUTABLE, err, sizeof err);
   CHECK(l != NULL, "link: %s", err);
   if (l) {
     uint32_t k = hg_ir_find_function(l, "k"), t = hg_ir_find_function(l, "twice");
@@ -847,16 +847,103 @@ static void test_link(void) {
   }
   /* duplicate definitions */
   const hg_ir_module *dup[2] = {bm, bm};
-  l = hg_ir_link(dup, 2, err, sizeof err);
+  l = hg_ir_link(dup, 2, HG_IR_PROGRAM_EXECUTABLE, err, sizeof err);
   CHECK(!l && strstr(err, "more than one"), "duplicate definition rejected: %s", err);
   hg_ir_module_free(l);
   /* unresolved call */
   const hg_ir_module *only[1] = {a};
-  l = hg_ir_link(only, 1, err, sizeof err);
+  l = hg_ir_link(only, 1, HG_IR_PROGRAM_EXECUTABLE, err, sizeof err);
   CHECK(!l && strstr(err, "defined in no module"), "unresolved call rejected: %s", err);
   hg_ir_module_free(l);
   hg_ir_module_free(a);
   hg_ir_module_free(bm);
+}
+
+/* A module with one kernel that loads the constant variable `var`, declared (imported) here
+ * with the given size when `imported`, else defined here with the given linkage. */
+static hg_ir_module *var_module(const char *kname, const char *var, uint32_t size, hg_ir_linkage linkage) {
+  hg_ir_module *m = hg_ir_module_new();
+  m->program_kind = HG_IR_PROGRAM_OBJECT;
+  uint8_t ini[8] = {7, 0, 0, 0, 9, 0, 0, 0};
+  hg_ir_global g = {0};
+  g.name = (char *)var; g.addrspace = HG_AS_CONSTANT; g.is_const = true; g.size = size; g.align = 4;
+  g.linkage = (uint8_t)linkage;
+  if (linkage != HG_LINK_IMPORTED) { g.has_init = true; g.init = ini; }
+  hg_ir_add_global(m, &g);
+  hg_ir_type kp[1] = {hg_ir_ptr_ty(HG_AS_GLOBAL)};
+  uint32_t fi = hg_ir_add_function(m, kname, VOID, 1, kp);
+  hg_ir_function *f = &m->functions[fi];
+  hg_ir_make_kernel(f);
+  set_arg(f, 0, "out", "int*", HG_KARG_GLOBAL_PTR, 8, 8);
+  uint32_t b = hg_ir_add_block(f);
+  uint32_t v = OP1(HG_OP_LOAD, 0, T(I32, 1), hg_ir_add_global_ref(f, m, 0));
+  OP2(HG_OP_STORE, 0, VOID, 0, v);
+  OP0(HG_OP_RET, 0, VOID);
+  return m;
+}
+
+/* the value the kernel `kname` of m loads */
+static uint32_t loaded_global(hg_ir_module *m, const char *kname) {
+  hg_ir_inst *ld = find_op(m, kname, HG_OP_LOAD);
+  const hg_ir_function *f = &m->functions[hg_ir_find_function(m, kname)];
+  return ld && f->values[ld->operands[0]].kind == HG_VAL_GLOBAL ? f->values[ld->operands[0]].index : HG_IR_NONE;
+}
+
+/* Program-scope variables across modules: `extern` declarations resolve to the exported
+ * definition, internal ones stay private, and what cannot link fails with its name. */
+static void test_link_globals(void) {
+  char err[256];
+  hg_ir_module *def = var_module("k_def", "foo", 4, HG_LINK_EXPORTED),
+               *use = var_module("k_use", "foo", 4, HG_LINK_IMPORTED),
+               *own = var_module("k_own", "foo", 8, HG_LINK_INTERNAL),
+               *bad = var_module("k_bad", "foo", 8, HG_LINK_IMPORTED);
+  check_round_trips("imported variable", use);
+  check_round_trips("exported variable", def);
+  const hg_ir_module *three[3] = {own, use, def};
+  hg_ir_module *l = hg_ir_link(three, 3, HG_IR_PROGRAM_EXECUTABLE, err, sizeof err);
+  CHECK(l != NULL, "link of a declaration with its definition: %s", err);
+  if (l) {
+    uint32_t foo = hg_ir_find_global(l, "foo");
+    CHECK(l->num_globals == 2 && foo != HG_IR_NONE && l->globals[foo].linkage == HG_LINK_EXPORTED,
+          "one definition of foo and the internal one renamed");
+    CHECK(loaded_global(l, "k_use") == foo && loaded_global(l, "k_def") == foo,
+          "the declaration's user reads the definition");
+    CHECK(loaded_global(l, "k_own") != foo && loaded_global(l, "k_own") != HG_IR_NONE &&
+          l->globals[loaded_global(l, "k_own")].size == 8, "the internal variable stays its module's own");
+    check_round_trips("linked variables", l);
+    hg_ir_module_free(l);
+  }
+  const hg_ir_module *alone[1] = {use};
+  l = hg_ir_link(alone, 1, HG_IR_PROGRAM_EXECUTABLE, err, sizeof err);
+  CHECK(!l && strstr(err, "@foo") && strstr(err, "defined in no module"), "an executable with foo undefined: %s", err);
+  hg_ir_module_free(l);
+  l = hg_ir_link(alone, 1, HG_IR_PROGRAM_LIBRARY, err, sizeof err);
+  CHECK(l && l->num_globals == 1 && l->globals[0].linkage == HG_LINK_IMPORTED, "a library keeps the declaration: %s",
+        l ? "" : err);
+  if (l) { /* and links later with the definition */
+    const hg_ir_module *two[2] = {l, def};
+    hg_ir_module *e = hg_ir_link(two, 2, HG_IR_PROGRAM_EXECUTABLE, err, sizeof err);
+    CHECK(e && loaded_global(e, "k_use") == hg_ir_find_global(e, "foo"), "library + definition link: %s", e ? "" : err);
+    hg_ir_module_free(e);
+  }
+  hg_ir_module_free(l);
+  const hg_ir_module *twice[2] = {def, def};
+  l = hg_ir_link(twice, 2, HG_IR_PROGRAM_EXECUTABLE, err, sizeof err);
+  CHECK(!l && strstr(err, "more than one"), "two definitions of foo rejected: %s", err);
+  hg_ir_module_free(l);
+  const hg_ir_module *mismatch[2] = {bad, def};
+  l = hg_ir_link(mismatch, 2, HG_IR_PROGRAM_EXECUTABLE, err, sizeof err);
+  CHECK(!l && strstr(err, "another type"), "a declaration of another size rejected: %s", err);
+  hg_ir_module_free(l);
+  /* a __local variable never links; a declaration has no initializer */
+  own->globals[0].linkage = HG_LINK_IMPORTED;
+  CHECK(!hg_ir_verify(own, err, sizeof err) && strstr(err, "initializer"), "declaration with data rejected: %s", err);
+  own->globals[0].linkage = 3;
+  CHECK(!hg_ir_verify(own, err, sizeof err) && strstr(err, "linkage"), "unknown linkage rejected: %s", err);
+  hg_ir_module_free(def);
+  hg_ir_module_free(use);
+  hg_ir_module_free(own);
+  hg_ir_module_free(bad);
 }
 
 static void test_determinism(void) {
@@ -973,6 +1060,7 @@ int main(int argc, char **argv) {
   test_state_locals();
   test_inline_all();
   test_link();
+  test_link_globals();
   test_determinism();
   test_contract();
   printf("%d passed, %d failed\n", passed, failed);
