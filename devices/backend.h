@@ -36,9 +36,13 @@ struct hg_ir_ndrange_state;
 /* Returned by kernel_run when the launch stopped at safe points before it finished: never an
  * OpenCL code, never shown to the application (the platform resumes the work). */
 #define HG_LAUNCH_STOPPED (-9001)
+/* Returned by a launch that ran past hg_launch.time_limit_ns and was ended by its backend:
+ * never an OpenCL code (the platform reports CL_OUT_OF_RESOURCES and names the limit). */
+#define HG_ERR_TIME_LIMIT (-9002)
 
-/* A request to stop kernels at their next safe point (docs/safe-points.md): the platform keeps
- * one per context, sets `requested` and calls kernel_stop on the backend running its work. */
+/* A request to stop kernels at their next safe point (docs/safe-points.md): the platform gives
+ * each stoppable launch one, sets `requested` (for a migration, or the launch's time limit) and
+ * calls kernel_stop on the backend running it. */
 typedef struct hg_stop_request {
   atomic_bool requested;
 } hg_stop_request;
@@ -85,6 +89,11 @@ typedef struct hg_launch {
    * setting HETGPU_STOP_AFTER: stop by itself at the N-th safe-point check (0: never). */
   hg_stop_request *stop;
   uint64_t stop_after;
+  /* HETGPU_KERNEL_TIMEOUT: host time the launch may run from when the backend starts it (0: no
+   * limit). A backend with kernel_time_limit ends a launch past it wherever it is and returns
+   * HG_ERR_TIME_LIMIT; the others ignore it (the platform stops their stoppable launches
+   * through `stop`). */
+  uint64_t time_limit_ns;
 } hg_launch;
 
 /* Raw limits of the backend device, used to check that it can honour the virtual device's
@@ -145,6 +154,9 @@ typedef struct hg_backend_ops {
   /* Runs the kernel to completion. device_ns, when not NULL, receives the device-measured
    * execution time (0 if the backend cannot measure it). */
   cl_int (*kernel_launch)(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
+  /* kernel_launch and kernel_run honour hg_launch.time_limit_ns themselves, in any kernel
+   * (the RISC-V simulator ends its cores), so the platform sets no timer of its own. */
+  bool kernel_time_limit;
 
   /* Optional: kernels that stop at safe points and resume anywhere (docs/safe-points.md); both
    * or neither. kernel_run runs like kernel_launch (synchronously), from `resume` when not NULL

@@ -145,8 +145,10 @@ static cl_context context_new(const cl_context_properties *properties, hg_notify
     goto fail_lock;
   if (pthread_mutex_init(&ctx->objects_lock, NULL) != 0)
     goto fail_migrate_lock;
-  if (hg_placement_init(&ctx->placement, be) != 0)
+  if (pthread_mutex_init(&ctx->stop_lock, NULL) != 0)
     goto fail_objects_lock;
+  if (hg_placement_init(&ctx->placement, be) != 0)
+    goto fail_stop_lock;
   atomic_init(&ctx->holds, 1); /* all the application's references together */
   hg_object_init(&ctx->obj, HG_OBJ_CONTEXT);
   live_add(ctx);
@@ -155,6 +157,8 @@ static cl_context context_new(const cl_context_properties *properties, hg_notify
   HG_SET_ERR(errcode_ret, CL_SUCCESS);
   return ctx;
 
+fail_stop_lock:
+  pthread_mutex_destroy(&ctx->stop_lock);
 fail_objects_lock:
   pthread_mutex_destroy(&ctx->objects_lock);
 fail_migrate_lock:
@@ -223,6 +227,7 @@ static void context_destroy(cl_context ctx) {
   hg_placement_destroy(&ctx->placement);
   free(ctx->objects); /* every object untracked itself before the last hold went */
   pthread_mutex_destroy(&ctx->objects_lock);
+  pthread_mutex_destroy(&ctx->stop_lock);
   pthread_mutex_destroy(&ctx->migrate_lock);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx->properties);

@@ -10,7 +10,16 @@
  * state. A kernel whose stoppable launch took less than SHORT_LAUNCH_NS then has its next
  * PLAIN_AFTER_SHORT launches run plain and asynchronously (a migration waits for such a launch
  * to end, which takes about as long as stopping it would; back-to-back short launches keep the
- * backend's stream full), and the launch after them is stoppable again, measuring anew. */
+ * backend's stream full), and the launch after them is stoppable again, measuring anew.
+ *
+ * With HETGPU_KERNEL_TIMEOUT set (platform/kernel_timeout.h, docs/kernel-timeout.md) every
+ * launch that can stop is stoppable, and the time a launch ran, summed over the parts of one
+ * stopped and resumed elsewhere, is limited: a backend that ends launches itself gets the time
+ * left with the launch; on the others a timer asks the launch alone to stop, and a launch that
+ * stopped for the limit is abandoned (not resumed). Either way the command fails with
+ * CL_OUT_OF_RESOURCES, the context's notify callback names the limit, and the buffers keep what
+ * the kernel wrote until it stopped. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +27,7 @@
 #include "platform/command.h"
 #include "platform/fault_inject.h"
 #include "platform/kernel.h"
+#include "platform/kernel_timeout.h"
 #include "platform/mem_enqueue.h"
 #include "common/host_clock.h"
 #include "common/log.h"
@@ -36,6 +46,7 @@ typedef struct kernel_command {
   hg_kernel_arg *args; /* snapshot: values copied, buffers retained */
   hg_ir_ndrange_state *resume; /* where it stopped at safe points (NULL: from the start) */
   bool stopped_once;           /* HETGPU_STOP_AFTER stops a launch once */
+  uint64_t ran_ns;             /* host time its stoppable runs took so far (the time limit's) */
 } kernel_command;
 
 static void kernel_command_cleanup(hg_command *c) {
@@ -53,6 +64,63 @@ static void kernel_command_cleanup(hg_command *c) {
 
 /* Launch arguments of kernels with up to this many parameters live on the stack. */
 #define STACK_ARGS 16
+
+/* The time limit's share left to a launch that already ran ran_ns (0: no limit; 1 ns when it is
+ * used up, so a resumed launch past the limit stops at once). */
+static uint64_t time_left(uint64_t ran_ns) {
+  uint64_t limit = hg_kernel_timeout_ns();
+  return !limit ? 0 : ran_ns < limit ? limit - ran_ns : 1;
+}
+
+/* The watchdog's call (platform/kernel_timeout.h): the launch ran past the limit. */
+static void limit_passed(void *launch_stop) { hg_launch_stop_limit(launch_stop); }
+
+/* Runs the launch in its stoppable form, from kc->resume, polling a request of its own (which a
+ * migration's reaches too) under the time limit. HG_LAUNCH_STOPPED keeps the state to resume in
+ * kc->resume; HG_ERR_TIME_LIMIT when it stopped for the limit (its state dropped). */
+static cl_int run_stoppable(kernel_command *kc, hg_backend *be, hg_dev_kernel *dk, hg_launch *launch,
+                            uint64_t *device_ns) {
+  hg_command *c = &kc->base;
+  hg_launch_stop own;
+  hg_launch_stop_begin(&own, c->queue->context, be);
+  launch->stop = &own.request;
+  launch->stop_after = kc->stopped_once ? 0 : hg_stop_after_checks();
+  launch->time_limit_ns = time_left(kc->ran_ns);
+  hg_kernel_timer timer;
+  bool timed = launch->time_limit_ns && !be->ops->kernel_time_limit &&
+               hg_kernel_timer_arm(&timer, launch->time_limit_ns, limit_passed, &own);
+  hg_ir_ndrange_state *stopped = NULL;
+  uint64_t t0 = hg_host_clock_ns();
+  cl_int err = be->ops->kernel_run(be, dk, launch, kc->resume, &stopped, device_ns);
+  uint64_t took = hg_host_clock_ns() - t0;
+  bool fired = timed && hg_kernel_timer_disarm(&timer);
+  hg_launch_stop_end(&own);
+  kc->ran_ns += took;
+  if (err == CL_SUCCESS && !kc->resume && !launch->stop_after)
+    atomic_store(&kc->kernel->plain_launches, took < SHORT_LAUNCH_NS ? PLAIN_AFTER_SHORT : 0);
+  if (err == HG_LAUNCH_STOPPED && fired) {
+    hg_ir_ndrange_state_free(stopped); /* abandoned where it stopped: it is not resumed */
+    return HG_ERR_TIME_LIMIT;
+  }
+  if (err == HG_LAUNCH_STOPPED || err == CL_SUCCESS) {
+    hg_ir_ndrange_state_free(kc->resume);
+    kc->resume = stopped;
+    kc->stopped_once |= err == HG_LAUNCH_STOPPED;
+  }
+  return err;
+}
+
+/* A launch ended for the time limit: said to the application through the context's notify
+ * callback, and the command fails with CL_OUT_OF_RESOURCES. */
+static cl_int report_time_limit(kernel_command *kc, hg_backend *be, const char *kernel) {
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "hetGPU: kernel %s ran past HETGPU_KERNEL_TIMEOUT (%.3f s) on %s and was stopped; its event fails with "
+           "CL_OUT_OF_RESOURCES",
+           kernel, hg_kernel_timeout_ns() / 1e9, be->name);
+  hg_context_notify(kc->base.queue->context, msg);
+  return CL_OUT_OF_RESOURCES;
+}
 
 /* Builds the launch (buffer bookkeeping included) and hands it to the backend: to its stream
  * when token is not NULL and it can, else synchronously. */
@@ -100,7 +168,8 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
       l->value = a->value;
     }
   }
-  hg_launch launch = {.work_dim = kc->work_dim, .num_args = kc->num_args, .args = largs};
+  hg_launch launch = {.work_dim = kc->work_dim, .num_args = kc->num_args, .args = largs,
+                      .time_limit_ns = time_left(kc->ran_ns)};
   memcpy(launch.global_offset, kc->offset, sizeof kc->offset);
   memcpy(launch.global_size, kc->global, sizeof kc->global);
   memcpy(launch.local_size, kc->local, sizeof kc->local);
@@ -111,18 +180,7 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
   } else if (token && be->ops->kernel_launch_async) {
     err = be->ops->kernel_launch_async(be, dk, &launch, hg_command_timed(c), token);
   } else if (stoppable) {
-    launch.stop = &c->queue->context->stop;
-    launch.stop_after = kc->stopped_once ? 0 : hg_stop_after_checks();
-    hg_ir_ndrange_state *stopped = NULL;
-    uint64_t t0 = hg_host_clock_ns();
-    err = be->ops->kernel_run(be, dk, &launch, kc->resume, &stopped, &device_ns);
-    if (err == CL_SUCCESS && !kc->resume && !launch.stop_after)
-      atomic_store(&kc->kernel->plain_launches, hg_host_clock_ns() - t0 < SHORT_LAUNCH_NS ? PLAIN_AFTER_SHORT : 0);
-    if (err == HG_LAUNCH_STOPPED || err == CL_SUCCESS) {
-      hg_ir_ndrange_state_free(kc->resume);
-      kc->resume = stopped;
-      kc->stopped_once |= err == HG_LAUNCH_STOPPED;
-    }
+    err = run_stoppable(kc, be, dk, &launch, &device_ns);
   } else {
     err = be->ops->kernel_launch(be, dk, &launch, &device_ns);
   }
@@ -130,7 +188,7 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
     free(largs);
   HG_LOG(HG_LOG_SCHED, "kernel %s on %s: %d (%s, %llu ns on the device)", f->name, be->name, err,
          token && *token ? "submitted" : "done", (unsigned long long)device_ns);
-  return err;
+  return err == HG_ERR_TIME_LIMIT ? report_time_limit(kc, be, f->name) : err;
 }
 
 static cl_int kernel_command_run(hg_command *c) { return kernel_command_launch(c, NULL); }
@@ -340,8 +398,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
   kc->kernel = kernel;
   cmd->run = kernel_command_run;
   /* a stoppable launch runs on the worker, synchronously: stopped, it must be the last thing
-   * the backend was given, so nothing queued behind it has run */
-  cmd->submit = !hg_safepoints_enabled() || take_plain_launch(kernel) ? kernel_command_submit : NULL;
+   * the backend was given, so nothing queued behind it has run. Under a time limit every
+   * launch is stoppable (a plain one on a vendor backend could not be stopped). */
+  cmd->submit = !hg_safepoints_enabled() || (!hg_kernel_timeout_ns() && take_plain_launch(kernel))
+                    ? kernel_command_submit
+                    : NULL;
   cmd->cleanup = kernel_command_cleanup;
   return hg_command_submit(cmd, event, false);
 }

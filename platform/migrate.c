@@ -33,24 +33,14 @@ cl_int hg_migrate_check_flags(cl_migration_flags_hetgpu flags) {
   return CL_SUCCESS;
 }
 
-typedef struct stop_args {
-  cl_context ctx;
-  hg_backend *source;
-} stop_args;
-
 /* Called once the gate is closed: the kernels running now stop at their next safe point and
  * wait at the gate with their state, instead of starting again. */
-static void stop_running_kernels(void *arg) {
-  stop_args *a = arg;
-  hg_context_stop_request(a->ctx, a->source);
-}
+static void stop_running_kernels(void *ctx) { hg_context_stop_request(ctx); }
 
-cl_int hg_context_quiesce(cl_context ctx, hg_backend *source, cl_migration_flags_hetgpu flags,
-                          unsigned long long timeout_ns) {
+cl_int hg_context_quiesce(cl_context ctx, cl_migration_flags_hetgpu flags, unsigned long long timeout_ns) {
   bool at_safe_point = (flags & CL_MIGRATE_AT_SAFE_POINT_HETGPU) && hg_safepoints_enabled();
-  stop_args a = {ctx, source};
   /* at a safe point, falling back to the kernel boundary when the time runs out, as asked */
-  cl_int err = hg_placement_close(&ctx->placement, timeout_ns, at_safe_point ? stop_running_kernels : NULL, &a,
+  cl_int err = hg_placement_close(&ctx->placement, timeout_ns, at_safe_point ? stop_running_kernels : NULL, ctx,
                                   at_safe_point && (flags & CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU));
   if (err != CL_SUCCESS)
     hg_context_stop_clear(ctx); /* the gate is open again: everything runs on where it was */
@@ -183,7 +173,7 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
   hg_backend *source = hg_context_backend(ctx);
   cl_migration_report_hetgpu r = {.source = source->index, .target = target->index};
   if (source != target) {
-    err = hg_context_quiesce(ctx, source, flags, timeout_ns);
+    err = hg_context_quiesce(ctx, flags, timeout_ns);
     uint64_t quiesced = hg_host_clock_ns(), t[3];
     r.quiesce_ns = quiesced - start;
     if (err == CL_SUCCESS) {

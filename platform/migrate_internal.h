@@ -22,11 +22,10 @@ hg_backend *hg_backend_of_id(cl_backend_id_hetgpu id);
 cl_int hg_migrate_check_flags(cl_migration_flags_hetgpu flags);
 
 /* Closes the context's gate for a migration or checkpoint (hg_placement_close); with
- * CL_MIGRATE_AT_SAFE_POINT_HETGPU its kernels running on `source` are asked to stop at a safe
- * point, and with CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU too, the wait goes on past timeout_ns
- * for those that cannot. On an error the gate is open and the request withdrawn. */
-cl_int hg_context_quiesce(cl_context ctx, hg_backend *source, cl_migration_flags_hetgpu flags,
-                          unsigned long long timeout_ns);
+ * CL_MIGRATE_AT_SAFE_POINT_HETGPU its running kernels are asked to stop at a safe point, and
+ * with CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU too, the wait goes on past timeout_ns for those
+ * that cannot. On an error the gate is open and the request withdrawn. */
+cl_int hg_context_quiesce(cl_context ctx, cl_migration_flags_hetgpu flags, unsigned long long timeout_ns);
 /* Withdraws the stop request and opens the gate on `backend`: stopped kernels resume there. */
 void hg_context_reopen(cl_context ctx, hg_backend *backend);
 

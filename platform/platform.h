@@ -44,6 +44,8 @@ struct _cl_context {
   uint64_t id;                /* process-unique, from 1 in creation order (hetgpu-ctl names it) */
   hg_placement placement;     /* where its commands run, and the migration gate */
   hg_stop_request stop;       /* its running kernels stop at safe points (platform/safepoints.h) */
+  pthread_mutex_t stop_lock;  /* the request above and the list below */
+  struct hg_launch_stop *launches; /* its stoppable launches running now, each polling its own request */
   pthread_mutex_t migrate_lock; /* one migration or checkpoint at a time */
   pthread_mutex_t objects_lock; /* the list below: taken after the gate and before any object's own
                                    lock (never track or untrack holding one) */

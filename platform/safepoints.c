@@ -78,10 +78,59 @@ hg_backend *hg_stop_after_target(hg_backend *from) {
   return NULL;
 }
 
-void hg_context_stop_request(cl_context ctx, hg_backend *be) {
-  atomic_store(&ctx->stop.requested, true);
-  if (be->ops->kernel_stop)
-    be->ops->kernel_stop(be, &ctx->stop);
+void hg_launch_stop_begin(hg_launch_stop *s, cl_context ctx, hg_backend *be) {
+  s->ctx = ctx;
+  s->backend = be;
+  s->limit_passed = false;
+  pthread_mutex_lock(&ctx->stop_lock);
+  atomic_init(&s->request.requested, atomic_load(&ctx->stop.requested));
+  s->prev = NULL;
+  s->next = ctx->launches;
+  if (ctx->launches)
+    ctx->launches->prev = s;
+  ctx->launches = s;
+  pthread_mutex_unlock(&ctx->stop_lock);
 }
 
-void hg_context_stop_clear(cl_context ctx) { atomic_store(&ctx->stop.requested, false); }
+void hg_launch_stop_end(hg_launch_stop *s) {
+  cl_context ctx = s->ctx;
+  pthread_mutex_lock(&ctx->stop_lock);
+  if (s->prev)
+    s->prev->next = s->next;
+  else
+    ctx->launches = s->next;
+  if (s->next)
+    s->next->prev = s->prev;
+  pthread_mutex_unlock(&ctx->stop_lock);
+}
+
+/* Under ctx->stop_lock: the launch is listed, so its backend still runs it or just returned. */
+static void stop_one(hg_launch_stop *s) {
+  atomic_store(&s->request.requested, true);
+  if (s->backend->ops->kernel_stop)
+    s->backend->ops->kernel_stop(s->backend, &s->request);
+}
+
+void hg_launch_stop_limit(hg_launch_stop *s) {
+  pthread_mutex_lock(&s->ctx->stop_lock);
+  s->limit_passed = true;
+  stop_one(s);
+  pthread_mutex_unlock(&s->ctx->stop_lock);
+}
+
+void hg_context_stop_request(cl_context ctx) {
+  pthread_mutex_lock(&ctx->stop_lock);
+  atomic_store(&ctx->stop.requested, true);
+  for (hg_launch_stop *s = ctx->launches; s; s = s->next)
+    stop_one(s);
+  pthread_mutex_unlock(&ctx->stop_lock);
+}
+
+void hg_context_stop_clear(cl_context ctx) {
+  pthread_mutex_lock(&ctx->stop_lock);
+  atomic_store(&ctx->stop.requested, false);
+  for (hg_launch_stop *s = ctx->launches; s; s = s->next)
+    if (!s->limit_passed)
+      atomic_store(&s->request.requested, false);
+  pthread_mutex_unlock(&ctx->stop_lock);
+}

@@ -25,10 +25,28 @@ uint64_t hg_stop_after_checks(void);
 bool hg_stop_after_active(void); /* HETGPU_STOP_AFTER is set */
 hg_backend *hg_stop_after_target(hg_backend *from);
 
-/* Asks every kernel of ctx running on `be` to stop at its next safe point (the gate should be
+/* A stoppable launch's own stop request, the one its backend polls (hg_launch.stop). The
+ * context lists its running launches: a migration or checkpoint asks them all to stop, the
+ * kernel time limit (platform/kernel_timeout.h) only its own. */
+typedef struct hg_launch_stop {
+  hg_stop_request request;
+  cl_context ctx;
+  hg_backend *backend;
+  bool limit_passed; /* stopped by the time limit: hg_context_stop_clear leaves it requested */
+  struct hg_launch_stop *prev, *next; /* the context's running launches, under its stop_lock */
+} hg_launch_stop;
+
+/* Lists the launch as running on `be` before it starts (requested already when a migration's
+ * request stands), and takes it off the list once the backend returned. */
+void hg_launch_stop_begin(hg_launch_stop *s, cl_context ctx, hg_backend *be);
+void hg_launch_stop_end(hg_launch_stop *s);
+/* Asks this launch alone to stop at its next safe point: it ran past the time limit. */
+void hg_launch_stop_limit(hg_launch_stop *s);
+
+/* Asks every kernel of ctx running now to stop at its next safe point (the gate should be
  * closed first, so the stopped commands wait for the migration instead of starting again);
  * hg_context_stop_clear withdraws the request, before the gate opens. */
-void hg_context_stop_request(cl_context ctx, hg_backend *be);
+void hg_context_stop_request(cl_context ctx);
 void hg_context_stop_clear(cl_context ctx);
 
 #endif

@@ -135,6 +135,17 @@ static void test_faults(void) {
   hg_sim_dram_free(m, ro);
 }
 
+/* Jobs that started: at most one core per host thread may be running when the launch is cut. */
+static size_t started(const hg_sim_job_result *res, size_t nj, size_t *faulted) {
+  size_t n = 0;
+  *faulted = 0;
+  for (size_t j = 0; j < nj; j++) {
+    n += res[j].status != HG_SIM_JOB_NOT_RUN;
+    *faulted += res[j].status == HG_SIM_JOB_FAULT;
+  }
+  return n;
+}
+
 static void test_hang_and_fault_order(void) {
   hg_sim_unload_code(m);
   /* case 0: exits; case 1: loops forever; case 2: loads from 0 */
@@ -152,22 +163,58 @@ static void test_hang_and_fault_order(void) {
     jobs[j].pc = HG_SIM_CODE_BASE;
     jobs[j].a[7] = 93;
   }
-  jobs[nc + 7].pc = HG_SIM_CODE_BASE + 64;  /* core 7, its second job: hangs */
+  jobs[nc + 5].pc = HG_SIM_CODE_BASE + 128; /* core 5, its second job: faults */
   jobs[nc + 3].pc = HG_SIM_CODE_BASE + 128; /* core 3, second job: faults */
-  hg_sim_launch l = {.jobs = jobs, .njobs = nj, .results = res, .max_insns_per_core = 100000};
+  hg_sim_launch l = {.jobs = jobs, .njobs = nj, .results = res, .max_cycles_per_job = 100000};
   int rc = hg_sim_run(m, &l);
   CHECK(rc == HG_SIM_EFAULT && l.fault.job == nc + 3 && l.fault.kind == HG_SIM_FAULT_LOAD && l.fault.core == 3,
         "lowest faulting job reported: job %zu kind %s", l.fault.job, hg_sim_fault_name(l.fault.kind));
-  CHECK(res[nc + 7].status == HG_SIM_JOB_FAULT && res[2 * nc + 7].status == HG_SIM_JOB_NOT_RUN &&
-            res[2 * nc + 3].status == HG_SIM_JOB_NOT_RUN && res[7].status == HG_SIM_JOB_DONE,
+  CHECK(res[nc + 5].status == HG_SIM_JOB_FAULT && res[2 * nc + 5].status == HG_SIM_JOB_NOT_RUN &&
+            res[2 * nc + 3].status == HG_SIM_JOB_NOT_RUN && res[5].status == HG_SIM_JOB_DONE,
         "statuses after faults");
   size_t done = 0;
   for (size_t j = 0; j < nj; j++) done += res[j].status == HG_SIM_JOB_DONE && res[j].ret[0] == 5;
   CHECK(done == nj - 4, "other jobs ran: %zu of %zu", done, nj - 4);
-  jobs[nc + 3].pc = HG_SIM_CODE_BASE;
+
+  /* one job loops: the guard (simulated cycles of that job) ends it and the launch */
+  jobs[nc + 3].pc = jobs[nc + 5].pc = HG_SIM_CODE_BASE;
+  jobs[nc + 7].pc = HG_SIM_CODE_BASE + 64;
   rc = hg_sim_run(m, &l);
-  CHECK(rc == HG_SIM_EFAULT && l.fault.kind == HG_SIM_FAULT_HANG && l.fault.job == nc + 7 && l.fault.pc == HG_SIM_CODE_BASE + 64,
+  CHECK(rc == HG_SIM_EFAULT && l.fault.kind == HG_SIM_FAULT_HANG && l.fault.job == nc + 7 &&
+            l.fault.pc == HG_SIM_CODE_BASE + 64 && l.fault.addr == 100000,
         "hang guard: %s job %zu pc %#" PRIx64, hg_sim_fault_name(l.fault.kind), l.fault.job, l.fault.pc);
+  CHECK(res[7].status == HG_SIM_JOB_DONE && res[nc + 7].status == HG_SIM_JOB_FAULT &&
+            res[2 * nc + 7].status == HG_SIM_JOB_NOT_RUN,
+        "statuses around the hung job");
+  /* the guard is per job: many jobs on one core, together far past it, are not a hang */
+  for (size_t j = 0; j < nj; j++) jobs[j].pc = HG_SIM_CODE_BASE;
+  hg_sim_launch few = {.jobs = jobs, .njobs = nj, .results = res, .max_cycles_per_job = 40};
+  CHECK(hg_sim_run(m, &few) == HG_SIM_OK, "short jobs under a small per-job guard: %s",
+        hg_sim_fault_name(few.fault.kind));
+
+  /* every job loops: the first past its guard cuts the launch short, the others do not each
+   * run out their own (at most one running job per host thread when it is cut) */
+  for (size_t j = 0; j < nj; j++) jobs[j].pc = HG_SIM_CODE_BASE + 64;
+  size_t faulted;
+  for (unsigned threads = 1; threads <= 4; threads *= 2) {
+    hg_sim_set_host_threads(m, threads);
+    l.max_cycles_per_job = 2000000;
+    rc = hg_sim_run(m, &l);
+    size_t ran = started(res, nj, &faulted);
+    CHECK(rc == HG_SIM_EFAULT && l.fault.kind == HG_SIM_FAULT_HANG && faulted == 1 && ran <= threads,
+          "all hung, %u threads: %s, %zu jobs started, %zu faulted", threads, hg_sim_fault_name(l.fault.kind), ran,
+          faulted);
+  }
+  /* the host time limit, with the guard far away */
+  hg_sim_set_host_threads(m, 2);
+  l.max_cycles_per_job = 0;
+  l.time_limit_ns = 20000000;
+  rc = hg_sim_run(m, &l);
+  size_t ran = started(res, nj, &faulted);
+  CHECK(rc == HG_SIM_EFAULT && l.fault.kind == HG_SIM_FAULT_TIME_LIMIT && l.fault.addr == 20000000 && faulted == 1 &&
+            ran <= 2,
+        "time limit: %s, %zu jobs started, %zu faulted", hg_sim_fault_name(l.fault.kind), ran, faulted);
+  hg_sim_set_host_threads(m, 0);
   free(l.out);
   free(jobs);
   free(res);

@@ -10,12 +10,28 @@
 #include "devices/riscv/backend_internal.h"
 #include "common/log.h"
 
+/* HETGPU_SIM_GUARD: simulated seconds (at the model's 1 GHz) one work-group may run before it
+ * fails its launch as hung; fractions allowed, 0 turns the guard off. Default (unset or not such
+ * a number): the simulator's, 10 s. */
+static uint64_t guard_cycles(void) {
+  const char *s = getenv("HETGPU_SIM_GUARD");
+  char *end;
+  double v = s && *s ? strtod(s, &end) : -1;
+  if (!s || !*s || *end || v < 0 || v > 1e9) {
+    if (s && *s)
+      HG_LOG(HG_LOG_SIM, "riscv: HETGPU_SIM_GUARD=%s is not a number of seconds; the default guard", s);
+    return HG_SIM_DEFAULT_GUARD_CYCLES;
+  }
+  return v == 0 ? UINT64_MAX : v * 1e9 < 1 ? 1 : (uint64_t)(v * 1e9);
+}
+
 hg_sim_machine *hg_rv_machine(hg_rv_backend *rb) {
   pthread_mutex_lock(&rb->lock);
   if (!rb->sim) {
     hg_sim_config cfg;
     hg_sim_default_config(&cfg);
     cfg.dram_size = HG_RV_DRAM_SIZE;
+    cfg.max_cycles_per_job = guard_cycles();
     int rc = hg_sim_create(&cfg, &rb->sim);
     if (rc)
       HG_LOG(HG_LOG_BACKEND, "riscv: creating the simulator failed (%d)", rc);
@@ -181,6 +197,7 @@ static const hg_backend_ops riscv_ops = {
     .kernel_free = hg_rv_kernel_free,
     .kernel_work_group_size = hg_rv_kernel_work_group_size,
     .kernel_launch = hg_rv_kernel_launch,
+    .kernel_time_limit = true, /* the simulator ends its cores past hg_launch.time_limit_ns */
     .kernel_run = hg_rv_kernel_run,
     .kernel_stop = hg_rv_kernel_stop,
 };

@@ -9,8 +9,9 @@
  * DRAM per launch (read-only for the jobs): the launch descriptor and the argument block;
  * for kernel_run also the resume records of the groups it resumes (read-only) and one save
  * record per core (writable: a stopping core saves at most one group, then starts no other).
- * A fault fails the launch with CL_OUT_OF_RESOURCES (logged under HETGPU_DEBUG=sim); the
- * simulator stays usable. Device time: the busiest core's cycles at 1 GHz. */
+ * A fault fails the launch with CL_OUT_OF_RESOURCES (logged under HETGPU_DEBUG=sim), one past
+ * hg_launch.time_limit_ns with HG_ERR_TIME_LIMIT; the simulator stays usable. Device time: the
+ * busiest core's cycles at 1 GHz. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,7 +329,8 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
     job_group[njobs] = g;
     jobs[njobs++] = (hg_sim_job){.pc = k->entry, .a = {block, g, to, from}};
   }
-  hg_sim_launch sl = {.jobs = jobs, .njobs = njobs, .ranges = ranges, .nranges = nranges, .results = results};
+  hg_sim_launch sl = {.jobs = jobs, .njobs = njobs, .ranges = ranges, .nranges = nranges, .results = results,
+                      .time_limit_ns = launch->time_limit_ns};
   if (run) {
     sl.stop = &launch->stop->requested;
     sl.stop_after = launch->stop_after;
@@ -378,7 +380,7 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
     HG_LOG(HG_LOG_SIM, "riscv: %s faulted: %s at pc 0x%llx (address 0x%llx, insn 0x%08x) in work-group %llu on core %u",
            f->name, hg_sim_fault_name(ft->kind), (unsigned long long)ft->pc, (unsigned long long)ft->addr, ft->insn,
            (unsigned long long)(ft->job < njobs ? job_group[ft->job] : 0), ft->core);
-    rc = CL_OUT_OF_RESOURCES;
+    rc = ft->kind == HG_SIM_FAULT_TIME_LIMIT ? HG_ERR_TIME_LIMIT : CL_OUT_OF_RESOURCES;
   } else if (src != HG_SIM_OK) {
     HG_LOG(HG_LOG_SIM, "riscv: launch of %s refused by the simulator (%d)", f->name, src);
     rc = src == HG_SIM_ENOMEM ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;

@@ -3,7 +3,7 @@
  * Predecoded instructions are dispatched with computed goto (GCC labels as values). Hot state
  * lives in locals: the instruction pointer, the start of the current straight-line run
  * (instructions are counted per run, at taken jumps, not one by one), the extra cycles beyond
- * 1 per instruction, the instruction budget, the L1 byte counter. */
+ * 1 per instruction, the instruction count of the next guard check, the L1 byte counter. */
 
 /* frm as the interpreter's fast path sees it: RMM and invalid modes read as 8 (never equal
  * to a static mode), so they always take the slow path. */
@@ -25,7 +25,11 @@ int HG_SIM_INTERP_NAME(hg_sim_core *c, const void *const **labels) {
   const hg_sim_segment *seg;
   const hg_sim_insn *ins0, *ip, *blk;
   uint64_t seg_base, seg_size;
-  uint64_t icount = c->insns, extra = 0, budget = c->budget;
+  uint64_t icount = c->insns, extra = 0;
+  /* the job's start, for its own cycles (guard.c); the first taken jump checks the guard */
+  const uint64_t icount0 = icount, extra0 = c->extra;
+  uint64_t budget = icount;
+  int guard_rc;
   /* memory counters in locals (added to the core's at exit): no store-to-load chains */
   uint64_t l1_bytes = 0;
   unsigned cur_rm = RM_OF(c->frm);
@@ -54,7 +58,7 @@ int HG_SIM_INTERP_NAME(hg_sim_core *c, const void *const **labels) {
     extra += K->branch_taken;                                                                             \
     ip = (nip);                                                                                           \
     blk = ip;                                                                                             \
-    if (HG_SIM_UNLIKELY(icount > budget)) goto hang;                                                      \
+    if (HG_SIM_UNLIKELY(icount > budget)) goto guard;                                                     \
     DISPATCH;                                                                                             \
   } while (0)
 #define FAULT(k, a)                                                                                       \
@@ -301,7 +305,7 @@ far_jump:
     extra += K->branch_taken;
     SET_SEG(ns);
     ip = blk = ins0 + (tgt - seg_base) / 4;
-    if (HG_SIM_UNLIKELY(icount > budget)) goto hang;
+    if (HG_SIM_UNLIKELY(icount > budget)) goto guard;
     DISPATCH;
   }
 
@@ -609,13 +613,21 @@ L_FMV_W_X: f[ip->rd] = hg_box((uint32_t)RS1); NEXT;
 L_FMV_X_D: RD = f[ip->rs1]; NEXT;
 L_FMV_D_X: f[ip->rd] = RS1; NEXT;
 
-hang:
+guard: {
+  uint64_t next;
+  guard_rc = hg_sim_guard_check(c, icount - icount0 + extra + (c->extra - extra0), &next);
+  if (HG_SIM_LIKELY(guard_rc == 0)) {
+    budget = icount + next;
+    DISPATCH; /* ip is already the jump's target */
+  }
+}
   c->l1_bytes += l1_bytes;
   c->insns = icount;
   c->extra += extra;
-  c->fault.kind = HG_SIM_FAULT_HANG;
+  c->pc = PC;
+  if (guard_rc > 0)
+    return 1; /* cut short by another job's fault */
   c->fault.pc = PC;
-  c->fault.addr = budget;
   c->fault.insn = ip < ins0 + seg->nins ? (uint32_t)seg->bytes[(ip - ins0) * 4] |
                                               (uint32_t)seg->bytes[(ip - ins0) * 4 + 1] << 8 |
                                               (uint32_t)seg->bytes[(ip - ins0) * 4 + 2] << 16 |

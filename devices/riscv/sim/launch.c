@@ -3,7 +3,8 @@
  * thread runs a core never changes what the core computes or counts: a core's state, cycle
  * counters and output are its own. The fault
  * reported is the one of the lowest-numbered faulting job; output is concatenated per job in
- * job order. */
+ * job order. A job past its guard or the launch's time limit cuts the launch short (guard.c). */
+#include <time.h>
 #include <fenv.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,11 +55,11 @@ static void run_job(launch_ctx *x, hg_sim_core *c, size_t j) {
   feclearexcept(FE_ALL_EXCEPT);
   int rc = hg_sim_interp(c, NULL);
   hg_sim_job_result *r = &x->results[j];
-  r->status = rc == 0 ? HG_SIM_JOB_DONE : HG_SIM_JOB_FAULT;
+  r->status = rc == 0 ? HG_SIM_JOB_DONE : rc > 0 ? HG_SIM_JOB_CUT : HG_SIM_JOB_FAULT;
   r->ret[0] = c->x[10];
   r->ret[1] = c->x[11];
   r->fflags = c->fflags | hg_host_fflags();
-  if (rc) {
+  if (rc < 0) {
     c->fault.core = c->index;
     c->fault.job = j;
   }
@@ -72,10 +73,10 @@ static void run_job(launch_ctx *x, hg_sim_core *c, size_t j) {
 static void run_core(launch_ctx *x, unsigned k) {
   hg_sim_core *c = &x->m->cores[k];
   for (size_t j = k; j < x->l->njobs; j += x->m->ncores) {
-    if (hg_sim_stopping(&x->stop)) break; /* a stopping launch starts no job */
+    if (hg_sim_stopping(&x->stop) || atomic_load(&x->stop.cut)) break; /* a stopping or cut launch starts no job */
     run_job(x, c, j);
     c->jobs_done++;
-    if (x->results[j].status == HG_SIM_JOB_FAULT) break; /* the core stops; its later jobs do not run */
+    if (x->results[j].status != HG_SIM_JOB_DONE) break; /* the core stops; its later jobs do not run */
   }
 }
 
@@ -108,6 +109,7 @@ int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
   x.stop.after = l->stop_after;
   atomic_init(&x.stop.now, false);
   atomic_init(&x.stop.polls, 0);
+  atomic_init(&x.stop.cut, false);
   x.outs = calloc(l->njobs ? l->njobs : 1, sizeof *x.outs);
   x.results = l->results ? l->results : calloc(l->njobs ? l->njobs : 1, sizeof *x.results);
   if (!x.outs || !x.results) {
@@ -118,15 +120,19 @@ int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
   memset(x.results, 0, (l->njobs ? l->njobs : 1) * sizeof *x.results);
 
   pthread_mutex_lock(&m->lock);
-  uint64_t budget = l->max_insns_per_core ? l->max_insns_per_core : m->cfg.max_insns_per_core;
-  if (budget > (1ull << 59)) budget = 1ull << 59; /* the interpreter counts 16 bytes per instruction */
+  x.stop.guard_cycles = l->max_cycles_per_job ? l->max_cycles_per_job : m->cfg.max_cycles_per_job;
+  x.stop.time_limit_ns = l->time_limit_ns;
+  if (l->time_limit_ns) { /* counted from here: the launch has the machine */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    x.stop.deadline_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + l->time_limit_ns;
+  }
   x.active = l->njobs < m->ncores ? (unsigned)l->njobs : m->ncores;
   for (unsigned k = 0; k < m->ncores; k++) {
     hg_sim_core *c = &m->cores[k];
     c->insns = c->extra = c->l1_bytes = c->dram_reads = c->dram_writes = c->noc_bytes = 0;
     memset(c->dram_acc, 0, sizeof c->dram_acc);
     c->jobs_done = 0;
-    c->budget = budget;
     c->ranges = l->ranges;
     c->nranges = l->nranges;
     c->njobs = l->njobs;

@@ -20,7 +20,7 @@ void hg_sim_default_config(hg_sim_config *cfg) {
   cfg->l1_size = 1464 * 1024;
   cfg->dram_size = 1ull << 30;
   cfg->dram_channels = 6;
-  cfg->max_insns_per_core = 1ull << 36;
+  cfg->max_cycles_per_job = HG_SIM_DEFAULT_GUARD_CYCLES;
   cfg->max_output = 1 << 20;
   cfg->costs = default_costs;
 }
@@ -55,7 +55,7 @@ int hg_sim_create(const hg_sim_config *cfg_in, hg_sim_machine **out) {
       cfg.l1_size > HG_SIM_L1_MAX || (cfg.l1_size & 15) || !cfg.dram_size || cfg.dram_size > HG_SIM_DRAM_MAX ||
       !cfg.dram_channels || cfg.dram_channels > 64)
     return HG_SIM_EINVAL;
-  if (!cfg.max_insns_per_core) cfg.max_insns_per_core = 1ull << 36;
+  if (!cfg.max_cycles_per_job) cfg.max_cycles_per_job = HG_SIM_DEFAULT_GUARD_CYCLES;
   if (!cfg.max_output) cfg.max_output = 1 << 20;
   *out = NULL;
   hg_sim_machine *m = calloc(1, sizeof *m);
@@ -263,6 +263,7 @@ void hg_sim_dram_free(hg_sim_machine *m, uint64_t addr) {
 const char *hg_sim_fault_name(hg_sim_fault_kind kind) {
   static const char *const names[] = {"none",    "load access", "store access", "fetch access",
                                       "misaligned fetch", "misaligned atomic", "illegal instruction",
-                                      "breakpoint", "bad ecall", "abort", "instruction budget exhausted"};
+                                      "breakpoint", "bad ecall", "abort", "ran past the hang guard",
+                                      "ran past the time limit"};
   return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
 }

@@ -47,13 +47,17 @@ typedef struct hg_sim_costs {
   uint32_t dram_store;  /* issue cost of a posted store beyond the hops to leave the tile */
 } hg_sim_costs;
 
+/* The hang guard's default: 10 s of simulated time at the cost model's 1 GHz, per job. */
+#define HG_SIM_DEFAULT_GUARD_CYCLES 10000000000ull
+
 typedef struct hg_sim_config {
   unsigned grid_w, grid_h;   /* tiles: default 8 x 10 */
   uint64_t l1_size;          /* bytes per tile: default 1464 KiB */
   uint64_t dram_size;        /* bytes: default 1 GiB */
   unsigned dram_channels;    /* DRAM controllers on the grid's west and east edges: default 6 */
   unsigned host_threads;     /* 0: HETGPU_SIM_THREADS, else physical cores (hwloc) */
-  uint64_t max_insns_per_core; /* hang guard per core per launch: default 2^36 */
+  uint64_t max_cycles_per_job; /* hang guard: simulated cycles one job may take (0: the default);
+                                  past it the job faults with HANG */
   uint64_t max_output;       /* bytes of write() output kept per job: default 1 MiB */
   hg_sim_costs costs;        /* all zero: defaults */
 } hg_sim_config;
@@ -82,7 +86,8 @@ typedef enum hg_sim_fault_kind {
   HG_SIM_FAULT_BREAKPOINT,      /* ebreak */
   HG_SIM_FAULT_ECALL,           /* unknown service (addr = a7) or bad arguments */
   HG_SIM_FAULT_ABORT,           /* HG_SIM_SVC_ABORT (addr = a0) */
-  HG_SIM_FAULT_HANG,            /* the instruction budget ran out */
+  HG_SIM_FAULT_HANG,            /* the job ran past the guard (max_cycles_per_job; addr = it) */
+  HG_SIM_FAULT_TIME_LIMIT,      /* the launch ran past its host time limit (addr = the limit, ns) */
 } hg_sim_fault_kind;
 
 typedef struct hg_sim_fault {
@@ -94,7 +99,13 @@ typedef struct hg_sim_fault {
   size_t job;
 } hg_sim_fault;
 
-typedef enum hg_sim_job_status { HG_SIM_JOB_NOT_RUN = 0, HG_SIM_JOB_DONE, HG_SIM_JOB_FAULT } hg_sim_job_status;
+/* CUT: it was running when the launch was cut short (another job's HANG or TIME_LIMIT fault). */
+typedef enum hg_sim_job_status {
+  HG_SIM_JOB_NOT_RUN = 0,
+  HG_SIM_JOB_DONE,
+  HG_SIM_JOB_FAULT,
+  HG_SIM_JOB_CUT
+} hg_sim_job_status;
 
 typedef struct hg_sim_job_result {
   hg_sim_job_status status;
@@ -114,7 +125,10 @@ typedef struct hg_sim_launch {
   size_t njobs;
   const hg_sim_range *ranges; /* DRAM ranges the jobs may touch */
   size_t nranges;
-  uint64_t max_insns_per_core; /* 0: the machine's */
+  uint64_t max_cycles_per_job; /* 0: the machine's */
+  /* Host time the launch may run, from when it has the machine (0: no limit). A job past it
+   * faults with TIME_LIMIT, and the launch is cut short as after a HANG. */
+  uint64_t time_limit_ns;
   /* Stopping early (optional). The launch is *stopping* once *stop reads true (any thread may
    * set it at any time) or, with stop_after > 0, at its stop_after-th STOP_POLL (counted over
    * all cores). From then on every STOP_POLL answers 1 and no job starts (the ones not started
@@ -156,7 +170,9 @@ int hg_sim_dram_alloc(hg_sim_machine *m, uint64_t size, uint64_t *addr);
 void hg_sim_dram_free(hg_sim_machine *m, uint64_t addr);
 
 /* Runs the jobs to completion. HG_SIM_OK, or HG_SIM_EFAULT with launch->fault set (the other
- * jobs still ran), or HG_SIM_EINVAL for a bad request. Launches on one machine serialise. */
+ * jobs still ran, except after a HANG or TIME_LIMIT fault: then the launch is cut short, the
+ * running jobs end at their next guard check as HG_SIM_JOB_CUT and no further job starts), or
+ * HG_SIM_EINVAL for a bad request. Launches on one machine serialise. */
 int hg_sim_run(hg_sim_machine *m, hg_sim_launch *launch);
 
 /* ELF (RV64, static, little-endian): executable PT_LOAD segments become code segments, the

@@ -105,9 +105,19 @@ typedef struct hg_sim_stop_state {
   atomic_bool now;
   atomic_uint_fast64_t polls;
   uint64_t after;
+  /* the guard (guard.c): the launch is cut short once a job faults with HANG or TIME_LIMIT */
+  atomic_bool cut;
+  uint64_t guard_cycles; /* per job */
+  uint64_t deadline_ns;  /* CLOCK_MONOTONIC; 0: none */
+  uint64_t time_limit_ns;
 } hg_sim_stop_state;
 /* True when the launch is stopping (sets `now` when the external request is seen). */
 bool hg_sim_stopping(hg_sim_stop_state *s);
+/* A job's guard check (guard.c), at a taken jump once its instruction count passed the last
+ * check's allowance; job_cycles: its cycles so far. 0: go on, *next_insns more instructions
+ * before the next check; 1: the launch is cut short, the job ends (CUT); -1: the job faults
+ * (c->fault.kind and addr set: HANG or TIME_LIMIT) and the launch is cut short. */
+int hg_sim_guard_check(hg_sim_core *c, uint64_t job_cycles, uint64_t *next_insns);
 
 /* State of one core. The interpreter keeps hot values in locals and writes them back here at
  * exits. */
@@ -124,7 +134,6 @@ struct hg_sim_core {
   uint64_t jobs_done;
   uint64_t l1_bytes, dram_reads, dram_writes, noc_bytes; /* slow path (any size) */
   uint64_t dram_acc[2][4]; /* fast path: [read/atomic, write][log2 size] accesses */
-  uint64_t budget;
   /* memory */
   uint8_t *l1;
   uint64_t l1_lim;
@@ -187,7 +196,8 @@ struct hg_sim_machine {
 };
 
 /* Interpreter entry: runs c from c->pc until exit or fault. Returns 0 on exit, -1 on fault
- * (c->fault set). With c == NULL returns nothing and stores the label table in *labels. */
+ * (c->fault set), 1 when the launch was cut short (another job's guard fault). With c == NULL
+ * returns nothing and stores the label table in *labels. */
 int hg_sim_interp(hg_sim_core *c, const void *const **labels);
 
 /* The two builds of the interpreter (interp.c, interp_fma.c) and its helpers (interp_support.c). */
