@@ -23,6 +23,7 @@
 #include "platform/queue.h"
 #include "platform/safepoints.h"
 #include "ir/ndrange_state.h"
+#include "platform/callback_guard.h"
 #include "snapshot/snapshot.h"
 
 /* ---- capture ---- */
@@ -44,6 +45,8 @@ static cl_int drain_queues(cl_context ctx, uint64_t deadline) {
   for (size_t i = 0; i < n; i++) {
     hg_command *marker;
     cl_event ev = NULL;
+    if (err == CL_SUCCESS && hg_drives(queues[i]))
+      err = CL_INVALID_OPERATION; /* from a callback on the queue's own thread: its marker would wait for us */
     if (err == CL_SUCCESS && (err = hg_command_create(queues[i], CL_COMMAND_MARKER, sizeof *marker, 0, NULL, &marker)) ==
                                  CL_SUCCESS)
       err = hg_command_submit(marker, &ev, false);
@@ -295,7 +298,7 @@ cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_checkpoint_fla
     uint64_t now = hg_host_clock_ns();
     err = deadline && now >= deadline
               ? CL_MIGRATION_TIMEOUT_HETGPU
-              : hg_context_quiesce(ctx, hg_context_backend(ctx), at_safe_point ? CL_MIGRATE_AT_SAFE_POINT_HETGPU : 0,
+              : hg_context_quiesce(ctx, at_safe_point ? CL_MIGRATE_AT_SAFE_POINT_HETGPU : 0,
                                    deadline ? deadline - now : 0);
   }
   if (err == CL_SUCCESS) {

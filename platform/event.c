@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "common/host_clock.h"
+#include "platform/callback_guard.h"
 #include "platform/info.h"
 #include "common/log.h"
 #include "platform/platform.h"
@@ -131,6 +132,7 @@ void hg_event_set_status(cl_event ev, cl_int status) {
 
   HG_LOG(HG_LOG_SCHED, "event %p (type 0x%x) -> %d", (void *)ev, (unsigned)ev->type, (int)status);
 
+  hg_callbacks_enter(ev); /* a wait for ev from here would wait for this call to return */
   /* Dependent commands first: a slow callback must not hold back the work that follows. */
   for (hg_dep_link *l = waiters, *next; l; l = next) {
     next = l->next; /* l belongs to the command, which may be freed once resolved */
@@ -141,6 +143,7 @@ void hg_event_set_status(cl_event ev, cl_int status) {
     cb->fn(ev, status < 0 ? status : cb->type, cb->user_data);
     free(cb);
   }
+  hg_callbacks_leave();
   if (status_terminal(status)) {
     pthread_mutex_lock(&ev->lock);
     ev->finished = true;
@@ -195,13 +198,33 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
   for (cl_uint i = 1; i < num_events; i++)
     if (event_list[i]->context != event_list[0]->context)
       return CL_INVALID_CONTEXT;
+  /* From a callback, an event that can only complete on this thread is never waited for
+   * (platform/callback_guard.h); one whose callbacks are running here is already terminal. */
+  for (cl_uint i = 0; i < num_events; i++) {
+    cl_event e = event_list[i];
+    pthread_mutex_lock(&e->lock);
+    cl_int st = e->status;
+    pthread_mutex_unlock(&e->lock);
+    if (!status_terminal(st) && (hg_drives(e->queue) || hg_in_callbacks_of(e)))
+      return CL_INVALID_OPERATION;
+  }
   /* Commands are submitted eagerly: there is no queue to flush before waiting. */
   for (cl_uint i = 0; i < num_events; i++)
     hg_event_hold(event_list[i]);
   bool failed = false;
-  for (cl_uint i = 0; i < num_events; i++)
-    if (hg_event_wait(event_list[i]) < 0)
+  for (cl_uint i = 0; i < num_events; i++) {
+    cl_event e = event_list[i];
+    cl_int st;
+    if (hg_in_callbacks_of(e)) {
+      pthread_mutex_lock(&e->lock);
+      st = e->status;
+      pthread_mutex_unlock(&e->lock);
+    } else {
+      st = hg_event_wait(e);
+    }
+    if (st < 0)
       failed = true;
+  }
   for (cl_uint i = 0; i < num_events; i++)
     hg_event_unhold(event_list[i]);
   return failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;

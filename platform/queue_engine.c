@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform/callback_guard.h"
 #include "platform/command.h"
 #include "platform/event.h"
 #include "common/log.h"
@@ -204,6 +205,7 @@ static void drop_events(cl_event drop[2]) {
 static void stream_one(hg_command *c) {
   cl_int status = CL_COMPLETE;
   hg_token *token = NULL;
+  hg_drive_enter(c->queue); /* CL_RUNNING callbacks run here, before the later commands are handed over */
   if (atomic_load_explicit(&c->dep_failed, memory_order_relaxed)) {
     status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   } else {
@@ -217,6 +219,7 @@ static void stream_one(hg_command *c) {
       }
     }
   }
+  hg_drive_leave();
   c->token = token;
   c->stream_status = status;
   c->device_done = token == NULL;
@@ -291,12 +294,14 @@ static void stream_finish(cl_command_queue q, hg_command *c) {
 
   if (timed)
     hg_event_set_run_times(ev, start, end);
+  hg_drive_enter(q); /* this thread holds the completion role: the stream waits for it */
   if (c->cleanup) {
     /* Payload references go before the application can observe completion. */
     c->cleanup(c);
     c->cleanup = NULL;
   }
   hg_event_set_status(ev, c->stream_status); /* resolves dependents, calls callbacks, wakes waiters */
+  hg_drive_leave();
 
   cl_event drop[2] = {NULL, NULL};
   pthread_mutex_lock(&q->lock);
@@ -528,6 +533,7 @@ static void command_execute(hg_command *cmd) {
   cl_command_queue q = cmd->queue;
   cl_event ev = cmd->event;
   cl_int status;
+  hg_drive_enter(q); /* the queue's next commands run on this thread (its worker) */
   if (atomic_load_explicit(&cmd->dep_failed, memory_order_relaxed)) {
     status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   } else {
@@ -552,6 +558,7 @@ static void command_execute(hg_command *cmd) {
   pthread_mutex_lock(&q->lock);
   hg_command *successor = queue_forget_locked(q, cmd, drop);
   pthread_mutex_unlock(&q->lock);
+  hg_drive_leave();
   drop_events(drop);
   command_free(cmd);
   if (successor)
@@ -610,6 +617,11 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
   cl_command_queue q = cmd->queue;
   cl_event ev = cmd->event;
   bool in_order = hg_queue_in_order(q);
+  if (blocking && hg_drives(q)) {
+    /* a blocking enqueue from a callback on the thread that drives q would wait for itself */
+    hg_command_discard(cmd);
+    return CL_INVALID_OPERATION;
+  }
 
   if (!cmd->run) {
     cmd->streamed_kind = true; /* nothing to run: completes in stream order */
@@ -747,6 +759,8 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
 /* ---- queue-level operations ---- */
 
 cl_int hg_queue_finish(cl_command_queue q) {
+  if (hg_drives(q))
+    return CL_INVALID_OPERATION; /* a callback on the thread that drives q: it would wait for itself */
   hg_command *cmd;
   cl_int err = hg_command_create(q, CL_COMMAND_MARKER, sizeof *cmd, 0, NULL, &cmd);
   if (err != CL_SUCCESS)
