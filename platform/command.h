@@ -105,7 +105,8 @@ bool hg_command_timed(const hg_command *cmd);
 /* Hands the command to its queue; the engine owns and frees it from here on. Stores a new
  * reference to its event in *event when event is not NULL. When blocking, waits for
  * completion and returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if a dependency failed,
- * or the command's own error. */
+ * or the command's own error; a blocking command on a thread that drives its queue (a callback:
+ * platform/callback_guard.h) is discarded with CL_INVALID_OPERATION. */
 cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking);
 
 /* Validates an enqueue call's wait list without creating a command, with the enqueue error

@@ -61,7 +61,8 @@ void hg_queue_hold(cl_command_queue q);
 void hg_queue_unhold(cl_command_queue q); /* never call with a lock held: may free the queue */
 /* Engine side of queue release: marks it released so the worker exits once drained. */
 void hg_queue_engine_release(cl_command_queue q);
-/* Waits for every command enqueued on q so far (clFinish); CL_SUCCESS or an allocation error. */
+/* Waits for every command enqueued on q so far (clFinish); CL_SUCCESS or an allocation error,
+ * or CL_INVALID_OPERATION on a thread that drives q (a callback: platform/callback_guard.h). */
 cl_int hg_queue_finish(cl_command_queue q);
 
 #endif
