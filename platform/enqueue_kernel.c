@@ -388,6 +388,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
     return err;
   kernel_command *kc = (kernel_command *)cmd;
   err = check_range(kernel, work_dim, global_work_offset, global_work_size, local_work_size, kc);
+  if (err == CL_SUCCESS && hg_kernel_arg_bytes(hg_kernel_function(kernel)) > HG_PROFILE_MAX_PARAMETER_SIZE) {
+    /* built with a warning (platform/program_build.c); no backend is promised to run it */
+    hg_context_notify(command_queue->context, "hetGPU: the kernel's arguments exceed CL_DEVICE_MAX_PARAMETER_SIZE");
+    err = CL_OUT_OF_RESOURCES;
+  }
   if (err == CL_SUCCESS)
     err = snapshot_args(kernel, kc);
   if (err != CL_SUCCESS) {

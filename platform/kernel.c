@@ -285,6 +285,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg
   }
 }
 
+uint64_t hg_kernel_arg_bytes(const hg_ir_function *f) {
+  uint64_t bytes = 0;
+  for (uint32_t a = 0; a < f->num_params; a++)
+    bytes += f->args[a].kind == HG_KARG_VALUE ? f->args[a].size : 8;
+  return bytes;
+}
+
 cl_ulong hg_kernel_local_mem_size(cl_kernel k) {
   const hg_ir_function *f = hg_kernel_function(k);
   cl_ulong total = f->local_static_size;

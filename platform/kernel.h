@@ -38,6 +38,9 @@ struct _cl_kernel {
 
 /* The IR function of a kernel. */
 const hg_ir_function *hg_kernel_function(cl_kernel kernel);
+/* Bytes of a kernel's arguments as CL_DEVICE_MAX_PARAMETER_SIZE counts them: the sizes
+ * summed, as the CTS and the vendors count them (no alignment padding; pointers 8 bytes). */
+uint64_t hg_kernel_arg_bytes(const hg_ir_function *f);
 /* Bytes of local memory the kernel uses: static __local variables plus __local arguments. */
 cl_ulong hg_kernel_local_mem_size(cl_kernel kernel);
 /* CL_KERNEL_WORK_GROUP_SIZE: the required size when the kernel has one, else the most

@@ -481,7 +481,10 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
     if (resume)
       return CL_OUT_OF_HOST_MEMORY;
   }
-  if (!fits || (fresh && info->mode == HG_OC_STOP_NONE))
+  /* the group's vote (GROUP mode) takes local memory of its own: a fresh launch that already
+   * uses all the vendor has (NVIDIA: exactly the profile's 48 KiB) runs plain, unstoppable */
+  bool vote_fits = !fits || info->mode != HG_OC_STOP_GROUP || r.local_bytes + 16 <= be->limits.local_mem_size;
+  if (!fits || (fresh && (info->mode == HG_OC_STOP_NONE || !vote_fits)))
     return hg_vendor_kernel_launch(be, k, l, device_ns);
   hg_vendor_stops *st = stops_of(vb);
   if (!st || !make_forms(vb, k)) {
