@@ -83,6 +83,7 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
       if (a->mem) {
         bool writes = f->args[i].kind == HG_KARG_GLOBAL_PTR && !(f->args[i].type_qual & 1);
         l->mem = hg_mem_device(a->mem, be, writes, &l->offset);
+        l->size = hg_mem_size(a->mem); /* a sub-buffer's own bytes: the backend may protect them alone */
         if (!l->mem) {
           if (largs != stack_args)
             free(largs);
