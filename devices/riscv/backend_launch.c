@@ -139,7 +139,7 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
     global[d] = used ? launch->global_size[d] : 1;
     local[d] = used && launch->local_size[d] ? launch->local_size[d] : 1;
     offset[d] = used ? launch->global_offset[d] : 0;
-    groups[d] = (global[d] + local[d] - 1) / local[d];
+    groups[d] = global[d] / local[d] + (global[d] % local[d] != 0); /* (global + local - 1) wrapped near 2^64 */
     ngroups *= groups[d];
     nwi *= local[d];
   }
