@@ -20,6 +20,30 @@ static const char *src =
     "    info[0] = get_global_id(0); info[1] = get_local_size(0); info[2] = get_num_groups(0); } }\n"
     "__kernel void nothing(__global int *out) { if (get_global_id(0) == 0 && get_global_id(1) == 0) out[0] = 1; }\n";
 
+typedef struct env {
+  cl_context ctx;
+  cl_command_queue q;
+  cl_program p;
+  cl_kernel k;
+} env;
+
+/* A context, queue and the program's kernel `name`. */
+static bool env_open(env *e, const char *name) {
+  memset(e, 0, sizeof *e);
+  e->ctx = hg_test_context();
+  e->q = e->ctx ? hg_test_queue(e->ctx, 0) : NULL;
+  e->p = e->q ? hg_test_build(e->ctx, src, "") : NULL;
+  e->k = e->p ? clCreateKernel(e->p, name, NULL) : NULL;
+  return e->k != NULL;
+}
+
+static void env_close(env *e) {
+  if (e->k) clReleaseKernel(e->k);
+  if (e->p) clReleaseProgram(e->p);
+  if (e->q) clReleaseCommandQueue(e->q);
+  if (e->ctx) clReleaseContext(e->ctx);
+}
+
 static bool on_riscv(void) {
   const char *be = getenv("HETGPU_BACKEND");
   return hg_test_is_hetgpu() && be && !strcmp(be, "riscv");
@@ -32,13 +56,12 @@ HG_TEST(too_many_groups_fail_at_enqueue) {
     hg_test_skip("hetGPU's limit (PoCL itself crashes on 2^32 groups)");
     return;
   }
-  cl_context ctx = hg_test_context();
-  cl_command_queue q = hg_test_queue(ctx, 0);
-  cl_program p = hg_test_build(ctx, src, "");
-  CHECK(p);
+  env e;
+  CHECK(env_open(&e, "nothing"));
+  cl_context ctx = e.ctx;
+  cl_command_queue q = e.q;
+  cl_kernel k = e.k;
   cl_int err;
-  cl_kernel k = clCreateKernel(p, "nothing", &err);
-  CHECK_CL(err);
   int poison = (int)(hg_test_rand() | 2), got = 0;
   cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof poison, &poison, &err);
   CHECK_CL(err);
@@ -69,10 +92,7 @@ HG_TEST(too_many_groups_fail_at_enqueue) {
   CHECK_MSG(got == poison, "out = %d, poison %d", got, poison);
   clReleaseCommandQueue(q2);
   clReleaseMemObject(out);
-  clReleaseKernel(k);
-  clReleaseProgram(p);
-  clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
+  env_close(&e);
 }
 
 /* 2^32 + 1 work-items, no local size: groups of 641 (the only divisor above 1 within the
@@ -82,13 +102,12 @@ HG_TEST(more_than_2_32_work_items_without_local_size) {
     hg_test_skip("2^32 simulated work-items take too long; the limits test covers the riscv backend");
     return;
   }
-  cl_context ctx = hg_test_context();
-  cl_command_queue q = hg_test_queue(ctx, 0);
-  cl_program p = hg_test_build(ctx, src, "");
-  CHECK(p);
+  env e;
+  CHECK(env_open(&e, "mark"));
+  cl_context ctx = e.ctx;
+  cl_command_queue q = e.q;
+  cl_kernel k = e.k;
   cl_int err;
-  cl_kernel k = clCreateKernel(p, "mark", &err);
-  CHECK_CL(err);
   const uint64_t global = (1ull << 32) + 1, cap = global / 641;
   cl_mem flags = clCreateBuffer(ctx, CL_MEM_READ_WRITE, cap, NULL, &err);
   CHECK_CL(err);
@@ -123,8 +142,5 @@ HG_TEST(more_than_2_32_work_items_without_local_size) {
   free(f);
   clReleaseMemObject(flags);
   clReleaseMemObject(info);
-  clReleaseKernel(k);
-  clReleaseProgram(p);
-  clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
+  env_close(&e);
 }
