@@ -22,6 +22,9 @@
 #define HG_PROFILE_MAX_WORK_ITEM_SIZE_0 1024u
 #define HG_PROFILE_MAX_WORK_ITEM_SIZE_1 1024u
 #define HG_PROFILE_MAX_WORK_ITEM_SIZE_2 64u
+/* Work-groups of one launch, all dimensions together: PoCL's pthread device counts them in 32
+ * bits (2^32 groups ended in SIGFPE or an abort inside it); more is CL_INVALID_GLOBAL_WORK_SIZE. */
+#define HG_PROFILE_MAX_WORK_GROUPS 0xffffffffull
 #define HG_PROFILE_LOCAL_MEM_SIZE (48u * 1024u)
 #define HG_PROFILE_MAX_PARAMETER_SIZE 1024u
 #define HG_PROFILE_MEM_BASE_ADDR_ALIGN_BITS 4096u

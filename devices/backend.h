@@ -71,7 +71,8 @@ typedef struct hg_launch_arg {
   hg_arg_kind kind;
   hg_dev_mem *mem;     /* HG_ARG_BUFFER */
   size_t offset;       /* HG_ARG_BUFFER: byte offset into mem (sub-buffers) */
-  size_t size;         /* HG_ARG_LOCAL bytes, HG_ARG_VALUE bytes */
+  size_t size;         /* HG_ARG_LOCAL bytes, HG_ARG_VALUE bytes; HG_ARG_BUFFER: bytes from offset
+                          the kernel may touch (a sub-buffer's size; 0: to the end of mem) */
   const void *value;   /* HG_ARG_VALUE */
 } hg_launch_arg;
 

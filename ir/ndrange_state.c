@@ -8,7 +8,7 @@
 #include "ir/ndrange_state.h"
 
 static uint64_t groups_in(const hg_ir_ndrange_state *s, unsigned d) {
-  return (s->global_size[d] + s->local_size[d] - 1) / s->local_size[d];
+  return s->global_size[d] / s->local_size[d] + (s->global_size[d] % s->local_size[d] != 0); /* no wrap near 2^64 */
 }
 
 /* The product of the three counts, or 0 when it overflows. */

@@ -151,6 +151,7 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
       if (a->mem) {
         bool writes = f->args[i].kind == HG_KARG_GLOBAL_PTR && !(f->args[i].type_qual & 1);
         l->mem = hg_mem_device(a->mem, be, writes, &l->offset);
+        l->size = hg_mem_size(a->mem); /* a sub-buffer's own bytes: the backend may protect them alone */
         if (!l->mem) {
           if (largs != stack_args)
             free(largs);
@@ -193,6 +194,19 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
 
 static cl_int kernel_command_run(hg_command *c) { return kernel_command_launch(c, NULL); }
 static cl_int kernel_command_submit(hg_command *c, hg_token **token) { return kernel_command_launch(c, token); }
+
+/* Work-groups of the range (global sizes are multiples of the local ones; an empty range has
+ * none). */
+static uint64_t group_count(const size_t *global, const size_t *local) {
+  uint64_t n = 1;
+  for (unsigned d = 0; d < 3; d++) {
+    uint64_t g = local[d] ? global[d] / local[d] : 0;
+    if (g && n > UINT64_MAX / g)
+      return UINT64_MAX;
+    n *= g;
+  }
+  return n;
+}
 
 /* The largest work-group shape that divides the global size and fits the kernel's limit,
  * filling dimension 0 first. */
@@ -263,7 +277,14 @@ static cl_int check_range(cl_kernel kernel, cl_uint work_dim, const size_t *offs
     }
   } else {
     choose_local_size(work_dim, kc->global, safe, kc->local);
+    /* too many groups of that size (2^40 work-items in groups of 256): larger ones if the
+     * kernel runs them everywhere (hg_kernel_work_group_size asks the backends) */
+    if (group_count(kc->global, kc->local) > HG_PROFILE_MAX_WORK_GROUPS && safe < hg_kernel_work_group_size(kernel))
+      choose_local_size(work_dim, kc->global, hg_kernel_work_group_size(kernel), kc->local);
   }
+  /* no backend is handed more groups than every backend can count (common/profile_limits.h) */
+  if (group_count(kc->global, kc->local) > HG_PROFILE_MAX_WORK_GROUPS)
+    return CL_INVALID_GLOBAL_WORK_SIZE;
   if (hg_kernel_local_mem_size(kernel) > HG_PROFILE_LOCAL_MEM_SIZE)
     return CL_OUT_OF_RESOURCES;
   return CL_SUCCESS;
@@ -346,6 +367,11 @@ cl_int hg_enqueue_kernel_from_state(cl_command_queue queue, cl_kernel kernel, co
     kc->offset[d] = state->global_offset[d];
     kc->global[d] = state->global_size[d];
     kc->local[d] = state->local_size[d];
+  }
+  if (group_count(kc->global, kc->local) > HG_PROFILE_MAX_WORK_GROUPS) { /* a state file's range, as enqueued */
+    hg_command_discard(cmd);
+    hg_ir_ndrange_state_free(state);
+    return CL_INVALID_GLOBAL_WORK_SIZE;
   }
   err = copy_args(args, f->num_params, kc);
   if (err != CL_SUCCESS) {

@@ -25,21 +25,10 @@
 #include "devices/riscv/sim/sim.h"
 #include "ir/ndrange_state.h"
 #include "lowering/frontend.h"
+#include "below_api_check.h"
 
-static int passed, failed;
+int passed, failed;
 static uint64_t rng;
-
-#define CHECK(c, ...)                                                                                                  \
-  do {                                                                                                                 \
-    if (c) {                                                                                                           \
-      passed++;                                                                                                        \
-    } else {                                                                                                           \
-      failed++;                                                                                                        \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                                             \
-      fprintf(stderr, __VA_ARGS__);                                                                                    \
-      fprintf(stderr, "\n");                                                                                           \
-    }                                                                                                                  \
-  } while (0)
 
 static uint64_t next_rand(void) { /* xorshift64* */
   rng ^= rng >> 12;

@@ -21,20 +21,7 @@ static hg_sim_machine *m;
 
 static int run1(uint64_t pc, const uint64_t a[8], const hg_sim_range *r, size_t nr, hg_sim_launch *l,
                 hg_sim_job_result *res) {
-  static hg_sim_job job;
-  memset(&job, 0, sizeof job);
-  job.pc = pc;
-  memcpy(job.a, a, sizeof job.a);
-  memset(l, 0, sizeof *l);
-  l->jobs = &job;
-  l->njobs = 1;
-  l->ranges = r;
-  l->nranges = nr;
-  l->results = res;
-  int rc = hg_sim_run(m, l);
-  free(l->out);
-  l->out = NULL;
-  return rc;
+  return hg_t_run1(m, pc, a, r, nr, l, res);
 }
 
 /* a trivially good job right after a fault: the simulator must still work */

@@ -34,3 +34,21 @@ uint64_t hg_t_case_pc(size_t i) { return HG_SIM_CODE_BASE + i * 4 * HG_T_CASE_WO
 int hg_t_load(hg_sim_machine *m, const hg_t_prog *p) {
   return hg_sim_load_code(m, HG_SIM_CODE_BASE, p->words, p->ncases * HG_T_CASE_WORDS * 4);
 }
+
+int hg_t_run1(hg_sim_machine *m, uint64_t pc, const uint64_t a[8], const hg_sim_range *r, size_t nr, hg_sim_launch *l,
+              hg_sim_job_result *res) {
+  static hg_sim_job job;
+  memset(&job, 0, sizeof job);
+  job.pc = pc;
+  memcpy(job.a, a, sizeof job.a);
+  memset(l, 0, sizeof *l);
+  l->jobs = &job;
+  l->njobs = 1;
+  l->ranges = r;
+  l->nranges = nr;
+  l->results = res;
+  int rc = hg_sim_run(m, l);
+  free(l->out);
+  l->out = NULL;
+  return rc;
+}

@@ -42,5 +42,9 @@ typedef struct hg_t_prog {
 size_t hg_t_case(hg_t_prog *p, const uint32_t *words, size_t n);
 uint64_t hg_t_case_pc(size_t i);
 int hg_t_load(hg_sim_machine *m, const hg_t_prog *p);
+/* Runs one job at pc with registers a0..a7 = a and the given ranges; *l and *res get the
+ * launch and the job's result (the output is freed). Returns hg_sim_run's code. */
+int hg_t_run1(hg_sim_machine *m, uint64_t pc, const uint64_t a[8], const hg_sim_range *r, size_t nr, hg_sim_launch *l,
+              hg_sim_job_result *res);
 
 #endif

@@ -51,6 +51,13 @@ hg_sim_machine *hg_rv_machine(hg_rv_backend *rb);
 int hg_rv_printf_collect(const hg_dev_program *p, hg_sim_machine *sim, const uint8_t *buf, uint64_t cap, char **out,
                          size_t *out_len);
 
+/* backend_windows.c: the ranges of a launch's buffer and __local arguments and static __local
+ * variables, each in its own window, appended to `ranges` (room for num_params +
+ * num_local_vars); addr[i] gets the address parameter i's pointer has (0 for a NULL buffer or a
+ * value). scratch: num_params words. Returns the number of ranges appended. */
+size_t hg_rv_launch_windows(const hg_ir_module *m, const hg_ir_function *f, const hg_launch *launch,
+                            const uint64_t *local_at, hg_sim_range *ranges, uint64_t *addr, uint32_t *scratch);
+
 unsigned hg_riscv_probe(hg_backend **out, unsigned max);
 cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
                            hg_dev_program **out, char **log);

@@ -140,7 +140,7 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
     global[d] = used ? launch->global_size[d] : 1;
     local[d] = used && launch->local_size[d] ? launch->local_size[d] : 1;
     offset[d] = used ? launch->global_offset[d] : 0;
-    groups[d] = (global[d] + local[d] - 1) / local[d];
+    groups[d] = global[d] / local[d] + (global[d] % local[d] != 0); /* (global + local - 1) wrapped near 2^64 */
     ngroups *= groups[d];
     nwi *= local[d];
   }
@@ -151,13 +151,15 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   uint64_t *local_at = calloc(f->num_params ? f->num_params : 1, sizeof *local_at);
   uint64_t *byval_at = malloc((f->num_params ? f->num_params : 1) * sizeof *byval_at);
   hg_rv_arg_layout *lay = malloc((f->num_params ? f->num_params : 1) * sizeof *lay);
-  hg_sim_range *ranges = calloc(f->num_params + 5, sizeof *ranges);
+  hg_sim_range *ranges = calloc(f->num_params + f->num_local_vars + 5, sizeof *ranges);
+  uint64_t *arg_addr = calloc(f->num_params ? f->num_params : 1, sizeof *arg_addr);
+  uint32_t *scratch = calloc(f->num_params ? f->num_params : 1, sizeof *scratch);
   hg_sim_job *jobs = NULL;
   uint64_t *job_group = NULL;
   hg_sim_job_result *results = NULL;
   cl_int rc = CL_OUT_OF_HOST_MEMORY;
   uint64_t block = 0, pf_block = 0, save_block = 0, resume_block = 0;
-  if (!local_at || !byval_at || !lay || !ranges)
+  if (!local_at || !byval_at || !lay || !ranges || !arg_addr || !scratch)
     goto done;
   /* the neutral state's local memory ends where the last __local argument does (ir-spec §7);
    * the L1 copy of it is rounded up to 16 bytes (the driver copies words) */
@@ -194,7 +196,7 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   /* a stoppable run: the state layout, the records, the resumed groups */
   hg_rv_state_io io = {.module = k->prog->module, .kernel = f, .step = step, .plan = &k->code->plan,
                        .layout = &k->layout, .image = &k->prog->image, .launch = launch, .local_at = local_at,
-                       .byval_at = byval_at, .frames_at = frames_at, .frame_size = frame,
+                       .arg_addr = arg_addr, .byval_at = byval_at, .frames_at = frames_at, .frame_size = frame,
                        .rec_frames = align16(nwi * HG_RV_WI_BYTES), .local_bytes = local_neutral};
   io.rec_local = io.rec_frames + nwi * frame;
   io.rec_size = align16(io.rec_local + local_end);
@@ -287,22 +289,14 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
     ranges[nranges++] = (hg_sim_range){resume_block, io.rec_size * resume->num_running, false};
   if (k->prog->image.data_size)
     ranges[nranges++] = (hg_sim_range){k->prog->image.data_base, k->prog->image.data_size, true};
+  nranges += hg_rv_launch_windows(k->prog->module, f, launch, local_at, ranges + nranges, arg_addr, scratch);
   for (uint32_t i = 0; i < f->num_params; i++) {
     const hg_launch_arg *a = &launch->args[i];
     uint8_t *slot = args + lay[i].offset;
-    uint64_t v = 0;
     switch (a->kind) {
     case HG_ARG_BUFFER:
-      if (a->mem) {
-        v = a->mem->addr + a->offset;
-        if (a->mem->size)
-          ranges[nranges++] = (hg_sim_range){a->mem->addr, a->mem->size, f->args[i].kind != HG_KARG_CONSTANT_PTR};
-      }
-      memcpy(slot, &v, 8);
-      break;
     case HG_ARG_LOCAL:
-      v = HG_SIM_L1_BASE + local_at[i];
-      memcpy(slot, &v, 8);
+      memcpy(slot, &arg_addr[i], 8);
       break;
     case HG_ARG_VALUE:
       memcpy(slot, a->value, a->size < lay[i].size ? a->size : lay[i].size);
@@ -411,6 +405,8 @@ done:
   free(job_group);
   free(results);
   free(local_at);
+  free(arg_addr);
+  free(scratch);
   free(byval_at);
   free(lay);
   free(ranges);

@@ -23,10 +23,8 @@ static bool base_address(const hg_rv_state_io *io, uint8_t kind, uint32_t index,
     if (index >= f->num_params)
       return false;
     const hg_launch_arg *a = &io->launch->args[index];
-    if (a->kind == HG_ARG_BUFFER)
-      *addr = a->mem ? a->mem->addr + a->offset : 0;
-    else if (a->kind == HG_ARG_LOCAL)
-      *addr = HG_SIM_L1_BASE + io->local_at[index];
+    if (a->kind == HG_ARG_BUFFER || a->kind == HG_ARG_LOCAL)
+      *addr = io->arg_addr[index];
     else if (io->byval_at[index] != UINT64_MAX)
       *addr = frame_address(io, item) + io->byval_at[index]; /* the work-item's copy of a struct */
     else
@@ -44,7 +42,7 @@ static bool base_address(const hg_rv_state_io *io, uint8_t kind, uint32_t index,
     if (io->module->globals[index].addrspace == HG_AS_LOCAL) {
       for (uint32_t v = 0; v < f->num_local_vars; v++)
         if (f->local_vars[v].global == index) {
-          *addr = HG_SIM_L1_BASE + f->local_vars[v].offset;
+          *addr = hg_rv_local_var_addr(v, f->local_vars[v].offset);
           return true;
         }
       return false;

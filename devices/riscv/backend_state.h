@@ -15,6 +15,7 @@ typedef struct hg_rv_state_io {
   const hg_rv_image *image;   /* program-scope globals' addresses */
   const hg_launch *launch;    /* argument buffers and values */
   const uint64_t *local_at;   /* per parameter: L1 offset of a __local argument's buffer */
+  const uint64_t *arg_addr;   /* per parameter: where a buffer or __local argument points (backend_windows.c) */
   const uint64_t *byval_at;   /* per parameter: frame offset of a struct copy, UINT64_MAX for none */
   uint64_t frames_at;         /* L1 offset of the frames */
   uint64_t frame_size;        /* frame stride */

@@ -73,10 +73,11 @@ static LLVMValueRef const_lane(hg_rv_cg *g, hg_ir_scalar s, uint64_t w) {
   }
 }
 
-static uint32_t local_offset(hg_rv_cg *g, uint32_t global) {
+/* The kernel's local_vars index of a static __local variable (UINT32_MAX: none). */
+static uint32_t local_var(hg_rv_cg *g, uint32_t global) {
   for (uint32_t i = 0; i < g->k->num_local_vars; i++)
     if (g->k->local_vars[i].global == global)
-      return g->k->local_vars[i].offset;
+      return i;
   return UINT32_MAX;
 }
 
@@ -102,10 +103,14 @@ LLVMValueRef hg_rv_value(hg_rv_cg *g, uint32_t v) {
   }
   case HG_VAL_GLOBAL: {
     if (val->index < g->m->num_globals && g->m->globals[val->index].addrspace == HG_AS_LOCAL) {
-      uint32_t off = local_offset(g, val->index);
-      if (off == UINT32_MAX)
+      uint32_t lv = local_var(g, val->index);
+      if (lv == UINT32_MAX)
         return hg_rv_fail(g, "__local %s has no place in the kernel's layout", g->m->globals[val->index].name);
-      return LLVMConstIntToPtr(LLVMConstInt(g->i64, HG_SIM_L1_BASE + off, 0), g->ptr);
+      if (lv > HG_RV_MAX_WINDOWED)
+        return hg_rv_fail(g, "more than %u static __local variables", HG_RV_MAX_WINDOWED + 1);
+      /* its own window: an access past it faults (riscv_internal.h) */
+      uint64_t at = hg_rv_local_var_addr(lv, g->k->local_vars[lv].offset);
+      return LLVMConstIntToPtr(LLVMConstInt(g->i64, at, 0), g->ptr);
     }
     if (val->index >= g->m->num_globals || !g->globals[val->index])
       return hg_rv_fail(g, "global %u not lowered", val->index);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "devices/riscv/sim/sim.h"
 #include "ir/ir.h"
 
 /* ---- the launch descriptor (DRAM, read-only; 64-bit words) ------------------------------- */
@@ -63,6 +64,20 @@ enum {
   HG_RV_WG_STOPPING = 23,      /* 1 once a STOP_POLL said stop: the group saves itself after this round */
   HG_RV_WG_WORDS = 24,
 };
+
+/* ---- where a kernel sees its memory (simulator windows, sim.h) ---------------------------
+ * Each buffer argument (buffers passed twice or overlapping sub-buffers of one buffer share
+ * one, so equal bytes keep equal addresses), each __local argument and each static __local
+ * variable is a range of its own in a window of its own: an access past one faults instead of
+ * reaching the next (docs/riscv-backend.md, Memory). The launch descriptor, printf buffer,
+ * records and program-scope globals stay at their DRAM addresses (window 0). */
+#define HG_RV_PARAM_WINDOW(i) (1u + (uint32_t)(i))                  /* parameter i (buffer or __local) */
+#define HG_RV_LOCAL_VAR_WINDOW(v) ((1u << 19) + (uint32_t)(v))     /* the kernel's local_vars[v] */
+#define HG_RV_MAX_WINDOWED ((1u << 19) - 1)                          /* parameters, local variables */
+/* The address of the kernel's static __local variable v at L1 offset `offset`. */
+static inline uint64_t hg_rv_local_var_addr(uint32_t v, uint64_t offset) {
+  return HG_SIM_WINDOW_ADDR(HG_RV_LOCAL_VAR_WINDOW(v)) + offset;
+}
 
 /* A work-item record (L1): local id (3 words), resume state (word 3). */
 #define HG_RV_WI_BYTES 32u

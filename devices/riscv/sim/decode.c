@@ -221,7 +221,8 @@ hg_sim_decoded hg_sim_decode(uint32_t r, uint64_t pc_index, uint64_t nins) {
   if (op < 0) op = HG_SIM_OP_ILLEGAL;
   if (opc == 0x53 || opc == 0x43 || opc == 0x47 || opc == 0x4b || opc == 0x4f) d.imm |= op << 8; /* for RMM */
   if (opc == 0x03 || opc == 0x23 || opc == 0x2f || opc == 0x07 || opc == 0x27)
-    d.rs3 = (uint8_t)(pc_index % HG_SIM_VIEW_SLOTS); /* the instruction's view slot */
+    d.rs3 = (uint8_t)((opc == 0x23 || opc == 0x2f || opc == 0x27 ? HG_SIM_STORE_SLOTS : 0) +
+                      pc_index % HG_SIM_STORE_SLOTS); /* the instruction's view slot */
   d.op = op;
   d.rd = int_dest ? xrd : (uint8_t)rd;
   return d;

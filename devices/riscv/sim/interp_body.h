@@ -89,13 +89,10 @@ int HG_SIM_INTERP_NAME(hg_sim_core *c, const void *const **labels) {
       o_ = a_ - v_->base;                                                                                 \
       if (HG_SIM_LIKELY(o_ <= v_->lim)) {                                                                 \
         p = v_->host + o_;                                                                                \
-        if (HG_SIM_LIKELY(v_->kind == 0)) {                                                               \
-          extra += (RT) ? c->dram_rd_cost[(a_ >> 11) & 63] : c->dram_wr_cost[(a_ >> 11) & 63];            \
-          /* one counter per direction and size: a single add, bytes derived at the end */              \
-          c->dram_acc[(RT) ? 0 : 1][(n) == 8 ? 3 : (n) == 4 ? 2 : (n) == 2 ? 1 : 0]++;                    \
-        } else {                                                                                          \
-          extra += K->l1_load;                                                                            \
-        }                                                                                                 \
+        hg_sim_tariff *t_ = v_->tariff;                                                                   \
+        extra += t_->cost[(RT) ? 0 : 1][(a_ >> 11) & 63];                                                 \
+        /* one counter per direction and size: a single add, bytes derived at the end */                \
+        t_->acc[(RT) ? 0 : 1][(n) == 8 ? 3 : (n) == 4 ? 2 : (n) == 2 ? 1 : 0]++;                          \
       } else {                                                                                            \
         p = hg_sim_slow_access(c, a_, (n), (W), (RT), ip->rs3);                                                    \
         if (!p) FAULT(FK, a_);                                                                            \

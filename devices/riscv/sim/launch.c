@@ -31,9 +31,12 @@ typedef struct launch_ctx {
 static void reset_views(hg_sim_core *c) {
   /* an empty view is the L1 window itself: the fast path checks L1 first, so it never hits.
    * Only the slots filled by the last launch need it (the ranges change between launches). */
-  for (uint64_t used = c->views_used; used; used &= used - 1)
-    c->views[__builtin_ctzll(used)] = (hg_sim_view){HG_SIM_L1_BASE, c->l1_lim, c->l1, 1};
-  c->views_used = 0;
+  for (unsigned w = 0; w < HG_SIM_VIEW_SLOTS / 64; w++) {
+    for (uint64_t used = c->views_used[w]; used; used &= used - 1)
+      c->views[w * 64 + __builtin_ctzll(used)] =
+          (hg_sim_view){HG_SIM_L1_BASE, c->l1_lim, c->l1, &c->tariff[HG_SIM_VIEW_CODE]};
+    c->views_used[w] = 0;
+  }
 }
 
 static void run_job(launch_ctx *x, hg_sim_core *c, size_t j) {
@@ -99,8 +102,9 @@ int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
   if (l->nranges > HG_SIM_MAX_RANGES || (l->nranges && !l->ranges)) return HG_SIM_EINVAL;
   for (size_t i = 0; i < l->nranges; i++) {
     const hg_sim_range *r = &l->ranges[i];
-    uint64_t o = r->base - HG_SIM_DRAM_BASE;
-    if (!r->size || r->base < HG_SIM_DRAM_BASE || o > m->cfg.dram_size || r->size > m->cfg.dram_size - o)
+    uint64_t o = r->l1 ? r->base : r->base - HG_SIM_DRAM_BASE, room = r->l1 ? m->cfg.l1_size : m->cfg.dram_size;
+    if (!r->size || (!r->l1 && r->base < HG_SIM_DRAM_BASE) || o > room || r->size > room - o ||
+        r->window > HG_SIM_MAX_WINDOW || (r->l1 && !r->window))
       return HG_SIM_EINVAL;
   }
   l->stopped = false;
@@ -131,7 +135,8 @@ int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
   for (unsigned k = 0; k < m->ncores; k++) {
     hg_sim_core *c = &m->cores[k];
     c->insns = c->extra = c->l1_bytes = c->dram_reads = c->dram_writes = c->noc_bytes = 0;
-    memset(c->dram_acc, 0, sizeof c->dram_acc);
+    for (unsigned t = 0; t < HG_SIM_VIEW_KINDS; t++)
+      memset(c->tariff[t].acc, 0, sizeof c->tariff[t].acc);
     c->jobs_done = 0;
     c->ranges = l->ranges;
     c->nranges = l->nranges;
@@ -160,14 +165,16 @@ int hg_sim_run(hg_sim_machine *m, hg_sim_launch *l) {
     uint64_t cycles = c->insns + c->extra;
     if (cycles > l->max_cycles) l->max_cycles = cycles;
     if (l->stats) {
-      uint64_t rd = c->dram_reads, wr = c->dram_writes, bytes = c->noc_bytes;
+      uint64_t rd = c->dram_reads, wr = c->dram_writes, bytes = c->noc_bytes, l1_bytes = c->l1_bytes;
+      const hg_sim_tariff *d = &c->tariff[HG_SIM_VIEW_DRAM], *w = &c->tariff[HG_SIM_VIEW_L1];
       for (unsigned s = 0; s < 4; s++) {
-        rd += c->dram_acc[0][s];
-        wr += c->dram_acc[1][s];
-        bytes += (c->dram_acc[0][s] + c->dram_acc[1][s]) << s;
+        rd += d->acc[0][s];
+        wr += d->acc[1][s];
+        bytes += (d->acc[0][s] + d->acc[1][s]) << s;
+        l1_bytes += (w->acc[0][s] + w->acc[1][s]) << s;
       }
       /* each access is a request flit and a response (or data) flit */
-      l->stats[k] = (hg_sim_core_stats){c->jobs_done, c->insns, cycles, c->l1_bytes, rd, wr, bytes, 2 * (rd + wr)};
+      l->stats[k] = (hg_sim_core_stats){c->jobs_done, c->insns, cycles, l1_bytes, rd, wr, bytes, 2 * (rd + wr)};
     }
   }
   pthread_mutex_unlock(&m->lock);

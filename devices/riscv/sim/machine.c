@@ -35,8 +35,11 @@ static void set_dram_costs(hg_sim_machine *m, hg_sim_core *c) {
     int cx = (ch & 1) ? (int)m->cfg.grid_w : -1;
     int cy = (int)(((2 * (ch / 2) + 1) * m->cfg.grid_h) / (2 * per_side));
     unsigned hops = (unsigned)(abs((int)c->gx - cx) + abs((int)c->gy - cy));
-    c->dram_rd_cost[slot] = 2 * hops * c->costs.noc_hop + c->costs.dram_latency;
-    c->dram_wr_cost[slot] = c->costs.dram_store;
+    c->tariff[HG_SIM_VIEW_DRAM].cost[0][slot] = 2 * hops * c->costs.noc_hop + c->costs.dram_latency;
+    c->tariff[HG_SIM_VIEW_DRAM].cost[1][slot] = c->costs.dram_store;
+    /* L1 in a window (__local memory) costs as L1 does directly; code is only read, as L1 */
+    c->tariff[HG_SIM_VIEW_L1].cost[0][slot] = c->tariff[HG_SIM_VIEW_CODE].cost[0][slot] = c->costs.l1_load;
+    c->tariff[HG_SIM_VIEW_L1].cost[1][slot] = c->tariff[HG_SIM_VIEW_CODE].cost[1][slot] = c->costs.l1_store;
   }
 }
 
@@ -83,7 +86,7 @@ int hg_sim_create(const hg_sim_config *cfg_in, hg_sim_machine **out) {
     c->l1 = m->l1_all + (size_t)i * cfg.l1_size;
     c->l1_lim = cfg.l1_size - 8;
     c->costs = cfg.costs;
-    c->views_used = ~0ull; /* every view slot gets its empty view at the first launch */
+    memset(c->views_used, 0xff, sizeof c->views_used); /* every view slot gets its empty view at the first launch */
     set_dram_costs(m, c);
   }
   *out = m;

@@ -7,6 +7,8 @@
  *   HG_SIM_L1_BASE   .. +l1_size   this core's own L1 SRAM (local memory and stack)
  *   HG_SIM_DRAM_BASE .. +dram_size device DRAM shared by all cores; a launch may touch only
  *                                  the ranges it lists (hg_sim_range)
+ *   HG_SIM_WINDOW_ADDR(k) + base   window k (1..HG_SIM_MAX_WINDOW): a range listed with window k
+ *                                  is seen there only, DRAM or its part of the core's L1
  * Everything else faults. A launch runs a list of jobs (one work-group each); job i runs on
  * core i % ncores, the jobs of one core in order. Results and cycle counts do not depend on
  * the number of host threads. */
@@ -24,6 +26,14 @@
 #define HG_SIM_L1_MAX (64ull << 20)
 #define HG_SIM_DRAM_BASE 0x40000000ull
 #define HG_SIM_DRAM_MAX (64ull << 30)
+/* Windows: a range may be seen at HG_SIM_WINDOW_ADDR(k) + its base instead of at its own
+ * address, so that each buffer of a launch is alone in a terabyte of address space: an access
+ * past one buffer meets unmapped addresses, not the next buffer (per-buffer protection at no
+ * cost to the fast path). Windows keep the low 40 bits of an address, so DRAM channels, and
+ * with them the cycle counts, are those of the range's own address. */
+#define HG_SIM_WINDOW_SHIFT 40
+#define HG_SIM_MAX_WINDOW ((1u << 20) - 1)
+#define HG_SIM_WINDOW_ADDR(k) ((uint64_t)(k) << HG_SIM_WINDOW_SHIFT)
 /* A job whose entry function returns (jumps here, the initial ra) ends like exit(a0). */
 #define HG_SIM_RETURN_ADDR 0x0000000000000ff0ull
 
@@ -64,9 +74,14 @@ typedef struct hg_sim_config {
 
 typedef struct hg_sim_machine hg_sim_machine;
 
+/* Memory a launch's jobs may touch besides their core's L1 and the code. base: a DRAM address,
+ * or with l1 an offset in the running core's own L1 (each core sees its own). window 0: seen at
+ * base itself (DRAM only); k > 0: seen only at HG_SIM_WINDOW_ADDR(k) + base. */
 typedef struct hg_sim_range {
   uint64_t base, size;
   bool writable;
+  bool l1;
+  uint32_t window;
 } hg_sim_range;
 
 typedef struct hg_sim_job {
@@ -123,7 +138,7 @@ typedef struct hg_sim_core_stats {
 typedef struct hg_sim_launch {
   const hg_sim_job *jobs;
   size_t njobs;
-  const hg_sim_range *ranges; /* DRAM ranges the jobs may touch */
+  const hg_sim_range *ranges; /* memory the jobs may touch besides L1 and code (at most 256) */
   size_t nranges;
   uint64_t max_cycles_per_job; /* 0: the machine's */
   /* Host time the launch may run, from when it has the machine (0: no limit). A job past it

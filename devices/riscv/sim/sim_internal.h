@@ -83,15 +83,28 @@ typedef struct hg_sim_segment {
 #define HG_SIM_MAX_SEGMENTS 32
 #define HG_SIM_MAX_RANGES 256
 /* Views cached per core for the fast path of loads/stores, one slot per static memory
- * instruction (the decoder puts pc_index % HG_SIM_VIEW_SLOTS in its rs3): a kernel's loads of
- * x[] and y[] then each keep their own buffer's view instead of evicting each other's. */
-#define HG_SIM_VIEW_SLOTS 64
+ * instruction (the decoder puts pc_index % 64 in its rs3, + 64 for stores and atomics): a
+ * kernel's loads of x[] and y[] then each keep their own buffer's view instead of evicting
+ * each other's. Loads and stores never share a slot, since the fast path does not check
+ * writability: a store's view is always of a writable range. */
+#define HG_SIM_VIEW_SLOTS 128
+#define HG_SIM_STORE_SLOTS 64 /* first slot of stores and atomics */
+
+/* What an access through a view costs and where the fast path counts it, per kind of memory
+ * (one per core each): extra cycles by [posted store][DRAM channel slot, (addr >> 11) & 63]
+ * and accesses by [posted store][log2 size]. A table instead of a branch on the kind: DRAM,
+ * code and L1 ranges in windows (__local memory) take the same few instructions. */
+typedef struct hg_sim_tariff {
+  uint32_t cost[2][64];
+  uint64_t acc[2][4];
+} hg_sim_tariff;
+enum { HG_SIM_VIEW_DRAM = 0, HG_SIM_VIEW_CODE = 1, HG_SIM_VIEW_L1 = 2, HG_SIM_VIEW_KINDS = 3 };
 
 /* A host view of an allowed range, cached by the fast path of loads and stores. */
 typedef struct hg_sim_view {
   uint64_t base, lim; /* lim = size - 8: fast path covers offsets <= lim for any width */
   uint8_t *host;
-  uint32_t kind;      /* 0 DRAM, 1 code */
+  hg_sim_tariff *tariff; /* the core's tariff of the range's kind */
 } hg_sim_view;
 
 typedef struct hg_sim_core hg_sim_core;
@@ -138,8 +151,8 @@ struct hg_sim_core {
   uint8_t *l1;
   uint64_t l1_lim;
   hg_sim_view views[HG_SIM_VIEW_SLOTS]; /* last range hit by the memory instructions of each slot */
-  uint64_t views_used;                   /* slots filled this launch (reset at the next one) */
-  uint32_t dram_rd_cost[64], dram_wr_cost[64]; /* by (addr >> 11) & 63: channel interleave */
+  uint64_t views_used[HG_SIM_VIEW_SLOTS / 64]; /* slots filled this launch (reset at the next one) */
+  hg_sim_tariff tariff[HG_SIM_VIEW_KINDS]; /* DRAM's costs by (addr >> 11) & 63: channel interleave */
   hg_sim_costs costs;
   /* identity and launch context */
   unsigned index, gx, gy;
