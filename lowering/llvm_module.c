@@ -176,15 +176,19 @@ out:
   return result;
 }
 
-hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, char **log) {
+hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, hg_llvm_prepare_fn prepare,
+                                        char **log) {
   LLVMContextRef ctx = LLVMContextCreate();
+  /* the translator is written for opaque pointers; llvm-spirv writes typed ones, which the
+   * reader then upgrades */
+  LLVMContextSetOpaquePointers(ctx, 1);
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, size, "hetgpu-bitcode");
   LLVMModuleRef mod = NULL;
   hg_ir_module *m = NULL;
   if (LLVMParseBitcodeInContext2(ctx, buf, &mod) || !mod) {
-    hg_log_append(log, "error: internal: clang produced unreadable bitcode");
+    hg_log_append(log, "error: internal: the front end tool produced unreadable bitcode");
   } else {
-    m = hg_llvm_translate(mod, library, log);
+    if (!prepare || prepare(mod, log)) m = hg_llvm_translate(mod, library, log);
     LLVMDisposeModule(mod);
   }
   LLVMDisposeMemoryBuffer(buf);

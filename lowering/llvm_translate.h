@@ -117,8 +117,16 @@ void hg_xlate_kernel_metadata(hg_xlate *x, LLVMValueRef fn, hg_ir_function *f);
 
 /* llvm_module.c: the whole module; returns NULL after logging on failure */
 hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, char **log);
-/* llvm_module.c: bitcode bytes -> module after the inlining passes */
-hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, char **log);
+/* llvm_module.c: bitcode bytes -> module after the inlining passes; `prepare` (may be NULL)
+ * first adapts the LLVM module of a front end (SPIR-V: spirv_prepare.h), false after logging */
+typedef bool (*hg_llvm_prepare_fn)(LLVMModuleRef mod, char **log);
+hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, hg_llvm_prepare_fn prepare,
+                                        char **log);
+
+/* frontend_ir.c: a front end tool's bitcode -> a verified module recording its source language
+ * and the semantic build options; NULL after logging */
+hg_ir_module *hg_frontend_bitcode_to_ir(const void *bc, size_t size, bool library, hg_llvm_prepare_fn prepare,
+                                        const char *language, const char *semantic, char **log);
 
 /* ---- build options (frontend_options.c) ------------------------------------------------ */
 typedef struct hg_fe_options {
