@@ -30,10 +30,10 @@ const char *hg_frontend_clang_path(void) {
 /* The prelude before the user's code makes its #ifdefs see exactly the device: an OpenCL 3.0
  * device (__OPENCL_VERSION__, which clang leaves to the implementation) without images (the
  * spir64 target predefines __IMAGE_SUPPORT__), the macro of every device extension clang does not
- * know (cl_hetgpu_migrate, an API-only extension), and none of the feature macros and extensions
+ * know (cl_hetgpu_migrate and cl_khr_il_program, API-only extensions), and none of the feature macros and extensions
  * clang's opencl-c-base.h defines for SPIR that the device does not have. */
 static const char k_prelude[] =
-    "#define __OPENCL_VERSION__ 300\n#undef __IMAGE_SUPPORT__\n#define cl_hetgpu_migrate 1\n"
+    "#define __OPENCL_VERSION__ 300\n#undef __IMAGE_SUPPORT__\n#define cl_hetgpu_migrate 1\n#define cl_khr_il_program 1\n"
     "#undef cl_khr_subgroup_extended_types\n#undef cl_khr_subgroup_non_uniform_vote\n"
     "#undef cl_khr_subgroup_ballot\n#undef cl_khr_subgroup_non_uniform_arithmetic\n"
     "#undef cl_khr_subgroup_shuffle\n#undef cl_khr_subgroup_shuffle_relative\n"
