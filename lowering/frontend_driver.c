@@ -30,8 +30,8 @@ const char *hg_frontend_clang_path(void) {
 /* The prelude before the user's code makes its #ifdefs see exactly the device: an OpenCL 3.0
  * device (__OPENCL_VERSION__, which clang leaves to the implementation) without images (the
  * spir64 target predefines __IMAGE_SUPPORT__), the macro of every device extension clang does not
- * know (cl_hetgpu_migrate and cl_khr_il_program, API-only extensions), and none of the feature macros and extensions
- * clang's opencl-c-base.h defines for SPIR that the device does not have. */
+ * know (cl_hetgpu_migrate and cl_khr_il_program, API-only extensions), and none of the feature
+ * macros and extensions clang's opencl-c-base.h defines for SPIR that the device does not have. */
 static const char k_prelude[] =
     "#define __OPENCL_VERSION__ 300\n#undef __IMAGE_SUPPORT__\n#define cl_hetgpu_migrate 1\n#define cl_khr_il_program 1\n"
     "#undef cl_khr_subgroup_extended_types\n#undef cl_khr_subgroup_non_uniform_vote\n"
@@ -203,7 +203,7 @@ cl_int hg_frontend_compile_deps(const char *source, const char *options, const h
     hg_log_append(log, "error: the OpenCL C compiler produced no output");
     goto out;
   }
-  hg_ir_module *m = hg_frontend_bitcode_to_ir(bits, size, library, NULL, opt.source_language, opt.semantic, log);
+  hg_ir_module *m = hg_frontend_bitcode_to_ir(bits, size, library, NULL, false, opt.source_language, opt.semantic, log);
   if (!m) goto out;
   *out = m;
   rc = CL_SUCCESS;

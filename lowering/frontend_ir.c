@@ -18,8 +18,8 @@ static void log_message(char **log, const char *msg) {
 }
 
 hg_ir_module *hg_frontend_bitcode_to_ir(const void *bc, size_t size, bool library, hg_llvm_prepare_fn prepare,
-                                        const char *language, const char *semantic, char **log) {
-  hg_ir_module *m = hg_llvm_translate_bitcode(bc, size, library, prepare, log);
+                                        bool contract_all, const char *language, const char *semantic, char **log) {
+  hg_ir_module *m = hg_llvm_translate_bitcode(bc, size, library, prepare, contract_all, log);
   if (!m) return NULL;
   m->source_language = strdup(language);
   m->build_options = strdup(semantic);

@@ -137,7 +137,8 @@ cl_int hg_frontend_spirv_to_ir(const void *il, size_t length, const char *option
     goto out;
   }
   snprintf(language, sizeof language, "SPIR-V %u.%u", words[1] >> 16 & 0xff, words[1] >> 8 & 0xff);
-  hg_ir_module *m = hg_frontend_bitcode_to_ir(bits, size, library, hg_spirv_prepare_module, language, opt.semantic, log);
+  hg_ir_module *m = hg_frontend_bitcode_to_ir(bits, size, library, hg_spirv_prepare_module,
+                                              !hg_spirv_has_contraction_off(words, num_words), language, opt.semantic, log);
   if (!m) goto out;
   if (library) {
     m->program_kind = HG_IR_PROGRAM_OBJECT;

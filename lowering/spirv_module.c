@@ -8,11 +8,12 @@
 #include "lowering/spirv_module.h"
 
 enum {
-  OP_EXTENSION = 10, OP_EXT_INST_IMPORT = 11, OP_MEMORY_MODEL = 14, OP_ENTRY_POINT = 15, OP_CAPABILITY = 17,
+  OP_EXTENSION = 10, OP_EXT_INST_IMPORT = 11, OP_MEMORY_MODEL = 14, OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_CAPABILITY = 17,
   OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_EVENT = 34, OP_TYPE_POINTER = 32,
   OP_SPEC_CONSTANT_TRUE = 48,
   OP_SPEC_CONSTANT_FALSE = 49, OP_SPEC_CONSTANT = 50, OP_DECORATE = 71,
   DECORATION_SPEC_ID = 1, STORAGE_GENERIC = 8, CAP_GENERIC_POINTER = 38, ADDRESSING_PHYSICAL64 = 2, MEMORY_MODEL_OPENCL = 2, EXECUTION_MODEL_KERNEL = 6,
+  EXECUTION_MODE_CONTRACTION_OFF = 31,
   HEADER_WORDS = 5,
 };
 
@@ -259,6 +260,13 @@ hg_spirv_spec_const *hg_spirv_spec_constants(const uint32_t *w, size_t n, unsign
   }
   *count_out = count;
   return out;
+}
+
+bool hg_spirv_has_contraction_off(const uint32_t *w, size_t n) {
+  for (size_t at = HEADER_WORDS; at < n; at += w[at] >> 16)
+    if ((w[at] & 0xffffu) == OP_EXECUTION_MODE && w[at] >> 16 >= 3 && w[at + 2] == EXECUTION_MODE_CONTRACTION_OFF)
+      return true;
+  return false;
 }
 
 const char *hg_spirv_validator_env(uint32_t version) {

@@ -38,6 +38,10 @@ bool hg_spirv_check_environment(const uint32_t *words, size_t num_words, char **
 /* The module's specialization constants (malloc'd, *count set; NULL with 0 when none). */
 hg_spirv_spec_const *hg_spirv_spec_constants(const uint32_t *words, size_t num_words, unsigned *count);
 
+/* True when an entry point declares the ContractionOff execution mode. Without it the OpenCL
+ * environment lets a multiply and an add be fused, as OpenCL C's FP_CONTRACT ON does. */
+bool hg_spirv_has_contraction_off(const uint32_t *words, size_t num_words);
+
 /* The spirv-val --target-env matching the module's version ("opencl2.1" for 1.0 ...). */
 const char *hg_spirv_validator_env(uint32_t version);
 

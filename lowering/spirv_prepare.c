@@ -6,8 +6,11 @@
  * them as OpGroupAsyncCopy / OpGroupWaitEvents, which the translator turns into calls of the
  * mangled builtins; here each such declaration gets the prelude's body, built with the LLVM
  * builder (element type from the mangled name), internal and always inlined, so the same loads,
- * stores and barrier reach the IR. prefetch, a hint, gets an empty body. */
+ * stores and barrier reach the IR. prefetch, a hint, gets an empty body. The generic pointers
+ * the translator itself puts into builtin calls go (specialize_generic_args), and mad becomes
+ * llvm.fmuladd (mad_to_fmuladd). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lowering/llvm_translate.h"
@@ -94,8 +97,27 @@ static bool define_async_copy(LLVMModuleRef mod, LLVMValueRef fn, const hg_deman
   return true;
 }
 
+/* The event list of every call: the barrier below does not read it, and the translator hands
+ * it over as a generic pointer, which the IR has no address space for. Each call gets undef
+ * instead, and the casts and address computations left without a use go. */
+static void drop_event_lists(LLVMValueRef fn) {
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    if (!LLVMIsACallInst(call) || LLVMGetNumArgOperands(call) < 2) continue;
+    LLVMValueRef list = LLVMGetOperand(call, 1);
+    LLVMSetOperand(call, 1, LLVMGetUndef(LLVMTypeOf(list)));
+    while (list && LLVMIsAInstruction(list) && !LLVMGetFirstUse(list) &&
+           (LLVMIsAAddrSpaceCastInst(list) || LLVMIsABitCastInst(list) || LLVMIsAGetElementPtrInst(list))) {
+      LLVMValueRef from = LLVMGetOperand(list, 0);
+      LLVMInstructionEraseFromParent(list);
+      list = from;
+    }
+  }
+}
+
 /* wait_group_events: every work-item sees the whole copy after a barrier with both fences. */
 static void define_wait(LLVMModuleRef mod, LLVMValueRef fn) {
+  drop_event_lists(fn);
   LLVMContextRef ctx = LLVMGetModuleContext(mod);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, fn, "entry"));
@@ -116,12 +138,126 @@ static void define_empty(LLVMContextRef ctx, LLVMValueRef fn) {
   LLVMDisposeBuilder(b);
 }
 
+/* The pointer a generic-address-space argument was cast from (an addrspacecast instruction or
+ * constant expression to address space 4), or NULL. */
+static LLVMValueRef generic_source(LLVMValueRef arg) {
+  LLVMTypeRef t = LLVMTypeOf(arg);
+  if (LLVMGetTypeKind(t) != LLVMPointerTypeKind || LLVMGetPointerAddressSpace(t) != 4) return NULL;
+  if (LLVMIsAAddrSpaceCastInst(arg) || (LLVMIsAConstantExpr(arg) && LLVMGetConstOpcode(arg) == LLVMAddrSpaceCast))
+    return LLVMGetOperand(arg, 0);
+  return NULL;
+}
+
+/* llvm-spirv -r in the OpenCL 2.0 form calls the C11-style atomics through generic pointers,
+ * casting the module's own global or local pointer: each such call becomes a call of the same
+ * builtin on the pointer it was cast from (its mangled name says that address space), which the
+ * IR can hold. A generic pointer of the module's own is refused earlier (spirv_module.c). */
+static void specialize_generic_args(LLVMModuleRef mod, LLVMValueRef fn) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  if (!strstr(name, "U3AS4")) return;
+  LLVMContextRef ctx = LLVMGetModuleContext(mod);
+  unsigned n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) n++;
+  LLVMValueRef *calls = calloc(n ? n : 1, sizeof *calls);
+  if (!calls) return;
+  n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u))
+    if (LLVMIsACallInst(LLVMGetUser(u)) && LLVMGetCalledValue(LLVMGetUser(u)) == fn) calls[n++] = LLVMGetUser(u);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  for (unsigned c = 0; c < n; c++) {
+    LLVMValueRef call = calls[c], args[16];
+    LLVMTypeRef types[16];
+    unsigned na = (unsigned)LLVMGetNumArgOperands(call);
+    if (na > 16) continue;
+    char new_name[512];
+    snprintf(new_name, sizeof new_name, "%s", name);
+    char *at = new_name;
+    bool changed = false;
+    for (unsigned i = 0; i < na; i++) {
+      args[i] = LLVMGetOperand(call, i);
+      LLVMValueRef from = generic_source(args[i]);
+      char *as = strstr(at, "U3AS4");
+      if (from && as && LLVMGetPointerAddressSpace(LLVMTypeOf(from)) <= 3) {
+        as[4] = (char)('0' + LLVMGetPointerAddressSpace(LLVMTypeOf(from)));
+        args[i] = from;
+        changed = true;
+      }
+      if (as && LLVMGetTypeKind(LLVMTypeOf(args[i])) == LLVMPointerTypeKind) at = as + 5;
+      types[i] = LLVMTypeOf(args[i]);
+    }
+    if (!changed) continue;
+    LLVMTypeRef ft = LLVMFunctionType(LLVMGetReturnType(LLVMGlobalGetValueType(fn)), types, na, 0);
+    LLVMValueRef nf = LLVMGetNamedFunction(mod, new_name);
+    if (!nf) nf = LLVMAddFunction(mod, new_name, ft);
+    if (LLVMGlobalGetValueType(nf) != ft) continue; /* another signature of that name: leave it */
+    LLVMPositionBuilderBefore(b, call);
+    LLVMValueRef repl = LLVMBuildCall2(b, ft, nf, args, na, "");
+    LLVMReplaceAllUsesWith(call, repl);
+    for (unsigned i = 0; i < na; i++) {
+      LLVMValueRef old = LLVMGetOperand(call, i);
+      LLVMSetOperand(call, i, LLVMGetUndef(LLVMTypeOf(old)));
+      if (LLVMIsAInstruction(old) && !LLVMGetFirstUse(old)) LLVMInstructionEraseFromParent(old);
+    }
+    LLVMInstructionEraseFromParent(call);
+  }
+  LLVMDisposeBuilder(b);
+  free(calls);
+}
+
+/* Loads and stores through a generic pointer cast from the module's own (the translator's
+ * temporaries around atomic_compare_exchange) use the pointer it was cast from. */
+static void forward_generic_casts(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      unsigned ptr_op = LLVMIsALoadInst(i) ? 0 : LLVMIsAStoreInst(i) ? 1 : 2;
+      if (ptr_op == 2) continue;
+      LLVMValueRef from = generic_source(LLVMGetOperand(i, ptr_op));
+      if (from && LLVMGetPointerAddressSpace(LLVMTypeOf(from)) <= 3) LLVMSetOperand(i, ptr_op, from);
+    }
+}
+
+/* OpenCL.std mad (what llvm-spirv makes of clang's llvm.fmuladd) becomes llvm.fmuladd again:
+ * "fused or not", both of which mad's implementation-defined precision allows, and what the
+ * IR carries as a contractible multiply and add for OpenCL C (llvm_calls.c). */
+static void mad_to_fmuladd(LLVMModuleRef mod, LLVMValueRef fn) {
+  LLVMTypeRef t = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  LLVMTypeRef scalar = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+  LLVMTypeKind k = LLVMGetTypeKind(scalar);
+  if ((k != LLVMFloatTypeKind && k != LLVMDoubleTypeKind) || LLVMCountParams(fn) != 3) return;
+  static const char name[] = "llvm.fmuladd";
+  LLVMValueRef intr = LLVMGetIntrinsicDeclaration(mod, LLVMLookupIntrinsicID(name, sizeof name - 1), &t, 1);
+  LLVMTypeRef it = LLVMGlobalGetValueType(intr);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(mod));
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u;) {
+    LLVMValueRef call = LLVMGetUser(u);
+    u = LLVMGetNextUse(u);
+    if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn) continue;
+    LLVMValueRef args[3] = {LLVMGetOperand(call, 0), LLVMGetOperand(call, 1), LLVMGetOperand(call, 2)};
+    LLVMPositionBuilderBefore(b, call);
+    LLVMReplaceAllUsesWith(call, LLVMBuildCall2(b, it, intr, args, 3, ""));
+    LLVMInstructionEraseFromParent(call);
+  }
+  LLVMDisposeBuilder(b);
+}
+
 static bool returns_void(LLVMValueRef fn) {
   return LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) == LLVMVoidTypeKind;
 }
 
 bool hg_spirv_prepare_module(LLVMModuleRef mod, char **log) {
   LLVMContextRef ctx = LLVMGetModuleContext(mod);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
+    hg_demangled d;
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    if (LLVMCountBasicBlocks(fn) > 0)
+      forward_generic_casts(fn);
+    else if (hg_demangle_opencl(name, &d) && !strcmp(d.name, "mad"))
+      mad_to_fmuladd(mod, fn);
+    else if (strcmp(name, "_Z17wait_group_eventsiPU3AS49ocl_event") && hg_demangle_opencl(name, &d))
+      specialize_generic_args(mod, fn);
+  }
   for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
     if (LLVMCountBasicBlocks(fn) > 0) continue;
     size_t len;
