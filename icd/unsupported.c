@@ -211,20 +211,11 @@ cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel p0, cl_device_id p1, cl_
   return CL_INVALID_OPERATION;
 }
 
-cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int *errcode_ret) {
-  if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-  return NULL;
-}
-
 cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers, const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return CL_INVALID_OPERATION;
 }
 
 cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program, void( *pfn_notify)(cl_program program, void *user_data), void *user_data) {
-  return CL_INVALID_OPERATION;
-}
-
-cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size, const void *spec_value) {
   return CL_INVALID_OPERATION;
 }
 

@@ -17,6 +17,22 @@ static void log_message(char **log, const char *msg) {
   }
 }
 
+hg_ir_module *hg_frontend_bitcode_to_ir(const void *bc, size_t size, bool library, hg_llvm_prepare_fn prepare,
+                                        bool contract_all, const char *language, const char *semantic, char **log) {
+  hg_ir_module *m = hg_llvm_translate_bitcode(bc, size, library, prepare, contract_all, log);
+  if (!m) return NULL;
+  m->source_language = strdup(language);
+  m->build_options = strdup(semantic);
+  char verr[512];
+  if (!m->source_language || !m->build_options || !hg_ir_verify(m, verr, sizeof verr)) {
+    hg_log_append(log, "error: internal: the translated program is not valid IR: %s",
+                  m->source_language && m->build_options ? verr : "out of memory");
+    hg_ir_module_free(m);
+    return NULL;
+  }
+  return m;
+}
+
 cl_int hg_frontend_finish_executable(hg_ir_module *m, char **log) {
   char err[512];
   if (!hg_ir_inline_calls(m, err, sizeof err)) {

@@ -332,8 +332,8 @@ static uint32_t xlate_op(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
   if (opc == LLVMFCmp) return hg_emit(x, HG_OP_FCMP, (uint16_t)real_pred(LLVMGetFCmpPredicate(v)), t, 2, ops, 0, NULL);
   if (opc == LLVMBitCast && hg_ir_type_eq(t, hg_value_type(x, ops[0]))) return ops[0];
   uint16_t flags = 0;
-  if ((opc == LLVMFMul || opc == LLVMFAdd || opc == LLVMFSub) && x->fn_contract && LLVMIsAInstruction(v) &&
-      has_contract_flag(v))
+  if ((opc == LLVMFMul || opc == LLVMFAdd || opc == LLVMFSub) && LLVMIsAInstruction(v) &&
+      (x->contract_all || (x->fn_contract && has_contract_flag(v))))
     flags = HG_FP_CONTRACT;
   for (size_t i = 0; i < sizeof simple / sizeof *simple; i++)
     if (simple[i].llvm == opc) return hg_emit(x, simple[i].op, flags, t, n, ops, 0, NULL);

@@ -146,13 +146,14 @@ static void xlate_cleanup(hg_xlate *x) {
   for (unsigned i = 0; i < 4; i++) free(x->scratch[i]);
 }
 
-hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, char **log) {
+hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, bool contract_all, char **log) {
   hg_xlate *x = calloc(1, sizeof *x);
   if (!x) return NULL;
   x->mod = mod;
   x->ctx = LLVMGetModuleContext(mod);
   x->td = LLVMGetModuleDataLayout(mod);
   x->library = library;
+  x->contract_all = contract_all;
   x->log = log;
   x->m = hg_ir_module_new();
   hg_ir_module *result = NULL;
@@ -176,15 +177,19 @@ out:
   return result;
 }
 
-hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, char **log) {
+hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, hg_llvm_prepare_fn prepare,
+                                        bool contract_all, char **log) {
   LLVMContextRef ctx = LLVMContextCreate();
+  /* the translator is written for opaque pointers; llvm-spirv writes typed ones, which the
+   * reader then upgrades */
+  LLVMContextSetOpaquePointers(ctx, 1);
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, size, "hetgpu-bitcode");
   LLVMModuleRef mod = NULL;
   hg_ir_module *m = NULL;
   if (LLVMParseBitcodeInContext2(ctx, buf, &mod) || !mod) {
-    hg_log_append(log, "error: internal: clang produced unreadable bitcode");
+    hg_log_append(log, "error: internal: the front end tool produced unreadable bitcode");
   } else {
-    m = hg_llvm_translate(mod, library, log);
+    if (!prepare || prepare(mod, log)) m = hg_llvm_translate(mod, library, contract_all, log);
     LLVMDisposeModule(mod);
   }
   LLVMDisposeMemoryBuffer(buf);

@@ -81,6 +81,7 @@ typedef struct hg_xlate {
   uint32_t num_aggs, cap_aggs;
   uint32_t cur_block;
   bool fn_contract; /* the function's text has a 'contract' or 'fast' fast-math flag somewhere */
+  bool contract_all; /* every fmul/fadd/fsub may be contracted (SPIR-V without ContractionOff) */
   void *scratch[4]; /* per-function arrays, freed by the module's cleanup if translation fails */
 } hg_xlate;
 
@@ -116,9 +117,19 @@ void hg_xlate_call(hg_xlate *x, LLVMValueRef inst);
 void hg_xlate_kernel_metadata(hg_xlate *x, LLVMValueRef fn, hg_ir_function *f);
 
 /* llvm_module.c: the whole module; returns NULL after logging on failure */
-hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, char **log);
-/* llvm_module.c: bitcode bytes -> module after the inlining passes */
-hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, char **log);
+hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, bool contract_all, char **log);
+/* llvm_module.c: bitcode bytes -> module after the inlining passes; `prepare` (may be NULL)
+ * first adapts the LLVM module of a front end (SPIR-V: spirv_prepare.h), false after logging.
+ * contract_all: every floating-point multiply, add and subtract may be contracted (a SPIR-V
+ * module none of whose kernels says ContractionOff); clang marks each one it allows itself. */
+typedef bool (*hg_llvm_prepare_fn)(LLVMModuleRef mod, char **log);
+hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, hg_llvm_prepare_fn prepare,
+                                        bool contract_all, char **log);
+
+/* frontend_ir.c: a front end tool's bitcode -> a verified module recording its source language
+ * and the semantic build options; NULL after logging */
+hg_ir_module *hg_frontend_bitcode_to_ir(const void *bc, size_t size, bool library, hg_llvm_prepare_fn prepare,
+                                        bool contract_all, const char *language, const char *semantic, char **log);
 
 /* ---- build options (frontend_options.c) ------------------------------------------------ */
 typedef struct hg_fe_options {

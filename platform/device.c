@@ -68,6 +68,14 @@ static const cl_name_version opencl_c_versions[] = {
     {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
 };
 
+/* SPIR-V versions the SPIR-V front end takes: those both spirv-val and llvm-spirv-15 read
+ * (lowering/spirv_module.h, HG_SPIRV_VERSION_MIN..MAX). */
+static const cl_name_version il_versions[] = {
+    {CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"},
+    {CL_MAKE_VERSION(1, 3, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 4, 0), "SPIR-V"},
+};
+#define IL_VERSION_STRING "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
+
 /* 3.0 minimums for a device without the optional atomic features (no __opencl_c_atomic_*
  * feature is advertised, so nothing beyond the minimum may be reported). */
 #define HG_ATOMIC_MEMORY_CAPS (CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)
@@ -173,10 +181,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
   case CL_DEVICE_BUILT_IN_KERNELS:
     HG_INFO_STRING("");
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
-  case CL_DEVICE_ILS_WITH_VERSION:
     HG_INFO_ARRAY(NULL, 0);
-  case CL_DEVICE_IL_VERSION:
-    HG_INFO_STRING("");
+  case CL_DEVICE_ILS_WITH_VERSION:
+    HG_INFO_ARRAY(il_versions, sizeof il_versions);
+  case CL_DEVICE_IL_VERSION: /* == CL_DEVICE_IL_VERSION_KHR */
+    HG_INFO_STRING(IL_VERSION_STRING);
 
   /* on-device queues, pipes, SVM: none */
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:

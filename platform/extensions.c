@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <CL/cl_ext.h>
 #include <CL/cl_hetgpu.h>
 
 #include "icd/extension_functions.h"
@@ -12,7 +13,7 @@
 #define V1 CL_MAKE_VERSION(1, 0, 0)
 
 /* The one list. The platform's extensions are all of it; the device's start after cl_khr_icd.
- * Every device extension here is implemented by the compiler and holds on every backend. */
+ * Every device extension here is implemented by the compilers and holds on every backend. */
 static const cl_name_version extension_list[] = {
     {V1, "cl_khr_icd"},
     {V1, "cl_khr_fp64"},
@@ -23,6 +24,7 @@ static const cl_name_version extension_list[] = {
     {V1, "cl_khr_local_int32_extended_atomics"},
     {V1, "cl_khr_int64_base_atomics"},
     {V1, "cl_khr_int64_extended_atomics"},
+    {V1, "cl_khr_il_program"}, /* SPIR-V through the SPIR-V front end (program_il.c) */
     {CL_HETGPU_MIGRATE_EXTENSION_VERSION, CL_HETGPU_MIGRATE_EXTENSION_NAME},
 };
 #define NUM_EXTENSIONS (sizeof extension_list / sizeof extension_list[0])
@@ -88,5 +90,6 @@ const hg_extension_function hg_platform_extension_functions[] = {
     FN(clGetBackendIDsHETGPU),     FN(clGetBackendInfoHETGPU),    FN(clMigrateContextHETGPU),
     FN(clEnqueueMigrateContextHETGPU), FN(clCheckpointContextHETGPU), FN(clRestoreContextHETGPU),
     FN(clGetContextObjectsHETGPU), FN(clSetObjectLabelHETGPU),    FN(clGetObjectByLabelHETGPU),
+    FN(clCreateProgramWithILKHR),
     {NULL, NULL},
 };

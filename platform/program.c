@@ -45,6 +45,8 @@ static void program_free(cl_program p) {
     hg_ir_module_free(p->module);
   free(p->binary);
   free(p->source);
+  free(p->il);
+  free(p->spec);
   free(p->build_options);
   free(p->build_log);
   pthread_mutex_destroy(&p->lock);
@@ -281,8 +283,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_
     HG_INFO_VALUE(cl_device_id, p->context->device);
   case CL_PROGRAM_SOURCE:
     HG_INFO_STRING(p->source ? p->source : "");
-  case CL_PROGRAM_IL:
-    return hg_info_return(param_value, param_value_size, param_value_size_ret, NULL, 0);
+  case CL_PROGRAM_IL: /* the module as given; nothing for programs from source or binaries */
+    HG_INFO_ARRAY(p->il, p->il ? p->il_length : 0);
   case CL_PROGRAM_BINARY_SIZES: {
     pthread_mutex_lock(&p->lock);
     size_t size = p->binary_size;

@@ -8,6 +8,7 @@
 
 #include "devices/backend.h"
 #include "ir/ir.h"
+#include "lowering/frontend_spirv.h"
 #include "platform/object.h"
 
 #define HG_MAX_BACKENDS 16
@@ -19,6 +20,10 @@ struct _cl_program {
 
   char *source; /* clCreateProgramWithSource; NULL otherwise */
   size_t source_length;
+  uint8_t *il; /* clCreateProgramWithIL (SPIR-V, as given); NULL otherwise */
+  size_t il_length;
+  hg_spirv_spec_value *spec; /* clSetProgramSpecializationConstant, sorted by id */
+  unsigned num_spec;
 
   /* The result of the last compile/link/build, or of clCreateProgramWithBinary. */
   cl_program_binary_type binary_type;
@@ -46,6 +51,11 @@ cl_int hg_program_device(cl_program program, hg_backend *be, hg_dev_program **ou
 uint32_t hg_program_find_kernel(cl_program program, const char *name);
 /* Replaces the program's module (taking ownership) and its encoded binary. */
 cl_int hg_program_set_module(cl_program program, hg_ir_module *module, cl_program_binary_type type);
+
+/* IL -> IR through the IR cache, with the program's specialization constants: what
+ * clBuildProgram (library false) and clCompileProgram (true) store (program_il.c). Under
+ * program->lock. Returns the front end's code and log (hg_frontend_spirv_to_ir). */
+cl_int hg_program_compile_il(cl_program program, const char *options, bool library, hg_ir_module **out, char **log);
 
 /* A new, empty program of the context (refcount 1). */
 cl_program hg_program_create(cl_context context, cl_int *err);

@@ -1,7 +1,7 @@
 /* clBuildProgram, clCompileProgram, clLinkProgram, clGetProgramBuildInfo.
  *
- * Source is compiled by the front end into the IR (cached by source, options and driver
- * version, so a rebuild skips clang); the executable's IR is then built eagerly on the active
+ * Source (or SPIR-V: program_il.c) is compiled by the front end into the IR (cached by source,
+ * options and driver version, so a rebuild skips clang); the executable's IR is then built eagerly on the active
  * backend so that a failure shows in the build status, and lazily on any other backend a
  * migration moves the program to. Builds are synchronous: pfn_notify is called before the
  * entry point returns, which the specification allows. */
@@ -109,7 +109,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
     return err;
   cl_program p = program;
   pthread_mutex_lock(&p->lock);
-  if (!p->source && !p->module) {
+  if (!p->source && !p->il && !p->module) {
     pthread_mutex_unlock(&p->lock);
     return CL_INVALID_PROGRAM;
   }
@@ -118,8 +118,9 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
   p->build_options = dup_or_empty(options);
   char *log = NULL;
   hg_ir_module *module = NULL;
-  if (p->source) {
-    err = compile_source(p, p->build_options, NULL, 0, false, &module, &log);
+  if (p->source || p->il) {
+    err = p->source ? compile_source(p, p->build_options, NULL, 0, false, &module, &log)
+                    : hg_program_compile_il(p, p->build_options, false, &module, &log);
     if (err == CL_COMPILE_PROGRAM_FAILURE)
       err = CL_BUILD_PROGRAM_FAILURE;
   } else if (p->binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
@@ -162,7 +163,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
   hg_source_header *headers = calloc(num_input_headers ? num_input_headers : 1, sizeof *headers);
   if (!headers)
     return CL_OUT_OF_HOST_MEMORY;
-  for (cl_uint i = 0; i < num_input_headers; i++) {
+  /* a program from IL ignores the headers (the specification's rule) */
+  for (cl_uint i = 0; i < num_input_headers && !program->il; i++) {
     if (!hg_object_is(input_headers[i], HG_OBJ_PROGRAM) || !input_headers[i]->source || !header_include_names[i]) {
       free(headers);
       return !header_include_names[i] ? CL_INVALID_VALUE : CL_INVALID_PROGRAM;
@@ -172,7 +174,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
   }
   cl_program p = program;
   pthread_mutex_lock(&p->lock);
-  if (!p->source) {
+  if (!p->source && !p->il) {
     pthread_mutex_unlock(&p->lock);
     free(headers);
     return CL_INVALID_OPERATION;
@@ -182,7 +184,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
   p->build_options = dup_or_empty(options);
   char *log = NULL;
   hg_ir_module *module = NULL;
-  err = compile_source(p, p->build_options, headers, num_input_headers, true, &module, &log);
+  err = p->source ? compile_source(p, p->build_options, headers, num_input_headers, true, &module, &log)
+                  : hg_program_compile_il(p, p->build_options, true, &module, &log);
   if (err == CL_INVALID_BUILD_OPTIONS) /* the front end's word; clCompileProgram's is this one */
     err = CL_INVALID_COMPILER_OPTIONS;
   if (err == CL_SUCCESS)

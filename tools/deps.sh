@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages hetGPU builds and tests with (needs root; skips what is there).
 set -euo pipefail
 PKGS=(build-essential cmake pkg-config ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers
-      llvm-15-dev libclang-15-dev clang-15 clang-14 libclang-rt-14-dev spirv-tools libhwloc-dev
+      llvm-15-dev libclang-15-dev clang-15 clang-14 libclang-rt-14-dev spirv-tools llvm-spirv-15 libhwloc-dev
       pocl-opencl-icd clinfo python3-pyopencl python3-numpy clpeak clblast-tests lld-15 qemu-user)
 missing=()
 for p in "${PKGS[@]}"; do

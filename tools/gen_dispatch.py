@@ -7,8 +7,8 @@ import re, subprocess, sys, os
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Entry points hetGPU does not implement because the optional feature is not advertised
-# (no images, samplers, pipes, SVM, GL/EGL/D3D sharing, built-in kernels, spec constants,
-# device partitioning, host timer, IL). Each returns the error the specification names
+# (no images, samplers, pipes, SVM, GL/EGL/D3D sharing, built-in kernels, device
+# partitioning, host timer). Each returns the error the specification names
 # for a context/device without that feature.
 UNSUPPORTED = {
     # images and samplers (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)
@@ -34,8 +34,6 @@ UNSUPPORTED = {
     "clRetainDeviceEXT": "CL_INVALID_OPERATION", "clReleaseDeviceEXT": "CL_INVALID_OPERATION",
     # built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty)
     "clCreateProgramWithBuiltInKernels": "CL_INVALID_VALUE",
-    # SPIR-V intermediate language and specialisation constants (CL_DEVICE_IL_VERSION is "")
-    "clCreateProgramWithIL": "CL_INVALID_OPERATION", "clSetProgramSpecializationConstant": "CL_INVALID_OPERATION",
     "clSetProgramReleaseCallback": "CL_INVALID_OPERATION",
     "clSVMAlloc": "", "clSVMFree": "",
 }

@@ -2,6 +2,8 @@
  *
  *   hetgpu-cc [build options] kernel.cl -o kernel.hgir   compile to an IR binary
  *   hetgpu-cc [build options] kernel.cl --print          compile and print the IR text
+ *   hetgpu-cc [build options] kernel.spv -o kernel.hgir  a SPIR-V module to an IR binary (the
+ *                                                        driver's clCreateProgramWithIL path)
  *   hetgpu-cc kernel.hgir --print                        print a binary's IR text
  *   hetgpu-cc kernel.hgir --verify                       check a binary (exit status 0 if valid)
  *   hetgpu-cc kernel.cl|kernel.hgir --emit-opencl-c      lower to OpenCL C (stdout, or -o file)
@@ -20,6 +22,7 @@
 
 #include "ir/ir.h"
 #include "lowering/frontend.h"
+#include "lowering/frontend_spirv.h"
 #include "lowering/opencl_c.h"
 #include "lowering/opencl_c_stop.h"
 
@@ -27,7 +30,7 @@ static void usage(void) {
   fprintf(stderr,
           "usage: hetgpu-cc [build options] INPUT [-o OUTPUT] [--print | --verify | --emit-opencl-c | --stoppable]\n"
           "                 [--library] [--options \"OPTIONS\"]\n"
-          "INPUT is OpenCL C source or an IR binary; build options are passed to the front end.\n");
+          "INPUT is OpenCL C source, a SPIR-V module or an IR binary; build options are passed to the front end.\n");
 }
 
 static unsigned char *read_file(const char *path, size_t *size) {
@@ -140,12 +143,18 @@ int main(int argc, char **argv) {
     }
   } else {
     char *log = NULL;
-    cl_int rc = hg_frontend_source_to_ir((const char *)data, opts, NULL, 0, library, &m, &log);
+    uint32_t magic = 0;
+    if (size >= 4) memcpy(&magic, data, 4);
+    bool spirv = magic == HG_SPIRV_MAGIC || magic == __builtin_bswap32(HG_SPIRV_MAGIC);
+    cl_int rc = spirv ? hg_frontend_spirv_to_ir(data, size, opts, NULL, 0, library, &m, &log)
+                      : hg_frontend_source_to_ir((const char *)data, opts, NULL, 0, library, &m, &log);
     if (log && log[0]) fputs(log, stderr);
     free(log);
     if (rc != CL_SUCCESS) {
       fprintf(stderr, "hetgpu-cc: %s: compilation failed (%s)\n", input,
-              rc == CL_INVALID_BUILD_OPTIONS ? "CL_INVALID_BUILD_OPTIONS" : "CL_COMPILE_PROGRAM_FAILURE");
+              rc == CL_INVALID_BUILD_OPTIONS ? "CL_INVALID_BUILD_OPTIONS"
+              : rc == CL_INVALID_VALUE      ? "CL_INVALID_VALUE"
+                                            : "CL_COMPILE_PROGRAM_FAILURE");
       status = 1;
     }
   }

@@ -454,13 +454,13 @@ HG_TEST(device_profile_hetgpu) {
   /* "OpenCL C 1.2" then a space and vendor text (CTS api min_max_language_version) */
   CHECK_STR(CL_DEVICE_OPENCL_C_VERSION, "OpenCL C 1.2 hetGPU");
   CHECK_STR(CL_DEVICE_PROFILE, "FULL_PROFILE");
-  CHECK_STR(CL_DEVICE_IL_VERSION, "");
+  CHECK_STR(CL_DEVICE_IL_VERSION, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
   CHECK_STR(CL_DEVICE_BUILT_IN_KERNELS, "");
   CHECK_STR(CL_DEVICE_EXTENSIONS,
             "cl_khr_fp64 cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
             "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
             "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
-            "cl_hetgpu_migrate");
+            "cl_khr_il_program cl_hetgpu_migrate");
 #undef CHECK_STR
   CHECK(u(CL_DEVICE_TYPE) == CL_DEVICE_TYPE_GPU);
   CHECK(u(CL_DEVICE_VENDOR_ID) == 0x1FFFF);
@@ -515,7 +515,7 @@ HG_TEST(device_profile_hetgpu) {
   CHECK_CL(clGetDeviceInfo(hg_test_device, CL_DEVICE_PARTITION_PROPERTIES, sizeof pp, &pp, &n));
   CHECK(pp == 0 && n == sizeof pp);
   CHECK_CL(clGetDeviceInfo(hg_test_device, CL_DEVICE_ILS_WITH_VERSION, 0, NULL, &n));
-  CHECK(n == 0);
+  CHECK(n == 5 * sizeof(cl_name_version)); /* SPIR-V 1.0 to 1.4 (conformance/il) */
   CHECK_CL(clGetDeviceInfo(hg_test_device, CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 0, NULL, &n));
   CHECK(n == 0);
 

@@ -22,7 +22,11 @@
  * OpenCL API, on whichever backend HETGPU_BACKEND selects, and compared with the reference run.
  * Both platforms must be visible to the ICD loader in the one process (the build tree's
  * vendors-all directory). Parsing, inputs, comparison and printf capture are the same code in
- * both modes. --exceptions FILE lists known failures (XFAIL), --timeout S limits one file. */
+ * both modes. --exceptions FILE lists known failures (XFAIL), --timeout S limits one file.
+ *
+ * IL mode (--il, with --via hetGPU): hetGPU gets each file as SPIR-V instead of source, made by
+ * clang and llvm-spirv (corpus_spirv.c) and loaded with clCreateProgramWithIL; the reference
+ * still builds the source. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <dirent.h>
@@ -46,6 +50,7 @@
 #include "lowering/opencl_c.h"
 #include "devices/printf_buffer.h" /* the driver's own formatter, built into this runner */
 #include "devices/profile.h"
+#include "corpus_spirv.h"
 
 #define MAX_KERNELS 16
 #define MAX_ARGS 32
@@ -450,12 +455,19 @@ static bool printf_buffer_print(const cl_target *t, cl_mem m, const hg_printf_ta
   return ok;
 }
 
+/* IL mode: the SPIR-V hetGPU builds instead of the source (corpus_spirv.c) */
+static bool g_il_mode;
+static void *g_il;
+static size_t g_il_size;
+
 static bool run_build(const cl_target *t, const char *what, const char *source, const char *options, const spec *s,
                       uint64_t seed, result *r, bool no_warnings, const hg_printf_table *pt) {
   cl_int e;
   bool ok = false;
-  cl_program prog = clCreateProgramWithSource(t->ctx, 1, &source, NULL, &e);
-  if (!prog) { seterr("%s: clCreateProgramWithSource %d", what, e); return false; }
+  bool il = t == &g_het && g_il;
+  cl_program prog = il ? clCreateProgramWithIL(t->ctx, g_il, g_il_size, &e)
+                       : clCreateProgramWithSource(t->ctx, 1, &source, NULL, &e);
+  if (!prog) { seterr("%s: clCreateProgramWith%s %d", what, il ? "IL" : "Source", e); return false; }
   e = clBuildProgram(prog, 1, &t->dev, options, NULL, NULL);
   size_t loglen = 0;
   clGetProgramBuildInfo(prog, t->dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &loglen);
@@ -886,7 +898,14 @@ static bool run_file(const char *path, uint64_t seed, bool via_hetgpu) {
   char rt_err[512] = "";
   hg_printf_table table = {0};
   if (!parse_spec(src, s)) goto done;
-  if (via_hetgpu) {
+  if (via_hetgpu && g_il_mode) {
+    int level;
+    char err[2400];
+    if (!corpus_to_spirv(path, s->options, &g_il, &g_il_size, &level, err, sizeof err)) {
+      seterr("%s", err);
+      goto done;
+    }
+  } else if (via_hetgpu) {
     /* no front end here: hetGPU compiles the source itself */
   } else if (getenv("HG_CORPUS_LOWERED")) {
     if (!load_kept(path, &lowered, &lower_opts, &table)) goto done;
@@ -903,7 +922,7 @@ static bool run_file(const char *path, uint64_t seed, bool via_hetgpu) {
     goto done;
   }
   /* API mode builds the very text the reference built */
-  bool got_ok = via_hetgpu ? run_build(&g_het, "original on hetGPU", src, s->options, s, seed, &got, false, NULL)
+  bool got_ok = via_hetgpu ? run_build(&g_het, g_il ? "SPIR-V on hetGPU" : "original on hetGPU", src, s->options, s, seed, &got, false, NULL)
                            : run_build(&g_ref, "lowered source", lowered, lower_opts, s, seed, &got, true, &table);
   if (!got_ok) goto done;
   ok = compare(s, &ref, &got);
@@ -919,6 +938,8 @@ done:
   free(s);
   free(lowered);
   free(lower_opts);
+  free(g_il);
+  g_il = NULL;
   hg_printf_table_free(&table);
   free(src);
   return ok;
@@ -1012,10 +1033,11 @@ static double now_s(void) {
 
 static void usage(const char *argv0) {
   fprintf(stderr,
-          "usage: %s [--via hetGPU] [--exceptions FILE] [--timeout SECONDS] FILE.cl|DIR...\n"
+          "usage: %s [--via hetGPU [--il]] [--exceptions FILE] [--timeout SECONDS] FILE.cl|DIR...\n"
           "  --via hetGPU   API mode: run each original on hetGPU through the OpenCL API against the\n"
           "                 reference platform (also HG_CORPUS_VIA=hetGPU); both platforms must be\n"
           "                 visible to the ICD loader (OCL_ICD_VENDORS)\n"
+          "  --il           with --via hetGPU: hetGPU gets each file as SPIR-V (clang + llvm-spirv)\n"
           "  --exceptions F known failures, \"area/file.cl reason\" per line (reported as XFAIL)\n"
           "  --timeout S    a file still running after S seconds fails (0: no limit)\n",
           argv0);
@@ -1030,6 +1052,7 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "--via") && v) via = v, first++;
     else if (!strcmp(a, "--exceptions") && v) { if (!load_exceptions(v)) return 2; first++; }
     else if (!strcmp(a, "--timeout") && v) timeout = (unsigned)strtoul(v, NULL, 10), first++;
+    else if (!strcmp(a, "--il")) g_il_mode = true;
     else { usage(argv[0]); return 2; }
   }
   if (via && *via && strcmp(via, "hetGPU")) {
@@ -1037,6 +1060,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   bool via_hetgpu = via && *via;
+  if (g_il_mode && !via_hetgpu) {
+    fprintf(stderr, "--il needs --via hetGPU\n");
+    return 2;
+  }
   if (first >= argc) {
     usage(argv[0]);
     return 2;
@@ -1046,8 +1073,8 @@ int main(int argc, char **argv) {
   uint64_t seed = seed_env ? strtoull(seed_env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
   printf("seed %llu (HETGPU_TEST_SEED)\n", (unsigned long long)seed);
   if (via_hetgpu)
-    printf("API mode: originals on hetGPU (HETGPU_BACKEND=%s) against the reference platform\n",
-           getenv("HETGPU_BACKEND") ? getenv("HETGPU_BACKEND") : "default");
+    printf("API mode: %s on hetGPU (HETGPU_BACKEND=%s) against the reference platform\n",
+           g_il_mode ? "SPIR-V of the originals" : "originals", getenv("HETGPU_BACKEND") ? getenv("HETGPU_BACKEND") : "default");
 
   char **files = NULL;
   size_t nfiles = 0, cap = 0;
