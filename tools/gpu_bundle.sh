@@ -20,5 +20,5 @@ cp conformance/pyopencl/test_pyopencl.py conformance/apps/run_migrate_apps.sh "$
 mkdir -p "$out/kernels" && cp -r conformance/kernels/* "$out/kernels/"
 # .devlibs/debs (git-ignored) keeps a downloaded set for machines without a package mirror
 if ls .devlibs/debs/*.deb >/dev/null 2>&1; then cp .devlibs/debs/*.deb "$out/debs/"
-else (cd "$out/debs" && apt-get download libllvm15 libclang-cpp15 clang-15 libclang-common-15-dev libz3-4 >/dev/null); fi
+else (cd "$out/debs" && apt-get download libllvm15 libclang-cpp15 clang-15 libclang-common-15-dev libz3-4 llvm-spirv-15 libllvmspirvlib15 spirv-tools >/dev/null); fi
 du -sh "$out"

@@ -4,6 +4,7 @@
 # NVIDIA's OpenCL (HETGPU_BACKEND=vendor:NVIDIA). Logs go to /tmp/gpu-logs, packed into
 # $OUT/gpu-logs.tar.gz when $OUT is set (the device tool brings back only a few files).
 # Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit riscv migrate stop stopbench
+# (corpus modes: HG_CORPUS_MODES, default "ir api il")
 # (default: all).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ echo "$root/.gpubundle/bin/libhetgpu.so.1" > /tmp/hg-vendors/hetgpu.icd
 cp /tmp/hg-vendors/hetgpu.icd /etc/OpenCL/vendors/nvidia.icd /tmp/hg-vendors-all/
 # CUDA's own libOpenCL comes first on this machine's path and ignores OCL_ICD_VENDORS
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:$dl/usr/lib/x86_64-linux-gnu:$dl/usr/lib/llvm-15/lib:$root/.gpubundle/bin
-export HETGPU_CLANG=$dl/usr/lib/llvm-15/bin/clang-15
+export HETGPU_CLANG=$dl/usr/lib/llvm-15/bin/clang-15 HETGPU_LLVM_SPIRV=$dl/usr/bin/llvm-spirv-15 HETGPU_SPIRV_VAL=$dl/usr/bin/spirv-val
 export HETGPU_CACHE_DIR=/tmp/hg-cache HETGPU_VENDORS=/etc/OpenCL/vendors
 export OCL_ICD_VENDORS=/tmp/hg-vendors HETGPU_BACKEND=vendor:NVIDIA
 B=$root/.gpubundle/bin
@@ -52,8 +53,9 @@ for phase in $phases; do
     # the originals through hetGPU (on NVIDIA) against NVIDIA directly. Files run in processes
     # of their own, so a kernel that faults NVIDIA's context takes only its own file down; the
     # areas run 8 at a time.
-    for mode in ir api; do
-      via=(); [ $mode = api ] && via=(--via hetGPU)
+    # il: each file compiled to SPIR-V by clang + llvm-spirv, loaded with clCreateProgramWithIL
+    for mode in ${HG_CORPUS_MODES:-ir api il}; do
+      via=(); [ $mode = api ] && via=(--via hetGPU); [ $mode = il ] && via=(--via hetGPU --il)
       t0=$(date +%s)
       ls -d .gpubundle/kernels/*/ | sed 's,/$,,' | HG_CORPUS_PLATFORM=NVIDIA OCL_ICD_VENDORS=/tmp/hg-vendors-all \
         timeout 280 xargs -P 8 -I{} sh -c "$B/corpus_runner ${via[*]} --timeout 60 --exceptions .gpubundle/kernels/exceptions_nvidia.txt {} > $logs/corpus_${mode}_\$(basename {}).log 2>&1"
