@@ -95,10 +95,9 @@ static void emit_params(oc_ctx *c, oc_buf *out, bool as_kernel) {
         if (a->kind == HG_KARG_GLOBAL_PTR && t.addrspace != HG_AS_GLOBAL) oc_fail(c, "argument %u kind mismatch", i);
         if (a->kind == HG_KARG_CONSTANT_PTR && t.addrspace != HG_AS_CONSTANT) oc_fail(c, "argument %u kind mismatch", i);
         if (a->kind == HG_KARG_LOCAL_PTR && t.addrspace != HG_AS_LOCAL) oc_fail(c, "argument %u kind mismatch", i);
-        /* a __local argument's buffer is placed by the vendor at the alignment of the declared
-         * pointee type (NVIDIA does so): declare the most aligned type (128 bytes) so that the
-         * typed accesses the IR's alignments allow are aligned there */
-        if (a->kind == HG_KARG_LOCAL_PTR) oc_puts(out, "__local ulong16 *");
+        /* no wider than the accesses need: NVIDIA did not launch a kernel whose one __local
+         * ulong16 argument took all of its local memory, where __local int launched */
+        if (a->kind == HG_KARG_LOCAL_PTR) oc_printf(out, "__local %s *", c->local_arg_pointee);
         else oc_printf(out, "%s%s", oc_type(c, t, tb, sizeof tb), t.scalar == HG_IR_PTR ? "" : " ");
       }
     } else {
@@ -394,6 +393,7 @@ static char *lower(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_s
     oc_fail(&c, "out of memory");
     goto done;
   }
+  c.local_arg_pointee = oc_local_arg_pointee(m, reachable);
   for (uint32_t fi = 0; fi < nf; fi++) {
     const hg_ir_function *f = &m->functions[fi];
     if (!reachable[fi]) continue;

@@ -73,6 +73,7 @@ typedef struct oc_ctx {
   struct hg_printf_table *printf; /* what the host needs to format the records (opencl_c_printf.c) */
   uint64_t *string_ids;   /* per global: its string id + 1 in the printf table, 0 when not entered */
   bool printf_used;       /* the preamble's printf helpers are needed */
+  const char *local_arg_pointee; /* the type __local kernel arguments point to (its alignment) */
   /* current function */
   const hg_ir_function *f;
   uint32_t fidx;
@@ -155,6 +156,10 @@ void oc_emit_load(oc_ctx *c, const hg_ir_inst *in);
 void oc_emit_store(oc_ctx *c, const hg_ir_inst *in);
 void oc_emit_memcpy(oc_ctx *c, const hg_ir_inst *in);
 void oc_emit_memset(oc_ctx *c, const hg_ir_inst *in);
+/* The pointee type to declare __local kernel arguments with: a vendor places each such buffer at
+ * its declared pointee's alignment, so the type of the widest alignment the reachable
+ * functions' local (and generic) accesses rely on ("uint" when they access ints alone). */
+const char *oc_local_arg_pointee(const hg_ir_module *m, const bool *reachable);
 /* Pointer expression of value v cast to `AS T *` (T a C type name). */
 void oc_ptr_as(oc_ctx *c, oc_buf *b, uint32_t v, const char *elem, bool is_volatile);
 

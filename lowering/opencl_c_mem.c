@@ -47,6 +47,58 @@ static access_kind classify(hg_ir_type mt, unsigned align) {
   return ACC_LOOP;
 }
 
+/* The alignment one instruction's access through a local or generic pointer relies on. */
+static unsigned local_access_align(const hg_ir_function *f, const hg_ir_inst *in) {
+  bool local = false;
+  for (uint32_t i = 0; i < in->num_operands && !local; i++) {
+    uint32_t v = in->operands[i];
+    if (v >= f->num_values) continue;
+    hg_ir_type t = f->values[v].type;
+    local = t.scalar == HG_IR_PTR && (t.addrspace == HG_AS_LOCAL || t.addrspace == HG_AS_GENERIC);
+  }
+  if (!local) return 1;
+  switch (in->op) {
+  case HG_OP_LOAD:
+  case HG_OP_STORE: {
+    uint32_t v = in->op == HG_OP_LOAD ? HG_IR_NONE : in->num_operands > 1 ? in->operands[1] : HG_IR_NONE;
+    hg_ir_type mt = mem_type(v == HG_IR_NONE ? in->type : v < f->num_values ? f->values[v].type : in->type);
+    switch (classify(mt, align_of(in))) {
+    case ACC_TYPED: return oc_type_align(mt);
+    case ACC_VLOAD: return hg_ir_scalar_bytes((hg_ir_scalar)mt.scalar);
+    default: return 1;
+    }
+  }
+  case HG_OP_ATOMIC_RMW:
+  case HG_OP_CMPXCHG: return oc_type_align(mem_type(in->type));
+  case HG_OP_MEMCPY:
+  case HG_OP_MEMSET: return align_of(in) < 16 ? align_of(in) : 16;
+  case HG_OP_CALL_BUILTIN: {
+    /* element accesses (vloadN, atomics) need at most 8; an out-parameter (fract, sincos)
+     * holds a whole value of the result type */
+    unsigned a = in->type.scalar == HG_IR_VOID ? 8 : oc_type_align(mem_type(in->type));
+    return a > 8 ? a : 8;
+  }
+  default: return 1;
+  }
+}
+
+const char *oc_local_arg_pointee(const hg_ir_module *m, const bool *reachable) {
+  static const char *const by_log2[] = {"uchar", "ushort", "uint", "ulong", "ulong2", "ulong4", "ulong8", "ulong16"};
+  unsigned need = 1;
+  for (uint32_t fi = 0; fi < m->num_functions; fi++) {
+    const hg_ir_function *f = &m->functions[fi];
+    if (!reachable[fi]) continue;
+    for (uint32_t b = 0; b < f->num_blocks; b++)
+      for (uint32_t i = 0; i < f->blocks[b].num_insts; i++) {
+        unsigned a = local_access_align(f, &f->blocks[b].insts[i]);
+        if (a > need) need = a;
+      }
+  }
+  unsigned log2 = 0;
+  while ((1u << log2) < need && log2 < 7) log2++;
+  return by_log2[log2];
+}
+
 void oc_emit_load(oc_ctx *c, const hg_ir_inst *in) {
   uint32_t p = in->operands[0];
   hg_ir_type t = in->type, mt = mem_type(t);

@@ -250,7 +250,7 @@ void oc_value(oc_ctx *c, oc_buf *b, uint32_t v) {
   switch (val->kind) {
   case HG_VAL_PARAM:
     if (c->as_kernel && f->args && f->args[val->index].kind == HG_KARG_LOCAL_PTR) {
-      oc_puts(b, "((__local uchar *)"); /* declared as __local ulong16 * for its alignment */
+      oc_puts(b, "((__local uchar *)"); /* declared with the pointee type of its alignment */
       oc_param_name(c, b, val->index);
       oc_puts(b, ")");
     } else if (c->as_kernel && f->args && f->args[val->index].kind == HG_KARG_VALUE && val->type.scalar == HG_IR_PTR) {

@@ -429,6 +429,50 @@ HG_TEST(local_constant_atomics) {
   CHECK_MSG((uint32_t)counters[2] == mx, "atomic umax: %u expected %u", (uint32_t)counters[2], mx);
 }
 
+/* A __local argument is declared with the pointee type of the widest alignment the accesses
+ * need (a vendor places the buffer at that alignment, and NVIDIA refused a kernel whose one
+ * __local ulong16 argument took all of its local memory): each group reverses its items through
+ * it, as i32 (declared uint) and as 16-byte aligned float4 (declared ulong2). */
+static void local_argument_reverse(unsigned lanes, const char *declared) {
+  hg_ir_module *m = hg_ir_module_new();
+  hg_ir_type et = lanes == 1 ? T(HG_IR_I32, 1) : T(HG_IR_F32, lanes), i64 = T(HG_IR_I64, 1);
+  unsigned esize = 4 * lanes;
+  argspec as[] = {gbuf("in"), gbuf("out"), {HG_KARG_LOCAL_PTR, hg_ir_ptr_ty(HG_AS_LOCAL), "scratch", 8}};
+  kb k = new_kernel(m, "revl", 3, as);
+  uint32_t g = gid(&k);
+  uint32_t z = kconst(&k, T(HG_IR_I32, 1), 0);
+  uint32_t lid = builtin(&k, "get_local_id", 1, i64, 1, &z);
+  store(&k, elem(&k, 2, lid, esize), load(&k, et, elem(&k, 0, g, esize), esize), esize);
+  uint32_t fl = HG_FENCE_LOCAL;
+  ins(&k, HG_OP_BARRIER, 0, T(HG_IR_VOID, 1), 0, NULL, 1, &fl);
+  uint32_t rl = op2(&k, HG_OP_SUB, i64, kconst(&k, i64, WG - 1), lid);
+  store(&k, elem(&k, 1, g, esize), load(&k, et, elem(&k, 2, rl, esize), esize), esize);
+  ret(&k);
+  char err[256], want[64];
+  char *src = hg_lower_opencl_c(m, NULL, err, sizeof err);
+  snprintf(want, sizeof want, "__local %s *", declared);
+  CHECK_MSG(src && strstr(src, want), "lowered source does not declare %s: %s", want, src ? src : err);
+  free(src);
+  uint32_t *in = malloc((size_t)N * esize), *out = malloc((size_t)N * esize);
+  hg_test_fill_random(in, (size_t)N * esize);
+  for (size_t i = 0; lanes > 1 && i < (size_t)N * lanes; i++) in[i] &= 0x3fffffffu; /* finite floats */
+  memset(out, 0xcd, (size_t)N * esize);
+  runarg ra[] = {{0, in, (size_t)N * esize}, {0, out, (size_t)N * esize}, {2, NULL, (size_t)WG * esize}};
+  bool ok = lower_build_run(m, "revl", N, WG, 3, ra);
+  hg_ir_module_free(m);
+  for (int i = 0; ok && i < N; i++) {
+    int src_item = i / WG * WG + (WG - 1 - i % WG);
+    CHECK_MSG(memcmp(&out[(size_t)i * lanes], &in[(size_t)src_item * lanes], esize) == 0, "%u lanes, item %d", lanes, i);
+  }
+  free(in);
+  free(out);
+}
+
+HG_TEST(local_argument_alignment) {
+  local_argument_reverse(1, "uint");
+  local_argument_reverse(4, "ulong2");
+}
+
 /* Builtins with signedness from the flags: max signed vs unsigned, convert_int_sat, sqrt. */
 HG_TEST(builtins_signedness) {
   hg_ir_module *m = hg_ir_module_new();
