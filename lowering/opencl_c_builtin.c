@@ -199,8 +199,11 @@ static void emit_atomic_builtin(oc_ctx *c, const hg_ir_inst *in, const char *nam
 }
 
 void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
-  if (!in->num_imm || in->imm[0] >= c->m->num_strings) {
-    oc_fail(c, "call.builtin without a name");
+  /* what follows trusts the builtin's signature: a call outside it (a module that skipped the
+   * verifier) fails the lowering instead of emitting from types it does not expect */
+  char why[256];
+  if (!hg_ir_builtin_check(c->m, c->f, in, why, sizeof why)) {
+    oc_fail(c, "%s", why);
     return;
   }
   const char *name = c->m->strings[in->imm[0]];
