@@ -175,22 +175,20 @@ static void describe_t(match_ctx *x) {
              x->row->lanes == (HG_BL(3) | HG_BL(4)) ? "3 or 4" : x->row->lanes & HG_BL(1) ? "1 to 4" : "2, 4, 8 or 16");
 }
 
-static hg_ir_type ty(hg_ir_scalar s, unsigned lanes) { return hg_ir_ty(s, lanes); }
-
 /* The type a T-derived token stands for, once T (and M) are bound. */
 static hg_ir_type derived(const match_ctx *x, char tok) {
   hg_ir_type t = x->t;
   switch (tok) {
-  case 't': return ty((hg_ir_scalar)t.scalar, 1);
-  case 'K': return ty(HG_IR_I32, t.lanes);
-  case 'U': return ty(int_of_bits(elem_bits((hg_ir_scalar)t.scalar)), t.lanes);
-  case 'R': return t.lanes == 1 ? ty(HG_IR_I32, 1) : ty(int_of_bits(elem_bits((hg_ir_scalar)t.scalar)), t.lanes);
-  case 'W': return ty(int_of_bits(2 * elem_bits((hg_ir_scalar)t.scalar)), t.lanes);
-  case 'D': return ty(x->caps->ty, x->caps->width);
-  case 'Y': return ty((hg_ir_scalar)t.scalar, x->m.lanes);
-  case 'i': return ty(HG_IR_I32, 1);
-  case 'l': return ty(HG_IR_I64, 1);
-  case 'b': return ty(HG_IR_BOOL, 1);
+  case 't': return hg_ir_ty((hg_ir_scalar)t.scalar, 1);
+  case 'K': return hg_ir_ty(HG_IR_I32, t.lanes);
+  case 'U': return hg_ir_ty(int_of_bits(elem_bits((hg_ir_scalar)t.scalar)), t.lanes);
+  case 'R': return t.lanes == 1 ? hg_ir_ty(HG_IR_I32, 1) : hg_ir_ty(int_of_bits(elem_bits((hg_ir_scalar)t.scalar)), t.lanes);
+  case 'W': return hg_ir_ty(int_of_bits(2 * elem_bits((hg_ir_scalar)t.scalar)), t.lanes);
+  case 'D': return hg_ir_ty(x->caps->ty, x->caps->width);
+  case 'Y': return hg_ir_ty((hg_ir_scalar)t.scalar, x->m.lanes);
+  case 'i': return hg_ir_ty(HG_IR_I32, 1);
+  case 'l': return hg_ir_ty(HG_IR_I64, 1);
+  case 'b': return hg_ir_ty(HG_IR_BOOL, 1);
   default: return hg_ir_void_ty();
   }
 }
