@@ -13,6 +13,8 @@ void hg_ir_global_free_contents(hg_ir_global *g);
 void hg_ir_function_free_contents(hg_ir_function *f);
 void hg_ir_function_clear_state(hg_ir_function *f);
 bool hg_ir_is_terminator(unsigned op);
+/* A type the specification allows (docs/ir-spec.md section 2), void included. */
+bool hg_ir_type_valid(hg_ir_type t);
 bool hg_ir_clone_function(hg_ir_function *d, const hg_ir_function *s);
 bool hg_ir_clone_global(hg_ir_global *d, const hg_ir_global *s);
 /* Successor blocks of a terminator (imm entries that name blocks); returns the count. */

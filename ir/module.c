@@ -35,6 +35,17 @@ char *hg_ir_strdup(const char *s) {
   return d;
 }
 
+bool hg_ir_type_valid(hg_ir_type t) {
+  bool lanes_ok = t.lanes == 1 || t.lanes == 2 || t.lanes == 3 || t.lanes == 4 || t.lanes == 8 || t.lanes == 16;
+  if (t.scalar > HG_IR_PTR || t.reserved || !lanes_ok)
+    return false;
+  if (t.scalar == HG_IR_PTR)
+    return t.lanes == 1 && t.addrspace <= HG_AS_GENERIC;
+  if (t.scalar == HG_IR_VOID)
+    return t.lanes == 1 && t.addrspace == 0;
+  return t.addrspace == 0;
+}
+
 unsigned hg_ir_scalar_bytes(hg_ir_scalar s) {
   switch (s) {
   case HG_IR_BOOL: case HG_IR_I8: return 1;

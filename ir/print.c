@@ -86,16 +86,22 @@ static void put_name(sb *s, const char *n) {
     put_str(s, n);
 }
 
-static void put_type(sb *s, hg_ir_type t) {
+void hg_ir_type_text(hg_ir_type t, char *buf, size_t n) {
   if (t.scalar > HG_IR_PTR) {
-    put(s, "?%u", t.scalar);
+    snprintf(buf, n, "?%u", t.scalar);
     return;
   }
-  put(s, "%s", hg_ir_scalar_names[t.scalar]);
-  if (t.scalar == HG_IR_PTR)
-    put(s, ".%s", t.addrspace <= HG_AS_GENERIC ? hg_ir_as_names[t.addrspace] : "?");
-  if (t.lanes != 1)
-    put(s, "x%u", t.lanes);
+  int k = snprintf(buf, n, "%s", hg_ir_scalar_names[t.scalar]);
+  if (t.scalar == HG_IR_PTR && k >= 0 && (size_t)k < n)
+    k += snprintf(buf + k, n - (size_t)k, ".%s", t.addrspace <= HG_AS_GENERIC ? hg_ir_as_names[t.addrspace] : "?");
+  if (t.lanes != 1 && k >= 0 && (size_t)k < n)
+    snprintf(buf + k, n - (size_t)k, "x%u", t.lanes);
+}
+
+static void put_type(sb *s, hg_ir_type t) {
+  char text[32];
+  hg_ir_type_text(t, text, sizeof text);
+  put(s, "%s", text);
 }
 
 static void put_const_lane(sb *s, hg_ir_type t, uint64_t w) {

@@ -14,6 +14,9 @@ extern const char *const hg_ir_safepoint_names[HG_SAFEPOINT_LOOP_HEADER + 1];
 extern const char *const hg_ir_program_kind_names[HG_IR_PROGRAM_LIBRARY + 1];
 extern const char *const hg_ir_fence_names[3];
 
+/* A type as the text form spells it ("f32x4", "ptr.global"), into buf of n bytes. */
+void hg_ir_type_text(hg_ir_type t, char *buf, size_t n);
+
 static inline bool hg_ir_is_mem_op(unsigned op) {
   return op == HG_OP_LOAD || op == HG_OP_STORE || op == HG_OP_MEMCPY || op == HG_OP_MEMSET;
 }

@@ -1,5 +1,6 @@
 /* hg_ir_verify: every rule of docs/ir-spec.md, checked in an order that makes each check safe
  * (indices before the things they index, shapes before dominance). */
+#include "ir/builtins.h"
 #include "ir/cfg.h"
 
 #include <stdlib.h>
@@ -18,17 +19,6 @@ typedef struct vctx {
     return false;                                                                                            \
   } while (0)
 
-static bool lanes_ok(unsigned l) { return l == 1 || l == 2 || l == 3 || l == 4 || l == 8 || l == 16; }
-
-static bool type_ok(hg_ir_type t) {
-  if (t.scalar > HG_IR_PTR || t.reserved || !lanes_ok(t.lanes))
-    return false;
-  if (t.scalar == HG_IR_PTR)
-    return t.lanes == 1 && t.addrspace <= HG_AS_GENERIC;
-  if (t.scalar == HG_IR_VOID)
-    return t.lanes == 1 && t.addrspace == 0;
-  return t.addrspace == 0;
-}
 static bool is_int(hg_ir_type t) { return t.scalar >= HG_IR_I8 && t.scalar <= HG_IR_I64; }
 static bool is_intb(hg_ir_type t) { return t.scalar >= HG_IR_BOOL && t.scalar <= HG_IR_I64; }
 static bool is_float(hg_ir_type t) { return t.scalar >= HG_IR_F16 && t.scalar <= HG_IR_F64; }
@@ -317,6 +307,11 @@ static bool check_inst_shape(vctx *v, uint32_t b, uint32_t i, const hg_ir_inst *
   case HG_OP_CALL_BUILTIN:
     RULE(ni == 1, "expects 1 immediate (builtin name)");
     RULE(in->imm[0] < m->num_strings, "builtin name out of range");
+    {
+      char why[256];
+      if (!hg_ir_builtin_check(m, f, in, why, sizeof why))
+        FAILF(AT "%s", ATARGS, why);
+    }
     break;
   case HG_OP_PHI:
     RULE(no >= 1 && no == ni, "one incoming block per incoming value");
@@ -449,17 +444,17 @@ static bool verify_function(vctx *v, uint32_t fi) {
   const hg_ir_function *f = v->f = &m->functions[fi];
   if (!f->name || !f->name[0])
     FAILF("function %u: empty name", fi);
-  if (!type_ok(f->ret_type))
+  if (!hg_ir_type_valid(f->ret_type))
     FAILF("function @%s: invalid return type", f->name);
   if (f->num_values < f->num_params)
     FAILF("function @%s: fewer values than parameters", f->name);
   for (uint32_t i = 0; i < f->num_params; i++)
-    if (!type_ok(f->param_types[i]) || is_void(f->param_types[i]))
+    if (!hg_ir_type_valid(f->param_types[i]) || is_void(f->param_types[i]))
       FAILF("function @%s: parameter %u has an invalid type", f->name, i);
   /* the value table */
   for (uint32_t x = 0; x < f->num_values; x++) {
     const hg_ir_value *val = &f->values[x];
-    if (!type_ok(val->type) || is_void(val->type))
+    if (!hg_ir_type_valid(val->type) || is_void(val->type))
       FAILF("function @%s, %%%u: invalid type", f->name, x);
     if ((x < f->num_params) != (val->kind == HG_VAL_PARAM))
       FAILF("function @%s, %%%u: parameters are exactly the first values", f->name, x);
@@ -530,7 +525,7 @@ static bool verify_function(vctx *v, uint32_t fi) {
         hg_ir_errf(v->err, v->err_size, "function @%s, bb%u, instruction %u: unknown opcode %u", f->name, b, i, in->op);
         goto out;
       }
-      if (!type_ok(in->type)) {
+      if (!hg_ir_type_valid(in->type)) {
         hg_ir_errf(v->err, v->err_size, AT "invalid result type", ATARGS);
         goto out;
       }

@@ -456,8 +456,8 @@ void hg_xlate_call(hg_xlate *x, LLVMValueRef call) {
   /* signedness is recorded where it changes the result: integer, common and conversion
    * functions; elsewhere (get_global_id's uint, vload's size_t offset) the bits say it all */
   uint32_t flags = 0;
-  hg_builtin_family fam = hg_builtin_family_of(cl_name);
-  if (fam == HG_BF_INTEGER || fam == HG_BF_COMMON || fam == HG_BF_CONVERT)
+  hg_ir_builtin_family fam = hg_builtin_family_of(cl_name);
+  if (fam == HG_IR_BF_INTEGER || fam == HG_IR_BF_COMMON || fam == HG_IR_BF_CONVERT)
     for (unsigned i = 0; i < d.num_params && i < 16; i++)
       if (d.params[i].is_unsigned && d.params[i].pointer == 0) flags |= 1u << i;
   for (unsigned i = 0; i < nargs; i++) args[i] = hg_xlate_operand(x, LLVMGetOperand(call, i));

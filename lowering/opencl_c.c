@@ -46,7 +46,7 @@ static bool analyse(oc_ctx *c, bool *reachable) {
       for (uint32_t i = 0; i < f->blocks[b].num_insts; i++) {
         const hg_ir_inst *in = &f->blocks[b].insts[i];
         if (in->op == HG_OP_CALL_BUILTIN && in->num_imm && in->imm[0] < m->num_strings &&
-            hg_builtin_family_of(m->strings[in->imm[0]]) == HG_BF_PRINTF)
+            hg_builtin_family_of(m->strings[in->imm[0]]) == HG_IR_BF_PRINTF)
           c->uses_printf[fi] = true;
       }
   }

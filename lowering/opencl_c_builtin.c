@@ -199,27 +199,30 @@ static void emit_atomic_builtin(oc_ctx *c, const hg_ir_inst *in, const char *nam
 }
 
 void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
-  if (!in->num_imm || in->imm[0] >= c->m->num_strings) {
-    oc_fail(c, "call.builtin without a name");
+  /* what follows trusts the builtin's signature: a call outside it (a module that skipped the
+   * verifier) fails the lowering instead of emitting from types it does not expect */
+  char why[256];
+  if (!hg_ir_builtin_check(c->m, c->f, in, why, sizeof why)) {
+    oc_fail(c, "%s", why);
     return;
   }
   const char *name = c->m->strings[in->imm[0]];
-  hg_builtin_family fam = hg_builtin_family_of(name);
+  hg_ir_builtin_family fam = hg_builtin_family_of(name);
   hg_ir_type rt = in->type;
   char tb[TB];
   if (rt.scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
   for (uint32_t i = 0; i < in->num_operands; i++)
     if (oc_vtype(c, in->operands[i]).scalar == HG_IR_F64) c->need |= OC_NEED_FP64;
   switch (fam) {
-  case HG_BF_PRINTF: oc_emit_printf(c, in); return;
-  case HG_BF_VECTOR_DATA:
+  case HG_IR_BF_PRINTF: oc_emit_printf(c, in); return;
+  case HG_IR_BF_VECTOR_DATA:
     if (emit_vector_data(c, in, name)) return;
     break;
-  case HG_BF_ASYNC_COPY:
+  case HG_IR_BF_ASYNC_COPY:
     if (!strcmp(name, "prefetch")) return; /* a hint: no effect on results */
     oc_fail(c, "builtin '%s' is not supported by the OpenCL C back end", name);
     return;
-  case HG_BF_SYNC:
+  case HG_IR_BF_SYNC:
     if ((!strcmp(name, "mem_fence") || !strcmp(name, "read_mem_fence") || !strcmp(name, "write_mem_fence")) &&
         in->num_operands == 1) {
       oc_printf(c->body, "  %s((cl_mem_fence_flags)", name); /* mem_fence and its read/write forms */
@@ -229,11 +232,11 @@ void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
     }
     oc_fail(c, "builtin '%s' is not expected in call.builtin", name);
     return;
-  case HG_BF_ATOMIC:
+  case HG_IR_BF_ATOMIC:
     emit_atomic_builtin(c, in, name);
     return;
-  case HG_BF_UNKNOWN:
-  case HG_BF_REINTERPRET:
+  case HG_IR_BF_UNKNOWN:
+  case HG_IR_BF_REINTERPRET:
     oc_fail(c, "builtin '%s' is not expected in call.builtin", name);
     return;
   default: break;
@@ -262,15 +265,15 @@ void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
   const char *pelem = NULL;
   unsigned plan = 1;
   int pidx = out_ptr_arg(name, in, c, &pelem, &plan);
-  if (fam == HG_BF_WORK_ITEM && !strcmp(name, "get_global_linear_id")) {
+  if (fam == HG_IR_BF_WORK_ITEM && !strcmp(name, "get_global_linear_id")) {
     /* OpenCL C 2.0 functions, expressed with 1.2 ones */
     oc_puts(c->body, "((get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0) + "
                      "(get_global_id(1) - get_global_offset(1)) * get_global_size(0) + (get_global_id(0) - get_global_offset(0))");
-  } else if (fam == HG_BF_WORK_ITEM && !strcmp(name, "get_local_linear_id")) {
+  } else if (fam == HG_IR_BF_WORK_ITEM && !strcmp(name, "get_local_linear_id")) {
     oc_puts(c->body, "(get_local_id(2) * get_local_size(1) * get_local_size(0) + get_local_id(1) * get_local_size(0) + get_local_id(0)");
-  } else if (fam == HG_BF_WORK_ITEM && in->num_operands == 1 && oc_work_item_index(name) >= 0) {
+  } else if (fam == HG_IR_BF_WORK_ITEM && in->num_operands == 1 && oc_work_item_index(name) >= 0) {
     emit_work_item(c, in, name);
-  } else if (fam == HG_BF_WORK_ITEM) {
+  } else if (fam == HG_IR_BF_WORK_ITEM) {
     oc_printf(c->body, "%s(", name);
     for (uint32_t i = 0; i < in->num_operands; i++) {
       if (i) oc_puts(c->body, ", ");

@@ -177,7 +177,7 @@ bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_c
   }
   char dst[TB];
   bool sat = false;
-  if (in->num_operands == 1 && is_fp(t0) && hg_builtin_parse_convert(name, dst, sizeof dst, &sat, NULL) && sat &&
+  if (in->num_operands == 1 && is_fp(t0) && hg_ir_builtin_parse_convert(name, dst, sizeof dst, &sat, NULL) && sat &&
       is_int_type_name(dst)) {
     c->fix_mask[OC_FIX_NAN_TO_ZERO] |= fix_bit(t0.scalar == HG_IR_F64, lanes);
     snprintf(fx->arg_open, sizeof fx->arg_open, "hg_nan0_%s(", fp_name(t0, tb, sizeof tb));

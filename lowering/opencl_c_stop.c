@@ -870,6 +870,7 @@ static bool visible_effect(const hg_ir_function *f, const hg_ir_inst *in) {
   case HG_OP_CALL: return true;
   case HG_OP_CALL_BUILTIN:
     for (uint32_t k = 0; k < in->num_operands; k++) {
+      if (in->operands[k] >= f->num_values) return true;
       hg_ir_type t = f->values[in->operands[k]].type;
       if (t.scalar == HG_IR_PTR && t.addrspace != HG_AS_LOCAL && t.addrspace != HG_AS_PRIVATE) return true;
     }

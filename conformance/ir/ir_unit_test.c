@@ -818,8 +818,8 @@ static void test_link(void) {
   set_arg(f, 0, "x", "int", HG_KARG_VALUE, 4, 4);
   uint32_t b = hg_ir_add_block(f), zero = 0;
   opi(f, b, HG_OP_CALL, 0, T(I32, 1), 1, &zero, 1, &dec);
-  uint32_t nm = hg_ir_intern(a, "barrier_like");
-  opi(f, b, HG_OP_CALL_BUILTIN, 0, VOID, 0, NULL, 1, &nm);
+  uint32_t nm = hg_ir_intern(a, "get_global_linear_id");
+  opi(f, b, HG_OP_CALL_BUILTIN, 0, T(I64, 1), 0, NULL, 1, &nm);
   OP0(HG_OP_RET, 0, VOID);
   hg_ir_intern(bm, "something_else");
   fidx_ = hg_ir_add_function(bm, "twice", T(I32, 1), 1, it);
@@ -838,7 +838,7 @@ static void test_link(void) {
     hg_ir_inst *c = find_op(l, "k", HG_OP_CALL);
     CHECK(c && c->imm[0] == t, "call resolved to the definition");
     hg_ir_inst *cb = find_op(l, "k", HG_OP_CALL_BUILTIN);
-    CHECK(cb && strcmp(l->strings[cb->imm[0]], "barrier_like") == 0, "builtin names remapped");
+    CHECK(cb && strcmp(l->strings[cb->imm[0]], "get_global_linear_id") == 0, "builtin names remapped");
     CHECK(l->num_globals == 2 && hg_ir_find_global(l, "tab.1") != HG_IR_NONE, "colliding global renamed");
     check_round_trips("linked", l);
     CHECK(hg_ir_inline_calls(l, err, sizeof err), "linked module inlines: %s", err);

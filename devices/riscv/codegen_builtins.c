@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "devices/riscv/codegen_internal.h"
+#include "ir/builtins.h"
 
 typedef struct bctx {
   hg_rv_cg *g;
@@ -896,8 +897,11 @@ static LLVMValueRef legacy_atomic(bctx *x) {
 
 LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in) {
   bctx x = {.g = g, .in = in};
-  if (!in->num_imm || in->imm[0] >= g->m->num_strings)
-    return hg_rv_fail(g, "call_builtin without a name");
+  /* every lowering below trusts the operand and result types of the builtin's signature: a
+   * call outside it (a module that skipped the verifier) is a build error, never a crash */
+  char why[256];
+  if (!hg_ir_builtin_check(g->m, g->f, in, why, sizeof why))
+    return hg_rv_fail(g, "%s", why);
   x.name = g->m->strings[in->imm[0]];
   if (in->num_operands > 64)
     return hg_rv_fail(g, "builtin %s: too many operands", x.name);

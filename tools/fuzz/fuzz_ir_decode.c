@@ -9,28 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t hg_ir_crc32c(uint32_t crc, const uint8_t *p, size_t n); /* ir/opcodes.c */
+#include "fuzz_checksum.h"
 
 static void check_one(const uint8_t *data, size_t size);
 
-/* Each input is decoded as given (which mostly exercises the header and checksum checks) and
- * once more with its size and checksum fields made to match, so that mutations reach the
- * structural checks behind the checksum. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  check_one(data, size);
-  if (size >= 32) {
-    uint8_t *c = malloc(size);
-    if (!c)
-      return 0;
-    memcpy(c, data, size);
-    for (int k = 0; k < 4; k++)
-      c[16 + k] = (uint8_t)(size >> (8 * k));
-    uint32_t crc = hg_ir_crc32c(hg_ir_crc32c(0, c, 20), c + 24, size - 24);
-    for (int k = 0; k < 4; k++)
-      c[20 + k] = (uint8_t)(crc >> (8 * k));
-    check_one(c, size);
-    free(c);
-  }
+  hg_fuzz_as_given_and_fixed(data, size, check_one);
   return 0;
 }
 
