@@ -44,9 +44,20 @@ typedef struct hg_ir_sp_layout {
   bool stoppable;
 } hg_ir_sp_layout;
 
+/* A private slot that holds a pointer (unoptimised code keeps pointer variables in slots): its
+ * 8 bytes in the frame are a device address, so the neutral state holds them, like a live
+ * pointer, as (pointer - base) and each backend converts them where it copies the frame. */
+typedef struct hg_ir_frame_ptr {
+  uint32_t offset;   /* in the private frame (the slot's offset) */
+  uint8_t base_kind; /* hg_ir_base_kind */
+  uint32_t base_index;
+} hg_ir_frame_ptr;
+
 typedef struct hg_ir_state_layout {
   uint32_t num_safepoints; /* the kernel's (f->num_safepoints) */
   hg_ir_sp_layout *sps;
+  uint32_t num_frame_ptrs;     /* slots holding a pointer with one static base, by offset */
+  hg_ir_frame_ptr *frame_ptrs;
   uint32_t value_stride;   /* the largest record, rounded up to 8: bytes per work-item */
   uint32_t private_size;   /* the kernel's private frame */
   bool has_barrier;        /* some safe point is a barrier: groups stop as a unit */

@@ -368,21 +368,25 @@ bool oc_stop_params(oc_ctx *c, oc_buf *out, bool first) {
   return false;
 }
 
-/* What a live pointer is relative to, as an expression of its address space. */
-static void base_expr(oc_ctx *c, oc_buf *b, const hg_ir_live_value *lv) {
-  switch (lv->base_kind) {
-  case HG_BASE_PARAM: oc_value(c, b, lv->base_index); break;
-  case HG_BASE_SLOT: oc_printf(b, "((__private uchar *)hg_s%u)", lv->base_index); break;
+/* What a pointer is relative to, as an expression of its address space. */
+static void base_expr_of(oc_ctx *c, oc_buf *b, uint8_t kind, uint32_t index) {
+  switch (kind) {
+  case HG_BASE_PARAM: oc_value(c, b, index); break;
+  case HG_BASE_SLOT: oc_printf(b, "((__private uchar *)hg_s%u)", index); break;
   case HG_BASE_GLOBAL: {
-    const hg_ir_global *g = &c->m->globals[lv->base_index];
+    const hg_ir_global *g = &c->m->globals[index];
     const char *as = oc_aspace(g->addrspace);
     oc_printf(b, "((%s uchar *)%s", as ? as : "__global", g->addrspace == HG_AS_LOCAL ? "" : "&");
-    oc_global_name(c, b, lv->base_index);
+    oc_global_name(c, b, index);
     oc_puts(b, ")");
     break;
   }
   default: oc_fail(c, "a live pointer without a base"); break;
   }
+}
+
+static void base_expr(oc_ctx *c, oc_buf *b, const hg_ir_live_value *lv) {
+  base_expr_of(c, b, lv->base_kind, lv->base_index);
 }
 
 /* Stores (save) or loads the live values of safe point s at `rec` + offset. */
@@ -445,6 +449,29 @@ static void move_frame(oc_ctx *c, oc_buf *b, const char *frame, bool save, const
     else
       oc_printf(b, "%sfor (uint hg_j = 0u; hg_j < %uu; hg_j++) hg_s%u[hg_j] = (%s)[%uu + hg_j];\n", indent,
                 f->slots[s].size, s, frame, f->slots[s].offset);
+  }
+  /* pointer slots hold addresses as (ulong)p (how stores to them are emitted): the record keeps
+   * them relative to their base, as the neutral state does, so another backend can resume */
+  const hg_ir_state_layout *l = &c->stop->k->layout;
+  char tb[TB];
+  const char *ma = oc_ma_type(c, (hg_ir_type){.scalar = HG_IR_I64, .lanes = 1}, tb, sizeof tb);
+  for (uint32_t p = 0; p < l->num_frame_ptrs; p++) {
+    const hg_ir_frame_ptr *fp = &l->frame_ptrs[p];
+    uint32_t s = HG_IR_NONE;
+    for (uint32_t k = 0; k < f->num_slots; k++)
+      if (f->slots[k].offset == fp->offset && f->slots[k].size == 8) s = k;
+    if (s == HG_IR_NONE) {
+      oc_fail(c, "a pointer slot the frame does not have");
+      return;
+    }
+    if (save)
+      oc_printf(b, "%s*(__global %s *)((%s) + %uu) = *(__private %s *)hg_s%u - (ulong)", indent, ma, frame, fp->offset,
+                ma, s);
+    else
+      oc_printf(b, "%s*(__private %s *)hg_s%u = *(__global const %s *)((%s) + %uu) + (ulong)", indent, ma, s, ma,
+                frame, fp->offset);
+    base_expr_of(c, b, fp->base_kind, fp->base_index);
+    oc_puts(b, ";\n");
   }
 }
 

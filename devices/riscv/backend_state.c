@@ -100,6 +100,21 @@ static bool move_value(const hg_rv_state_io *io, const hg_ir_live_value *lv, uin
   return true;
 }
 
+/* The pointer slots of a frame just copied (hg_ir_frame_ptr): relative to their base in the
+ * neutral frame, addresses in this launch's. */
+static bool move_frame_ptrs(const hg_rv_state_io *io, uint32_t item, uint8_t *frame, bool to_record) {
+  for (uint32_t p = 0; p < io->layout->num_frame_ptrs; p++) {
+    const hg_ir_frame_ptr *fp = &io->layout->frame_ptrs[p];
+    uint64_t base, v;
+    if (fp->offset + 8 > io->layout->private_size || !base_address(io, fp->base_kind, fp->base_index, item, &base))
+      return false;
+    memcpy(&v, frame + fp->offset, 8);
+    v = to_record ? v - base : v + base;
+    memcpy(frame + fp->offset, &v, 8);
+  }
+  return true;
+}
+
 static bool is_barrier(const hg_ir_function *f, uint32_t sp) {
   return sp < f->num_safepoints && f->safepoints[sp].kind == HG_SAFEPOINT_BARRIER;
 }
@@ -154,6 +169,11 @@ bool hg_rv_state_to_record(const hg_rv_state_io *io, const hg_ir_group_state *gs
     }
     wi[3] = sp | (mid_region && is_barrier(io->kernel, sp) ? HG_RV_STATE_HOLD : 0);
     memcpy(frame, gs->frames + (size_t)i * io->layout->private_size, io->layout->private_size);
+    if (!move_frame_ptrs(io, i, frame, false)) {
+      snprintf(err, err_size, "group %llu item %u: a pointer slot's base has no place in this launch",
+               (unsigned long long)gs->group, i);
+      return false;
+    }
     const hg_ir_sp_layout *l = &io->layout->sps[sp];
     for (uint32_t v = 0; v < l->num_values; v++)
       if (!move_value(io, &l->values[v], i, frame, gs->values + (size_t)i * io->layout->value_stride, false)) {
@@ -180,6 +200,8 @@ bool hg_rv_record_to_state(const hg_rv_state_io *io, const uint8_t *rec, hg_ir_g
     gs->safepoint[i] = sp;
     uint8_t *frame = (uint8_t *)rec + io->rec_frames + (size_t)i * io->frame_size;
     memcpy(gs->frames + (size_t)i * io->layout->private_size, frame, io->layout->private_size);
+    if (!move_frame_ptrs(io, i, gs->frames + (size_t)i * io->layout->private_size, true))
+      return false;
     const hg_ir_sp_layout *l = &io->layout->sps[sp];
     for (uint32_t v = 0; v < l->num_values; v++)
       if (!move_value(io, &l->values[v], i, frame, gs->values + (size_t)i * io->layout->value_stride, true))
