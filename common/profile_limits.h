@@ -26,6 +26,12 @@
  * bits (2^32 groups ended in SIGFPE or an abort inside it); more is CL_INVALID_GLOBAL_WORK_SIZE. */
 #define HG_PROFILE_MAX_WORK_GROUPS 0xffffffffull
 #define HG_PROFILE_LOCAL_MEM_SIZE (48u * 1024u)
+/* Local memory every kernel is counted as needing beyond its own __local variables and
+ * arguments (CL_KERNEL_LOCAL_MEM_SIZE includes what the implementation needs, and applications
+ * size their __local arguments by it): NVIDIA reports 4 bytes for a kernel without any, a
+ * stoppable group's vote takes 16, and argument alignment the rest. Counted on every backend,
+ * so a launch accepted on one fits on all. */
+#define HG_PROFILE_LOCAL_MEM_RESERVE 64u
 #define HG_PROFILE_MAX_PARAMETER_SIZE 1024u
 #define HG_PROFILE_MEM_BASE_ADDR_ALIGN_BITS 4096u
 #define HG_PROFILE_MIN_DATA_TYPE_ALIGN_SIZE 128u /* bytes: long16 */

@@ -294,7 +294,7 @@ uint64_t hg_kernel_arg_bytes(const hg_ir_function *f) {
 
 cl_ulong hg_kernel_local_mem_size(cl_kernel k) {
   const hg_ir_function *f = hg_kernel_function(k);
-  cl_ulong total = f->local_static_size;
+  cl_ulong total = HG_PROFILE_LOCAL_MEM_RESERVE + f->local_static_size;
   pthread_mutex_lock(&k->lock);
   for (uint32_t i = 0; i < f->num_params; i++)
     if (f->args[i].kind == HG_KARG_LOCAL_PTR && k->args[i].set)

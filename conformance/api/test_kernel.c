@@ -348,3 +348,57 @@ HG_TEST(enqueue_task_and_events) {
   clReleaseProgram(p);
   clReleaseContext(ctx);
 }
+
+/* All the local memory a kernel may have: a __local argument sized, as the CTS sizes it, by
+ * CL_DEVICE_LOCAL_MEM_SIZE less the kernel's CL_KERNEL_LOCAL_MEM_SIZE (what the implementation
+ * needs) runs, on every backend, with every item's value through it; one word more is
+ * CL_OUT_OF_RESOURCES at the enqueue. */
+HG_TEST(local_memory_to_the_limit) {
+  static const char *lsrc =
+      "__kernel void through_local(__local int *buf, __global const int *in, __global int *out) {\n"
+      "  size_t g = get_global_id(0);\n"
+      "  buf[g] = in[g];\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  out[g] = buf[get_global_size(0) - 1 - g];\n"
+      "}\n";
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  cl_program p = hg_test_build(ctx, lsrc, NULL);
+  cl_kernel k = clCreateKernel(p, "through_local", &err);
+  CHECK_CL(err);
+  cl_ulong device_local = 0, kernel_local = 0;
+  CHECK_CL(clGetDeviceInfo(hg_test_device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof device_local, &device_local, NULL));
+  CHECK_CL(clGetKernelWorkGroupInfo(k, hg_test_device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kernel_local, &kernel_local, NULL));
+  CHECK_MSG(kernel_local < device_local, "CL_KERNEL_LOCAL_MEM_SIZE %llu", (unsigned long long)kernel_local);
+  size_t bytes = (size_t)(device_local - kernel_local) / sizeof(cl_int) * sizeof(cl_int), n = bytes / sizeof(cl_int);
+  cl_int *in = malloc(bytes), *out = malloc(bytes);
+  hg_test_fill_random(in, bytes);
+  memset(out, 0xa5, bytes);
+  cl_mem bin = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, in, &err);
+  CHECK_CL(err);
+  cl_mem bout = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY | CL_MEM_COPY_HOST_PTR, bytes, out, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(k, 0, bytes, NULL));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof bin, &bin));
+  CHECK_CL(clSetKernelArg(k, 2, sizeof bout, &bout));
+  /* one group holding every item (the limit of a group's size), so buf is shared by them all */
+  size_t wg = 0;
+  CHECK_CL(clGetKernelWorkGroupInfo(k, hg_test_device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
+  size_t global = n < wg ? n : wg;
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &global, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(q, bout, CL_TRUE, 0, global * sizeof(cl_int), out, 0, NULL, NULL));
+  for (size_t i = 0; i < global; i++)
+    CHECK_MSG(out[i] == in[global - 1 - i], "item %zu: %d, expected %d", i, out[i], in[global - 1 - i]);
+  CHECK_CL(clSetKernelArg(k, 0, bytes + sizeof(cl_int), NULL));
+  CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &global, 0, NULL, NULL), CL_OUT_OF_RESOURCES);
+  CHECK_CL(clFinish(q));
+  free(in);
+  free(out);
+  clReleaseMemObject(bin);
+  clReleaseMemObject(bout);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
