@@ -36,40 +36,17 @@ const char *hg_frontend_llvm_spirv_path(void) {
   return env && env[0] ? env : HETGPU_LLVM_SPIRV_DEFAULT;
 }
 
-/* "--spec-const=ID:iN:BITS ..." for the values the application set. Each is passed as an
- * integer of the constant's width, which the translator stores bit for bit: a float's exact
- * bits (NaN payloads included) without a round trip through decimal. NULL when none apply;
- * false when a value names no constant of the module (the platform checked it already). */
-static bool spec_const_arg(const uint32_t *words, size_t num_words, const hg_spirv_spec_value *spec,
-                           unsigned num_spec, char **arg, char **log) {
-  *arg = NULL;
-  if (!num_spec) return true;
-  unsigned count = 0;
-  hg_spirv_spec_const *decl = hg_spirv_spec_constants(words, num_words, &count);
-  size_t cap = 32 + (size_t)num_spec * 48;
-  char *s = malloc(cap);
-  bool ok = s != NULL;
-  if (ok) strcpy(s, "--spec-const=");
-  for (unsigned i = 0; ok && i < num_spec; i++) {
-    const hg_spirv_spec_const *d = NULL;
-    for (unsigned k = 0; k < count; k++)
-      if (decl[k].id == spec[i].id) d = &decl[k];
-    if (!d) {
+/* The values the application set, written into the module's specialization constants
+ * (llvm-spirv-15's --spec-const cannot take 64-bit values of 17 or more decimal digits: most
+ * doubles, negative longs). false when a value names no constant of the module (the platform
+ * checked it already). */
+static bool specialize(uint32_t *words, size_t num_words, const hg_spirv_spec_value *spec, unsigned num_spec,
+                       char **log) {
+  for (unsigned i = 0; i < num_spec; i++)
+    if (!hg_spirv_specialize(words, num_words, spec[i].id, spec[i].bits)) {
       hg_log_append(log, "error: the module has no specialization constant with SpecId %u", spec[i].id);
-      ok = false;
-      break;
+      return false;
     }
-    unsigned bits = d->kind == 'b' ? 1 : d->size * 8;
-    uint64_t v = d->kind == 'b' ? spec[i].bits != 0 : bits < 64 ? spec[i].bits & ((1ull << bits) - 1) : spec[i].bits;
-    size_t len = strlen(s);
-    snprintf(s + len, cap - len, "%s%u:i%u:%llu", i ? " " : "", spec[i].id, bits, (unsigned long long)v);
-  }
-  free(decl);
-  if (!ok) {
-    free(s);
-    return false;
-  }
-  *arg = s;
   return true;
 }
 
@@ -100,7 +77,6 @@ cl_int hg_frontend_spirv_to_ir(const void *il, size_t length, const char *option
   if (rc != CL_SUCCESS) return rc;
   char why[256], dir[4096], spv[4200], bc[4200], env[64], language[32];
   size_t num_words = 0;
-  char *spec_arg = NULL;
   void *bits = NULL;
   uint32_t *words = hg_spirv_words(il, length, &num_words, why, sizeof why);
   if (!words) {
@@ -111,7 +87,7 @@ cl_int hg_frontend_spirv_to_ir(const void *il, size_t length, const char *option
   rc = CL_COMPILE_PROGRAM_FAILURE;
   bool have_dir = false;
   if (!hg_spirv_check_environment(words, num_words, log) ||
-      !spec_const_arg(words, num_words, spec, num_spec, &spec_arg, log))
+      !specialize(words, num_words, spec, num_spec, log))
     goto out;
   if (!(have_dir = hg_tool_tmpdir(dir, sizeof dir, log))) {
     rc = CL_OUT_OF_HOST_MEMORY;
@@ -127,8 +103,8 @@ cl_int hg_frontend_spirv_to_ir(const void *il, size_t length, const char *option
   snprintf(env, sizeof env, "%s", hg_spirv_validator_env(words[1]));
   char *val_argv[] = {(char *)hg_frontend_spirv_val_path(), "--target-env", env, spv, NULL};
   if (!run_tool(val_argv, k_validator, dir, "the SPIR-V module is not valid (spirv-val)", log)) goto out;
-  char *xl_argv[9] = {(char *)hg_frontend_llvm_spirv_path(), "-r", "--spirv-target-env=CL2.0",
-                      "--spirv-gen-kernel-arg-name-md", "-o", bc, spv, spec_arg, NULL};
+  char *xl_argv[] = {(char *)hg_frontend_llvm_spirv_path(), "-r", "--spirv-target-env=CL2.0",
+                     "--spirv-gen-kernel-arg-name-md", "-o", bc, spv, NULL};
   if (!run_tool(xl_argv, k_translator, dir, "the SPIR-V module could not be translated (llvm-spirv)", log)) goto out;
   size_t size = 0;
   bits = hg_tool_read_file(bc, &size);
@@ -150,7 +126,6 @@ cl_int hg_frontend_spirv_to_ir(const void *il, size_t length, const char *option
   rc = CL_SUCCESS;
 out:
   free(bits);
-  free(spec_arg);
   free(words);
   if (have_dir) hg_tool_remove_tree(dir);
   hg_fe_options_free(&opt);

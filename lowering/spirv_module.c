@@ -262,6 +262,35 @@ hg_spirv_spec_const *hg_spirv_spec_constants(const uint32_t *w, size_t n, unsign
   return out;
 }
 
+bool hg_spirv_specialize(uint32_t *w, size_t n, uint32_t spec_id, uint64_t bits) {
+  for (size_t at = HEADER_WORDS; at < n; at += w[at] >> 16) {
+    if ((w[at] & 0xffffu) != OP_DECORATE || w[at] >> 16 < 4 || w[at + 2] != DECORATION_SPEC_ID || w[at + 3] != spec_id)
+      continue;
+    for (size_t k = HEADER_WORDS; k < n; k += w[k] >> 16) {
+      uint32_t kop = w[k] & 0xffffu, kc = w[k] >> 16;
+      if ((kop != OP_SPEC_CONSTANT && kop != OP_SPEC_CONSTANT_TRUE && kop != OP_SPEC_CONSTANT_FALSE) || kc < 3 ||
+          w[k + 2] != w[at + 1])
+        continue;
+      if (kop == OP_SPEC_CONSTANT_TRUE || kop == OP_SPEC_CONSTANT_FALSE) {
+        w[k] = kc << 16 | (bits ? OP_SPEC_CONSTANT_TRUE : OP_SPEC_CONSTANT_FALSE);
+        return true;
+      }
+      if (kc < 4 || kc > 5) return false;
+      uint32_t size;
+      char kind;
+      if (!scalar_type(w, n, w[k + 1], &size, &kind)) return false;
+      /* a literal narrower than 32 bits has its high bits 0 (OpenCL's integers have
+       * Signedness 0); a 64-bit one takes two words, low-order first */
+      if (size < 8) bits &= (1ull << (size * 8)) - 1;
+      w[k + 3] = (uint32_t)bits;
+      if (kc == 5) w[k + 4] = (uint32_t)(bits >> 32);
+      return true;
+    }
+    return false;
+  }
+  return false;
+}
+
 bool hg_spirv_has_contraction_off(const uint32_t *w, size_t n) {
   for (size_t at = HEADER_WORDS; at < n; at += w[at] >> 16)
     if ((w[at] & 0xffffu) == OP_EXECUTION_MODE && w[at] >> 16 >= 3 && w[at + 2] == EXECUTION_MODE_CONTRACTION_OFF)

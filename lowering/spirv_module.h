@@ -37,6 +37,10 @@ bool hg_spirv_check_environment(const uint32_t *words, size_t num_words, char **
 
 /* The module's specialization constants (malloc'd, *count set; NULL with 0 when none). */
 hg_spirv_spec_const *hg_spirv_spec_constants(const uint32_t *words, size_t num_words, unsigned *count);
+/* Gives the constant decorated SpecId spec_id the value `bits` (its width's low bits; for a
+ * boolean, zero or not), in place: the module is then specialized before the translator sees
+ * it. false when no scalar specialization constant has that SpecId. */
+bool hg_spirv_specialize(uint32_t *words, size_t num_words, uint32_t spec_id, uint64_t bits);
 
 /* True when an entry point declares the ContractionOff execution mode. Without it the OpenCL
  * environment lets a multiply and an add be fused, as OpenCL C's FP_CONTRACT ON does. */

@@ -317,6 +317,50 @@ HG_TEST(specialization_constants) {
   clReleaseContext(ctx);
 }
 
+/* 64-bit specialization constants take any value, all 64 bits of it: a ulong of 20 decimal
+ * digits and doubles whose bit patterns are as large (the translator's --spec-const option
+ * could not parse them; the module is specialized before it is translated). */
+HG_TEST(specialization_constants_64_bit) {
+  cl_context ctx = hg_test_context();
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  size_t bytes;
+  uint32_t *w = il_module("spec_constants_64", &bytes);
+  CHECK(w != NULL);
+  cl_int err;
+  cl_program p = clCreateProgramWithIL(ctx, w, bytes, &err);
+  CHECK_CL(err);
+  cl_ulong c1;
+  cl_double c2;
+  hg_test_fill_random(&c1, sizeof c1);
+  c1 |= 1ull << 63;
+  c2 = -1.0 - (double)(hg_test_rand() % 1000) / 7.0;
+  CHECK_CL(clSetProgramSpecializationConstant(p, 1, sizeof c1, &c1));
+  CHECK_CL(clSetProgramSpecializationConstant(p, 2, sizeof c2, &c2));
+  CHECK_CL(build(p, NULL));
+  cl_kernel k = clCreateKernel(p, "spec64", &err);
+  CHECK_CL(err);
+  static cl_ulong out[2 * N];
+  memset(out, 0xcd, sizeof out);
+  cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof out, out, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(k, 0, sizeof b, &b));
+  size_t global = N, local = LS;
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+  for (cl_ulong i = 0; i < N; i++) {
+    double want = c2 * (double)i, got;
+    memcpy(&got, &out[N + i], sizeof got);
+    CHECK_MSG(out[i] == c1 + i && got == want, "spec64[%llu]: got %llx %a, want %llx %a", (unsigned long long)i,
+              (unsigned long long)out[i], got, (unsigned long long)(c1 + i), want);
+  }
+  clReleaseMemObject(b);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  free(w);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
 static const char *c_part = "int helper(int x) { return 2 * x; }\n"
                             "int spv_square(int x);\n"
                             "__kernel void c_calls_il(__global int *a) { size_t i = get_global_id(0); a[i] = spv_square(a[i]); }\n";
