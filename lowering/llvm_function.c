@@ -17,20 +17,6 @@ uint32_t hg_emit(hg_xlate *x, hg_ir_opcode op, uint16_t flags, hg_ir_type t, uin
 
 hg_ir_type hg_value_type(hg_xlate *x, uint32_t v) { return x->f->values[v].type; }
 
-uint32_t hg_agg_new(hg_xlate *x, LLVMValueRef v, uint32_t count, const uint32_t *elems) {
-  if (count > 8) hg_xlate_fail(x, "aggregate value with more than 8 elements");
-  if (x->num_aggs == x->cap_aggs) {
-    x->cap_aggs = x->cap_aggs ? x->cap_aggs * 2 : 16;
-    x->agg_list = realloc(x->agg_list, x->cap_aggs * sizeof *x->agg_list);
-    if (!x->agg_list) abort();
-  }
-  hg_aggregate *a = &x->agg_list[x->num_aggs];
-  a->count = count;
-  memcpy(a->elems, elems, count * sizeof *elems);
-  if (v) hg_ptr_map_put(&x->aggs, v, x->num_aggs);
-  return x->num_aggs++;
-}
-
 static unsigned log2_align(unsigned a) {
   unsigned l = 0;
   while (a > 1) {
@@ -40,7 +26,7 @@ static unsigned log2_align(unsigned a) {
   return l;
 }
 
-static uint16_t mem_flags(LLVMValueRef inst, unsigned align) {
+uint16_t hg_xlate_mem_flags(LLVMValueRef inst, unsigned align) {
   return (uint16_t)((LLVMGetVolatile(inst) ? HG_MEM_VOLATILE : 0) | (log2_align(align ? align : 1) << 8));
 }
 
@@ -393,6 +379,10 @@ static void xlate_atomicrmw(hg_xlate *x, LLVMValueRef v) {
 }
 
 static void xlate_load_store(hg_xlate *x, LLVMValueRef v, bool is_load) {
+  if (hg_is_aggregate_type(LLVMTypeOf(is_load ? v : LLVMGetOperand(v, 0)))) {
+    hg_xlate_aggregate_access(x, v, is_load);
+    return;
+  }
   LLVMAtomicOrdering o = LLVMGetOrdering(v);
   if (hg_odd_int_width(LLVMTypeOf(is_load ? v : LLVMGetOperand(v, 0))))
     hg_xlate_fail(x, "memory access of an odd-width integer is not supported");
@@ -401,7 +391,7 @@ static void xlate_load_store(hg_xlate *x, LLVMValueRef v, bool is_load) {
     uint32_t p = hg_xlate_operand(x, LLVMGetOperand(v, 0));
     uint32_t r = o != LLVMAtomicOrderingNotAtomic
                      ? hg_emit(x, HG_OP_ATOMIC_RMW, atomic_flags(v, HG_ATOMIC_LOAD, o), t, 1, &p, 0, NULL)
-                     : hg_emit(x, HG_OP_LOAD, mem_flags(v, LLVMGetAlignment(v)), t, 1, &p, 0, NULL);
+                     : hg_emit(x, HG_OP_LOAD, hg_xlate_mem_flags(v, LLVMGetAlignment(v)), t, 1, &p, 0, NULL);
     hg_ptr_map_put(&x->values, v, r);
     return;
   }
@@ -409,36 +399,7 @@ static void xlate_load_store(hg_xlate *x, LLVMValueRef v, bool is_load) {
   if (o != LLVMAtomicOrderingNotAtomic)
     hg_emit(x, HG_OP_ATOMIC_RMW, atomic_flags(v, HG_ATOMIC_STORE, o), hg_ir_ty(HG_IR_VOID, 1), 2, ops, 0, NULL);
   else
-    hg_emit(x, HG_OP_STORE, mem_flags(v, LLVMGetAlignment(v)), hg_ir_ty(HG_IR_VOID, 1), 2, ops, 0, NULL);
-}
-
-static void xlate_extractvalue(hg_xlate *x, LLVMValueRef v) {
-  uint32_t a;
-  if (LLVMGetNumIndices(v) != 1 || !hg_ptr_map_get(&x->aggs, LLVMGetOperand(v, 0), &a))
-    hg_xlate_fail(x, "unsupported extractvalue");
-  unsigned idx = LLVMGetIndices(v)[0];
-  if (idx >= x->agg_list[a].count) hg_xlate_fail(x, "extractvalue index out of range");
-  hg_ptr_map_put(&x->values, v, x->agg_list[a].elems[idx]);
-}
-
-static void xlate_insertvalue(hg_xlate *x, LLVMValueRef v) {
-  LLVMValueRef base = LLVMGetOperand(v, 0);
-  LLVMTypeRef st = LLVMTypeOf(v);
-  if (LLVMGetNumIndices(v) != 1 || LLVMGetTypeKind(st) != LLVMStructTypeKind) hg_xlate_fail(x, "unsupported insertvalue");
-  unsigned n = LLVMCountStructElementTypes(st);
-  if (n > 8) hg_xlate_fail(x, "unsupported insertvalue");
-  uint32_t elems[8], a;
-  if (hg_ptr_map_get(&x->aggs, base, &a)) {
-    memcpy(elems, x->agg_list[a].elems, n * sizeof *elems);
-  } else if (LLVMIsUndef(base) || LLVMIsPoison(base)) {
-    for (unsigned i = 0; i < n; i++) elems[i] = hg_ir_add_undef(x->f, hg_xlate_type(x, LLVMStructGetTypeAtIndex(st, i)));
-  } else {
-    hg_xlate_fail(x, "unsupported insertvalue base");
-  }
-  unsigned idx = LLVMGetIndices(v)[0];
-  if (idx >= n) hg_xlate_fail(x, "insertvalue index out of range");
-  elems[idx] = hg_xlate_operand(x, LLVMGetOperand(v, 1));
-  hg_agg_new(x, v, n, elems);
+    hg_emit(x, HG_OP_STORE, hg_xlate_mem_flags(v, LLVMGetAlignment(v)), hg_ir_ty(HG_IR_VOID, 1), 2, ops, 0, NULL);
 }
 
 /* Phi incoming values that are constant expressions are materialised in the predecessor,
@@ -451,7 +412,7 @@ typedef struct phi_const {
 typedef struct fn_state {
   phi_const *pcs;
   uint32_t num_pcs, cap_pcs;
-  struct { LLVMValueRef phi; uint32_t block, inst; } *phis;
+  struct { LLVMValueRef phi; uint32_t block, inst, leaf; } *phis; /* leaf: of an aggregate phi, or HG_IR_NONE */
   uint32_t num_phis, cap_phis;
 } fn_state;
 
@@ -518,6 +479,36 @@ static void xlate_terminator(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
   }
 }
 
+/* A phi of type t with placeholder operands, filled in by patch_phis (leaf: which leaf of an
+ * aggregate phi it is, or HG_IR_NONE). */
+static uint32_t xlate_phi(hg_xlate *x, fn_state *s, LLVMValueRef v, hg_ir_type t, uint32_t leaf) {
+  unsigned n = LLVMCountIncoming(v);
+  uint32_t *ops = malloc((n + 1) * sizeof *ops), *imm = malloc((n + 1) * sizeof *imm);
+  if (!ops || !imm) abort();
+  uint32_t undef = hg_ir_add_undef(x->f, t), k = 0;
+  for (unsigned j = 0; j < n; j++) {
+    uint32_t pb;
+    if (!hg_ptr_map_get(&x->blocks, LLVMGetIncomingBlock(v, j), &pb)) continue; /* dead edge */
+    ops[k] = undef;
+    imm[k++] = pb;
+  }
+  uint32_t inst_index = x->f->blocks[x->cur_block].num_insts;
+  uint32_t r = hg_emit(x, HG_OP_PHI, 0, t, k, ops, k, imm);
+  free(ops);
+  free(imm);
+  if (s->num_phis == s->cap_phis) {
+    s->cap_phis = s->cap_phis ? s->cap_phis * 2 : 8;
+    s->phis = realloc(s->phis, s->cap_phis * sizeof *s->phis);
+    if (!s->phis) abort();
+    x->scratch[3] = s->phis;
+  }
+  s->phis[s->num_phis].phi = v;
+  s->phis[s->num_phis].block = x->cur_block;
+  s->phis[s->num_phis].leaf = leaf;
+  s->phis[s->num_phis++].inst = inst_index;
+  return r;
+}
+
 static void xlate_block(hg_xlate *x, fn_state *s, LLVMBasicBlockRef bb) {
   x->cur_block = block_of(x, bb);
   for (LLVMValueRef v = LLVMGetFirstInstruction(bb); v; v = LLVMGetNextInstruction(v)) {
@@ -529,30 +520,15 @@ static void xlate_block(hg_xlate *x, fn_state *s, LLVMBasicBlockRef bb) {
     }
     switch (opc) {
     case LLVMPHI: {
-      hg_ir_type t = hg_xlate_type(x, LLVMTypeOf(v));
-      unsigned n = LLVMCountIncoming(v);
-      uint32_t *ops = malloc((n + 1) * sizeof *ops), *imm = malloc((n + 1) * sizeof *imm);
-      if (!ops || !imm) abort();
-      uint32_t undef = hg_ir_add_undef(x->f, t), k = 0;
-      for (unsigned j = 0; j < n; j++) {
-        uint32_t pb;
-        if (!hg_ptr_map_get(&x->blocks, LLVMGetIncomingBlock(v, j), &pb)) continue; /* dead edge */
-        ops[k] = undef;
-        imm[k++] = pb;
+      if (!hg_is_aggregate_type(LLVMTypeOf(v))) {
+        hg_ptr_map_put(&x->values, v, xlate_phi(x, s, v, hg_xlate_type(x, LLVMTypeOf(v)), HG_IR_NONE));
+        break;
       }
-      uint32_t inst_index = x->f->blocks[x->cur_block].num_insts;
-      hg_ptr_map_put(&x->values, v, hg_emit(x, HG_OP_PHI, 0, t, k, ops, k, imm));
-      free(ops);
-      free(imm);
-      if (s->num_phis == s->cap_phis) {
-        s->cap_phis = s->cap_phis ? s->cap_phis * 2 : 8;
-        s->phis = realloc(s->phis, s->cap_phis * sizeof *s->phis);
-        if (!s->phis) abort();
-        x->scratch[3] = s->phis;
-      }
-      s->phis[s->num_phis].phi = v;
-      s->phis[s->num_phis].block = x->cur_block;
-      s->phis[s->num_phis++].inst = inst_index;
+      hg_ir_type types[HG_AGG_MAX];
+      uint32_t leaves[HG_AGG_MAX];
+      unsigned n = hg_aggregate_leaf_types(x, LLVMTypeOf(v), types);
+      for (unsigned i = 0; i < n; i++) leaves[i] = xlate_phi(x, s, v, types[i], i);
+      hg_agg_new(x, v, n, leaves);
       break;
     }
     case LLVMAlloca: xlate_alloca(x, v); break;
@@ -567,8 +543,12 @@ static void xlate_block(hg_xlate *x, fn_state *s, LLVMBasicBlockRef bb) {
               NULL, 1, &fl);
       break;
     }
-    case LLVMExtractValue: xlate_extractvalue(x, v); break;
-    case LLVMInsertValue: xlate_insertvalue(x, v); break;
+    case LLVMExtractValue: hg_xlate_extractvalue(x, v); break;
+    case LLVMInsertValue: hg_xlate_insertvalue(x, v); break;
+    case LLVMSelect:
+      if (hg_is_aggregate_type(LLVMTypeOf(v))) hg_xlate_aggregate_select(x, v);
+      else hg_ptr_map_put(&x->values, v, xlate_op(x, v, opc));
+      break;
     default: hg_ptr_map_put(&x->values, v, xlate_op(x, v, opc)); break;
     }
   }
@@ -586,7 +566,10 @@ static void patch_phis(hg_xlate *x, fn_state *s) {
       if (!hg_ptr_map_get(&x->blocks, LLVMGetIncomingBlock(p, j), &pb)) continue;
       LLVMValueRef in = LLVMGetIncomingValue(p, j);
       uint32_t val = HG_IR_NONE;
-      if (LLVMIsAConstantExpr(in)) {
+      if (s->phis[i].leaf != HG_IR_NONE) {
+        x->cur_block = pb;
+        val = hg_agg_of(x, in)->elems[s->phis[i].leaf];
+      } else if (LLVMIsAConstantExpr(in)) {
         for (uint32_t c = 0; c < s->num_pcs; c++)
           if (s->pcs[c].phi == p && s->pcs[c].pred == pb) val = s->pcs[c].value;
         if (val == HG_IR_NONE) hg_xlate_fail(x, "phi operand not materialised");

@@ -39,12 +39,22 @@ static void remove_fn_attr(LLVMValueRef fn, const char *name) {
 static bool inline_everything(hg_xlate *x) {
   LLVMContextRef ctx = x->ctx;
   unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8), anon = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(x->mod); fn; fn = LLVMGetNextFunction(fn)) {
     if (!is_defined(fn)) continue;
     if (!is_kernel(fn) && !x->library) LLVMSetLinkage(fn, LLVMInternalLinkage);
+    if (!name_of(fn)[0]) { /* SPIR-V functions need no OpName; the IR's need a name */
+      char name[32];
+      snprintf(name, sizeof name, "hg.unnamed.%u", anon++);
+      LLVMSetValueName2(fn, name, strlen(name));
+    }
     remove_fn_attr(fn, "noinline");
     remove_fn_attr(fn, "optnone");
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
+    /* a call can say noinline too (SPIR-V's DontInline function control) */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+        if (LLVMIsACallInst(in)) LLVMRemoveCallSiteEnumAttribute(in, LLVMAttributeFunctionIndex, noinline);
   }
   LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
   LLVMErrorRef err = LLVMRunPasses(x->mod, "always-inline,globaldce", NULL, opts);

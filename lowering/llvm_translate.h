@@ -51,11 +51,12 @@ void hg_ptr_map_put(hg_ptr_map *m, const void *key, uint32_t value);
 bool hg_ptr_map_get(const hg_ptr_map *m, const void *key, uint32_t *value);
 void hg_ptr_map_free(hg_ptr_map *m);
 
-/* An LLVM aggregate SSA value (cmpxchg and *.with.overflow results, insertvalue chains) kept
- * as its element values. */
+/* An LLVM aggregate SSA value (a struct or array) kept as the IR values of its leaves, its
+ * scalar and vector members flattened in memory order (llvm_aggregates.c). */
+#define HG_AGG_MAX 32
 typedef struct hg_aggregate {
   uint32_t count;
-  uint32_t elems[8];
+  uint32_t elems[HG_AGG_MAX];
 } hg_aggregate;
 
 typedef struct hg_xlate {
@@ -108,7 +109,17 @@ uint32_t hg_emit(hg_xlate *x, hg_ir_opcode op, uint16_t flags, hg_ir_type t, uin
                  uint32_t nimm, const uint32_t *imm);
 hg_ir_type hg_value_type(hg_xlate *x, uint32_t v);
 void hg_xlate_function_body(hg_xlate *x, LLVMValueRef fn, uint32_t fidx);
-uint32_t hg_agg_new(hg_xlate *x, LLVMValueRef v, uint32_t count, const uint32_t *elems);
+uint16_t hg_xlate_mem_flags(LLVMValueRef inst, unsigned align); /* volatile and alignment of a load/store */
+
+/* llvm_aggregates.c: first-class aggregate values as their leaves */
+bool hg_is_aggregate_type(LLVMTypeRef t);
+uint32_t hg_agg_new(hg_xlate *x, LLVMValueRef v, uint32_t count, const uint32_t *leaves); /* v may be NULL */
+const hg_aggregate *hg_agg_of(hg_xlate *x, LLVMValueRef v); /* an aggregate operand (also a constant) */
+unsigned hg_aggregate_leaf_types(hg_xlate *x, LLVMTypeRef t, hg_ir_type *types);
+void hg_xlate_extractvalue(hg_xlate *x, LLVMValueRef v);
+void hg_xlate_insertvalue(hg_xlate *x, LLVMValueRef v);
+void hg_xlate_aggregate_access(hg_xlate *x, LLVMValueRef v, bool is_load); /* load or store of one */
+void hg_xlate_aggregate_select(hg_xlate *x, LLVMValueRef v);
 
 /* llvm_calls.c: a call instruction; returns the result value or HG_IR_NONE */
 void hg_xlate_call(hg_xlate *x, LLVMValueRef inst);

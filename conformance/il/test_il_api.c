@@ -361,6 +361,46 @@ HG_TEST(specialization_constants_64_bit) {
   clReleaseContext(ctx);
 }
 
+/* Composite values held in SSA form, which clang does not write and other producers do
+ * (modules/composites.spvasm): constant structs and arrays, OpUndef, OpCompositeInsert and
+ * Extract with nested indices, OpCopyObject, a phi of a struct, a struct stored and loaded
+ * whole, and a DontInline function without a name. */
+HG_TEST(composite_values) {
+  cl_context ctx = hg_test_context();
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  cl_program p = il_built(ctx, "composites");
+  CHECK(p != NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "composites", &err);
+  CHECK_CL(err);
+  static cl_uint oi[2 * N];
+  static cl_float of[N];
+  memset(oi, 0xcd, sizeof oi);
+  memset(of, 0xcd, sizeof of);
+  cl_mem bi = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof oi, oi, &err);
+  CHECK_CL(err);
+  cl_mem bf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof of, of, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(k, 0, sizeof bi, &bi));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof bf, &bf));
+  size_t global = N, local = LS;
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(q, bi, CL_TRUE, 0, sizeof oi, oi, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(q, bf, CL_TRUE, 0, sizeof of, of, 0, NULL, NULL));
+  for (cl_uint i = 0; i < N; i++) {
+    cl_uint a = i % 2 ? 7 : i;
+    cl_float b = i % 2 ? 2.5f : (cl_float)i;
+    CHECK_MSG(oi[2 * i] == 3 * a && oi[2 * i + 1] == 30 && of[i] == b, "item %u: %u %u %g, want %u 30 %g", i,
+              oi[2 * i], oi[2 * i + 1], of[i], 3 * a, b);
+  }
+  clReleaseMemObject(bi);
+  clReleaseMemObject(bf);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
 static const char *c_part = "int helper(int x) { return 2 * x; }\n"
                             "int spv_square(int x);\n"
                             "__kernel void c_calls_il(__global int *a) { size_t i = get_global_id(0); a[i] = spv_square(a[i]); }\n";

@@ -1,0 +1,213 @@
+/* LLVM first-class aggregate values (structs and arrays held in SSA values) -> their leaves.
+ *
+ * The IR has no aggregate types, so an aggregate value is kept as the IR values of its leaves:
+ * the scalars and vectors it is made of, nested structs and arrays flattened in memory order,
+ * each with its byte offset in the aggregate's memory layout. clang's OpenCL C rarely leaves
+ * them (cmpxchg and *.with.overflow results), but SPIR-V does: OpConstantComposite, OpUndef,
+ * OpCopyObject, OpCompositeConstruct and OpSelect of structs come out of the translator as
+ * aggregate constants, loads, stores, insertvalue chains, selects and phis. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lowering/llvm_translate.h"
+
+static bool is_aggregate(LLVMTypeRef t) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  return k == LLVMStructTypeKind || k == LLVMArrayTypeKind;
+}
+
+bool hg_is_aggregate_type(LLVMTypeRef t) { return is_aggregate(t); }
+
+/* The leaves of type t at byte offset base, appended to types/offsets from *n (at most
+ * HG_AGG_MAX; more fails the translation). */
+static void leaves_of(hg_xlate *x, LLVMTypeRef t, uint64_t base, LLVMTypeRef *types, uint64_t *offsets, unsigned *n) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMStructTypeKind: {
+    unsigned count = LLVMCountStructElementTypes(t);
+    for (unsigned i = 0; i < count; i++)
+      leaves_of(x, LLVMStructGetTypeAtIndex(t, i), base + LLVMOffsetOfElement(x->td, t, i), types, offsets, n);
+    return;
+  }
+  case LLVMArrayTypeKind: {
+    LLVMTypeRef e = LLVMGetElementType(t);
+    uint64_t stride = LLVMABISizeOfType(x->td, e);
+    for (unsigned i = 0; i < LLVMGetArrayLength(t); i++) leaves_of(x, e, base + i * stride, types, offsets, n);
+    return;
+  }
+  default:
+    if (*n >= HG_AGG_MAX) hg_xlate_fail(x, "aggregate value with more than %d scalar or vector members", HG_AGG_MAX);
+    (void)hg_xlate_type(x, t); /* fails on what the IR cannot hold */
+    types[*n] = t;
+    offsets[*n] = base;
+    (*n)++;
+  }
+}
+
+static unsigned leaf_count(hg_xlate *x, LLVMTypeRef t) {
+  LLVMTypeRef types[HG_AGG_MAX];
+  uint64_t offsets[HG_AGG_MAX];
+  unsigned n = 0;
+  leaves_of(x, t, 0, types, offsets, &n);
+  return n;
+}
+
+uint32_t hg_agg_new(hg_xlate *x, LLVMValueRef v, uint32_t count, const uint32_t *elems) {
+  if (count > HG_AGG_MAX) hg_xlate_fail(x, "aggregate value with more than %d scalar or vector members", HG_AGG_MAX);
+  if (x->num_aggs == x->cap_aggs) {
+    x->cap_aggs = x->cap_aggs ? x->cap_aggs * 2 : 16;
+    x->agg_list = realloc(x->agg_list, x->cap_aggs * sizeof *x->agg_list);
+    if (!x->agg_list) abort();
+  }
+  hg_aggregate *a = &x->agg_list[x->num_aggs];
+  a->count = count;
+  memcpy(a->elems, elems, count * sizeof *elems);
+  if (v) hg_ptr_map_put(&x->aggs, v, x->num_aggs);
+  return x->num_aggs++;
+}
+
+/* The leaves of a constant aggregate (zero, undef, poison, struct, array, data array). */
+static void constant_leaves(hg_xlate *x, LLVMValueRef c, uint32_t *out, unsigned *n) {
+  LLVMTypeRef t = LLVMTypeOf(c);
+  if (!is_aggregate(t)) {
+    if (*n >= HG_AGG_MAX) hg_xlate_fail(x, "aggregate value with more than %d scalar or vector members", HG_AGG_MAX);
+    out[(*n)++] = hg_xlate_operand(x, c);
+    return;
+  }
+  unsigned count = LLVMGetTypeKind(t) == LLVMStructTypeKind ? LLVMCountStructElementTypes(t) : LLVMGetArrayLength(t);
+  for (unsigned i = 0; i < count; i++) {
+    LLVMValueRef e = LLVMGetAggregateElement(c, i); /* also of zero, undef and poison */
+    if (!e) hg_xlate_fail(x, "unsupported aggregate constant");
+    constant_leaves(x, e, out, n);
+  }
+}
+
+const hg_aggregate *hg_agg_of(hg_xlate *x, LLVMValueRef v) {
+  uint32_t a;
+  if (hg_ptr_map_get(&x->aggs, v, &a)) return &x->agg_list[a];
+  if (!LLVMIsAConstant(v) || LLVMIsAConstantExpr(v)) hg_xlate_fail(x, "unsupported aggregate value");
+  uint32_t leaves[HG_AGG_MAX];
+  unsigned n = 0;
+  constant_leaves(x, v, leaves, &n);
+  /* not cached: a leaf may be a constant expression made an instruction in this block */
+  uint32_t made = hg_agg_new(x, NULL, n, leaves); /* before reading agg_list: it may move */
+  return &x->agg_list[made];
+}
+
+/* The first leaf and the type of the member an index path names. */
+static unsigned member_of(hg_xlate *x, LLVMTypeRef t, const unsigned *idx, unsigned nidx, LLVMTypeRef *member) {
+  unsigned first = 0;
+  for (unsigned k = 0; k < nidx; k++) {
+    if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+      if (idx[k] >= LLVMCountStructElementTypes(t)) hg_xlate_fail(x, "aggregate index out of range");
+      for (unsigned i = 0; i < idx[k]; i++) first += leaf_count(x, LLVMStructGetTypeAtIndex(t, i));
+      t = LLVMStructGetTypeAtIndex(t, idx[k]);
+    } else if (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
+      if (idx[k] >= LLVMGetArrayLength(t)) hg_xlate_fail(x, "aggregate index out of range");
+      t = LLVMGetElementType(t);
+      first += idx[k] * leaf_count(x, t);
+    } else {
+      hg_xlate_fail(x, "aggregate index into a non-aggregate");
+    }
+  }
+  *member = t;
+  return first;
+}
+
+void hg_xlate_extractvalue(hg_xlate *x, LLVMValueRef v) {
+  LLVMValueRef base = LLVMGetOperand(v, 0);
+  const hg_aggregate *a = hg_agg_of(x, base);
+  LLVMTypeRef member;
+  unsigned first = member_of(x, LLVMTypeOf(base), LLVMGetIndices(v), LLVMGetNumIndices(v), &member);
+  unsigned n = leaf_count(x, member);
+  if (first + n > a->count) hg_xlate_fail(x, "extractvalue outside its aggregate");
+  if (is_aggregate(member)) {
+    uint32_t leaves[HG_AGG_MAX];
+    memcpy(leaves, a->elems + first, n * sizeof *leaves);
+    hg_agg_new(x, v, n, leaves);
+  } else {
+    hg_ptr_map_put(&x->values, v, a->elems[first]);
+  }
+}
+
+void hg_xlate_insertvalue(hg_xlate *x, LLVMValueRef v) {
+  const hg_aggregate *a = hg_agg_of(x, LLVMGetOperand(v, 0));
+  uint32_t leaves[HG_AGG_MAX];
+  unsigned count = a->count;
+  memcpy(leaves, a->elems, count * sizeof *leaves);
+  LLVMTypeRef member;
+  unsigned first = member_of(x, LLVMTypeOf(v), LLVMGetIndices(v), LLVMGetNumIndices(v), &member);
+  LLVMValueRef in = LLVMGetOperand(v, 1);
+  if (is_aggregate(member)) {
+    const hg_aggregate *b = hg_agg_of(x, in);
+    if (first + b->count > count) hg_xlate_fail(x, "insertvalue outside its aggregate");
+    memcpy(leaves + first, b->elems, b->count * sizeof *leaves);
+  } else {
+    if (first >= count) hg_xlate_fail(x, "insertvalue outside its aggregate");
+    leaves[first] = hg_xlate_operand(x, in);
+  }
+  hg_agg_new(x, v, count, leaves);
+}
+
+/* The largest power of two dividing both the access's alignment and the offset. */
+static unsigned align_at(unsigned align, uint64_t offset) {
+  unsigned a = align ? align : 1;
+  while (a > 1 && offset % a) a >>= 1;
+  return a;
+}
+
+static uint32_t leaf_address(hg_xlate *x, uint32_t p, uint64_t offset) {
+  if (!offset) return p;
+  uint32_t ops[2] = {p, hg_xlate_const_int(x, hg_ir_ty(HG_IR_I64, 1), offset)};
+  return hg_emit(x, HG_OP_PTRADD, 0, hg_value_type(x, p), 2, ops, 0, NULL);
+}
+
+void hg_xlate_aggregate_access(hg_xlate *x, LLVMValueRef v, bool is_load) {
+  if (LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic) hg_xlate_fail(x, "atomic access of an aggregate");
+  LLVMTypeRef t = LLVMTypeOf(is_load ? v : LLVMGetOperand(v, 0));
+  LLVMTypeRef types[HG_AGG_MAX];
+  uint64_t offsets[HG_AGG_MAX];
+  unsigned n = 0;
+  leaves_of(x, t, 0, types, offsets, &n);
+  uint32_t p = hg_xlate_operand(x, LLVMGetOperand(v, is_load ? 0 : 1));
+  unsigned align = LLVMGetAlignment(v);
+  if (is_load) {
+    uint32_t leaves[HG_AGG_MAX];
+    for (unsigned i = 0; i < n; i++)
+      leaves[i] = hg_emit(x, HG_OP_LOAD, hg_xlate_mem_flags(v, align_at(align, offsets[i])), hg_xlate_type(x, types[i]), 1,
+                          (uint32_t[]){leaf_address(x, p, offsets[i])}, 0, NULL);
+    hg_agg_new(x, v, n, leaves);
+    return;
+  }
+  const hg_aggregate *a = hg_agg_of(x, LLVMGetOperand(v, 0));
+  if (a->count != n) hg_xlate_fail(x, "stored aggregate does not match its type");
+  uint32_t vals[HG_AGG_MAX];
+  memcpy(vals, a->elems, n * sizeof *vals); /* hg_agg_new below may move agg_list */
+  for (unsigned i = 0; i < n; i++) {
+    uint32_t ops[2] = {leaf_address(x, p, offsets[i]), vals[i]};
+    hg_emit(x, HG_OP_STORE, hg_xlate_mem_flags(v, align_at(align, offsets[i])), hg_ir_ty(HG_IR_VOID, 1), 2, ops, 0, NULL);
+  }
+}
+
+void hg_xlate_aggregate_select(hg_xlate *x, LLVMValueRef v) {
+  uint32_t cond = hg_xlate_operand(x, LLVMGetOperand(v, 0));
+  if (hg_value_type(x, cond).lanes > 1) hg_xlate_fail(x, "select of aggregates by a vector condition");
+  uint32_t a[HG_AGG_MAX], b[HG_AGG_MAX], r[HG_AGG_MAX];
+  const hg_aggregate *ta = hg_agg_of(x, LLVMGetOperand(v, 1));
+  unsigned n = ta->count;
+  memcpy(a, ta->elems, n * sizeof *a);
+  const hg_aggregate *tb = hg_agg_of(x, LLVMGetOperand(v, 2));
+  if (tb->count != n) hg_xlate_fail(x, "select of aggregates that do not match");
+  memcpy(b, tb->elems, n * sizeof *b);
+  for (unsigned i = 0; i < n; i++)
+    r[i] = hg_emit(x, HG_OP_SELECT, 0, hg_value_type(x, a[i]), 3, (uint32_t[]){cond, a[i], b[i]}, 0, NULL);
+  hg_agg_new(x, v, n, r);
+}
+
+unsigned hg_aggregate_leaf_types(hg_xlate *x, LLVMTypeRef t, hg_ir_type *types) {
+  LLVMTypeRef lt[HG_AGG_MAX];
+  uint64_t offsets[HG_AGG_MAX];
+  unsigned n = 0;
+  leaves_of(x, t, 0, lt, offsets, &n);
+  for (unsigned i = 0; i < n; i++) types[i] = hg_xlate_type(x, lt[i]);
+  return n;
+}
