@@ -18,20 +18,35 @@ static bool is_aggregate(LLVMTypeRef t) {
 
 bool hg_is_aggregate_type(LLVMTypeRef t) { return is_aggregate(t); }
 
-/* The leaves of type t at byte offset base, appended to types/offsets from *n (at most
- * HG_AGG_MAX; more fails the translation). */
-static void leaves_of(hg_xlate *x, LLVMTypeRef t, uint64_t base, LLVMTypeRef *types, uint64_t *offsets, unsigned *n) {
+/* The leaves of type t at byte offset base, appended to types/offsets from *n. More than
+ * HG_AGG_MAX leaves, or types nested deeper than MAX_DEPTH, fail the translation (the input may
+ * be anyone's SPIR-V). */
+#define MAX_DEPTH 64
+static void leaves_of(hg_xlate *x, LLVMTypeRef t, uint64_t base, LLVMTypeRef *types, uint64_t *offsets, unsigned *n,
+                      unsigned depth) {
+  if (depth > MAX_DEPTH) hg_xlate_fail(x, "aggregate type nested more than %d deep", MAX_DEPTH);
   switch (LLVMGetTypeKind(t)) {
   case LLVMStructTypeKind: {
     unsigned count = LLVMCountStructElementTypes(t);
     for (unsigned i = 0; i < count; i++)
-      leaves_of(x, LLVMStructGetTypeAtIndex(t, i), base + LLVMOffsetOfElement(x->td, t, i), types, offsets, n);
+      leaves_of(x, LLVMStructGetTypeAtIndex(t, i), base + LLVMOffsetOfElement(x->td, t, i), types, offsets, n,
+                depth + 1);
     return;
   }
   case LLVMArrayTypeKind: {
+    /* the first element's leaves, repeated at the stride (an array of empty structs has none) */
     LLVMTypeRef e = LLVMGetElementType(t);
-    uint64_t stride = LLVMABISizeOfType(x->td, e);
-    for (unsigned i = 0; i < LLVMGetArrayLength(t); i++) leaves_of(x, e, base + i * stride, types, offsets, n);
+    uint64_t stride = LLVMABISizeOfType(x->td, e), len = LLVMGetArrayLength(t);
+    unsigned first = *n;
+    if (len) leaves_of(x, e, base, types, offsets, n, depth + 1);
+    unsigned per = *n - first;
+    for (uint64_t i = 1; per && i < len; i++)
+      for (unsigned j = 0; j < per; j++) {
+        if (*n >= HG_AGG_MAX) hg_xlate_fail(x, "aggregate value with more than %d scalar or vector members", HG_AGG_MAX);
+        types[*n] = types[first + j];
+        offsets[*n] = offsets[first + j] + i * stride;
+        (*n)++;
+      }
     return;
   }
   default:
@@ -47,7 +62,7 @@ static unsigned leaf_count(hg_xlate *x, LLVMTypeRef t) {
   LLVMTypeRef types[HG_AGG_MAX];
   uint64_t offsets[HG_AGG_MAX];
   unsigned n = 0;
-  leaves_of(x, t, 0, types, offsets, &n);
+  leaves_of(x, t, 0, types, offsets, &n, 0);
   return n;
 }
 
@@ -73,6 +88,7 @@ static void constant_leaves(hg_xlate *x, LLVMValueRef c, uint32_t *out, unsigned
     out[(*n)++] = hg_xlate_operand(x, c);
     return;
   }
+  if (!leaf_count(x, t)) return; /* also bounds the walk below (leaf_count fails past HG_AGG_MAX) */
   unsigned count = LLVMGetTypeKind(t) == LLVMStructTypeKind ? LLVMCountStructElementTypes(t) : LLVMGetArrayLength(t);
   for (unsigned i = 0; i < count; i++) {
     LLVMValueRef e = LLVMGetAggregateElement(c, i); /* also of zero, undef and poison */
@@ -167,7 +183,7 @@ void hg_xlate_aggregate_access(hg_xlate *x, LLVMValueRef v, bool is_load) {
   LLVMTypeRef types[HG_AGG_MAX];
   uint64_t offsets[HG_AGG_MAX];
   unsigned n = 0;
-  leaves_of(x, t, 0, types, offsets, &n);
+  leaves_of(x, t, 0, types, offsets, &n, 0);
   uint32_t p = hg_xlate_operand(x, LLVMGetOperand(v, is_load ? 0 : 1));
   unsigned align = LLVMGetAlignment(v);
   if (is_load) {
@@ -207,7 +223,7 @@ unsigned hg_aggregate_leaf_types(hg_xlate *x, LLVMTypeRef t, hg_ir_type *types) 
   LLVMTypeRef lt[HG_AGG_MAX];
   uint64_t offsets[HG_AGG_MAX];
   unsigned n = 0;
-  leaves_of(x, t, 0, lt, offsets, &n);
+  leaves_of(x, t, 0, lt, offsets, &n, 0);
   for (unsigned i = 0; i < n; i++) types[i] = hg_xlate_type(x, lt[i]);
   return n;
 }
