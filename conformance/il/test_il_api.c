@@ -119,6 +119,15 @@ HG_TEST(rejected_modules_say_why) {
   /* invalid for spirv-val: the last OpFunctionEnd missing */
   memcpy(bad, w, bytes);
   expect_build_failure(ctx, bad, bytes - 4, "spirv-val");
+  /* an id never defined: the first decoration's target moved past every defined id */
+  memcpy(bad, w, bytes);
+  size_t deco = 0;
+  for (size_t at = 5; at < n && (bad[at] >> 16); at += bad[at] >> 16)
+    if ((bad[at] & 0xffff) == 71 && !deco) deco = at; /* OpDecorate */
+  CHECK(deco);
+  bad[deco + 1] = bad[3]++;
+  expect_build_failure(ctx, bad, bytes, "spirv-val");
+  memcpy(bad, w, bytes);
   size_t cap = find_insn(bad, n, 17, 11); /* OpCapability Int64 */
   CHECK(cap);
   static const struct { uint32_t cap; const char *name; } refused[] = {
