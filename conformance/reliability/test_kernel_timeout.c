@@ -20,6 +20,9 @@ static const char *source =
     "  while (flag[0] == 0) n++;\n"
     "  out[get_global_id(0)] = n;\n"
     "}\n"
+    "__kernel void mark(__global uint *out, ulong at) {\n"
+    "  if (get_global_id(0) == at) out[0] = 1;\n"
+    "}\n"
     "__kernel void saxpy(__global const float *x, __global float *y, float a) {\n"
     "  size_t i = get_global_id(0);\n"
     "  y[i] = a * x[i] + y[i];\n"
@@ -137,6 +140,51 @@ HG_TEST(endless_kernel_is_stopped_and_fails_its_event) {
   clReleaseEvent(dependent);
   clReleaseKernel(spin);
   clReleaseMemObject(flag);
+  clReleaseMemObject(out);
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* A range far too large to finish (2^36 work-items in 2^28 groups of 256) on RISC-V, where each
+ * group is simulated: the time limit ends it like a kernel that never ends, its event fails with
+ * CL_OUT_OF_RESOURCES. The backend hands the simulator the groups in batches, so such a launch
+ * needs no job list of 2^28 entries (before: gigabytes allocated, or out of host memory) and
+ * sees its limit between batches. PoCL runs this kernel (no loop: no safe point) to the end, so
+ * only the RISC-V variants run it. */
+HG_TEST(huge_range_is_stopped_by_the_time_limit) {
+  const char *backend = getenv("HETGPU_BACKEND"), *limit = getenv("HETGPU_KERNEL_TIMEOUT");
+  if (!hg_test_is_hetgpu() || !backend || strcmp(backend, "riscv") || !limit || !*limit) {
+    hg_test_skip("RISC-V with HETGPU_KERNEL_TIMEOUT set");
+    return;
+  }
+  cl_context ctx = hg_test_context();
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  hg_alarm(300, "clBuildProgram");
+  cl_program prog = hg_test_build(ctx, source, NULL);
+  CHECK(prog);
+  cl_int err;
+  cl_uint zero = 0;
+  cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &err);
+  CHECK_CL(err);
+  cl_kernel mark = clCreateKernel(prog, "mark", &err);
+  CHECK_CL(err);
+  cl_ulong at = (cl_ulong)1 << 40; /* past the range: nothing is marked */
+  CHECK_CL(clSetKernelArg(mark, 0, sizeof out, &out));
+  CHECK_CL(clSetKernelArg(mark, 1, sizeof at, &at));
+  size_t global = (size_t)1 << 36, local = 256;
+  cl_event ev;
+  hg_alarm(240, "a launch of 2^36 work-items under the time limit");
+  CHECK_CL(clEnqueueNDRangeKernel(q, mark, 1, NULL, &global, &local, 0, NULL, &ev));
+  CHECK_CL(clFinish(q));
+  hg_alarm(0, "");
+  CHECK_MSG(status_of(ev) == CL_OUT_OF_RESOURCES, "the huge launch's event: %d, expected CL_OUT_OF_RESOURCES",
+            status_of(ev));
+  hg_alarm(120, "a normal kernel on the same queue afterwards");
+  CHECK_MSG(saxpy_checks(ctx, q, prog), "saxpy on the same queue after the huge launch");
+  hg_alarm(0, "");
+  clReleaseEvent(ev);
+  clReleaseKernel(mark);
   clReleaseMemObject(out);
   clReleaseProgram(prog);
   clReleaseCommandQueue(q);

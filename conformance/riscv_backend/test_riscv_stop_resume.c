@@ -7,7 +7,8 @@
  * finishes; the output buffers must be bit-exact. Half of the resumes go through a byte-level
  * copy of the state (every field serialised, read back into a new state) to show it holds no
  * device address. Cases: loops without barriers (ragged groups), barriers inside loops with
- * local memory (static and argument), private arrays with pointers into them, and a
+ * local memory (static and argument), private arrays with pointers into them, a launch of
+ * more work-groups than the backend gives the simulator in one batch, and a
  * persistent grid-stride loop stopped from another thread with kernel_stop after a few ms (the
  * time from kernel_stop to kernel_run's return is printed). Fresh random inputs each run
  * (HETGPU_TEST_SEED repeats one), outputs poisoned. First, the simulator's side alone: the
@@ -603,7 +604,7 @@ int main(void) {
     printf("no riscv backend with kernel_run\n0 passed, 1 failed\n");
     return 1;
   }
-  enum { N = 37 * 64 + 13 };
+  enum { N = 37 * 64 + 13, MANY = 2 * 16384 + 777 };
   const kcase cases[] = {
       {"loops without barriers (ragged groups)", loops_src, "loops", 1, {N, 1, 1}, {64, 1, 1}, 4,
        {'i', 'o', 'o', 'v'}, {N * 4, N * 4, 4, 20 + next_rand() % 40}, 400},
@@ -613,6 +614,10 @@ int main(void) {
        {4096, (40 * 32 + 5) * 4, 30 + next_rand() % 30}, 300},
       {"2-D groups, barriers and a static __local array", two_d_src, "tile", 2, {48, 40, 1}, {8, 8, 1}, 3,
        {'i', 'o', 'v'}, {48 * 40 * 4, 48 * 40 * 4, 4 + next_rand() % 5}, 8},
+      /* more groups than the backend hands the simulator at once (BATCH_GROUPS, 16384): stops
+       * land in later batches, the earlier ones done, the later ones not started */
+      {"more groups than one batch", loops_src, "loops", 1, {MANY, 1, 1}, {1, 1, 1}, 4, {'i', 'o', 'o', 'v'},
+       {MANY * 4, MANY * 4, 4, 4 + next_rand() % 8}, 400000},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     run_case(be, &cases[i]);

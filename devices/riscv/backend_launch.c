@@ -63,20 +63,26 @@ static bool same_range(const hg_ir_ndrange_state *r, const hg_launch *launch, co
   return true;
 }
 
+/* Work-groups handed to the simulator per run: a launch of billions of groups needs job lists of
+ * this size only, and sees stop requests and its time limit between batches too. */
+#define BATCH_GROUPS ((uint64_t)1 << 14)
+
 /* The stopped state after a run: per job, DONE, stopped (its core's save record) or not run
  * (then as the resumed state had it). NULL when memory runs out or a record does not read. */
 static hg_ir_ndrange_state *collect_stopped(const hg_rv_state_io *io, const hg_launch *launch,
                                             const hg_ir_ndrange_state *resume, const uint64_t *job_group, size_t njobs,
-                                            const hg_sim_job_result *res, const uint8_t *save, unsigned ncores) {
+                                            const hg_sim_job_result *res, const uint8_t *save, unsigned ncores,
+                                            uint64_t done_below, uint64_t batch_end) {
   hg_ir_ndrange_state *st = hg_ir_ndrange_state_new(io->kernel->name, launch->work_dim, resume ? resume->global_offset
                                                     : (uint64_t[]){launch->global_offset[0], launch->global_offset[1],
                                                                    launch->global_offset[2]},
                                                     io->global, io->local, io->layout, (uint32_t)io->local_bytes);
   if (!st)
     return NULL;
+  /* the batches before the stopping one ran to the end; the ones after it never ran */
   for (uint64_t g = 0; g < st->num_groups; g++)
-    st->group_status[g] = resume ? (resume->group_status[g] == HG_GROUP_DONE ? HG_GROUP_DONE : HG_GROUP_NOT_STARTED)
-                                 : HG_GROUP_NOT_STARTED;
+    st->group_status[g] = g < done_below || (resume && resume->group_status[g] == HG_GROUP_DONE) ? HG_GROUP_DONE
+                                                                                                : HG_GROUP_NOT_STARTED;
   for (size_t j = 0; j < njobs; j++) {
     uint64_t g = job_group[j];
     const hg_ir_group_state *before = resume ? hg_ir_ndrange_state_group(resume, g) : NULL;
@@ -98,6 +104,21 @@ static hg_ir_ndrange_state *collect_stopped(const hg_rv_state_io *io, const hg_l
         return NULL;
       }
     }
+  }
+  /* groups of later batches that had a state: as it was */
+  for (uint32_t r = 0; resume && r < resume->num_running; r++) {
+    const hg_ir_group_state *before = &resume->running[r];
+    if (before->group < batch_end)
+      continue;
+    hg_ir_group_state *gs = hg_ir_ndrange_state_add_group(st, before->group);
+    if (!gs) {
+      hg_ir_ndrange_state_free(st);
+      return NULL;
+    }
+    memcpy(gs->safepoint, before->safepoint, gs->num_items * sizeof *gs->safepoint);
+    memcpy(gs->values, before->values, (size_t)gs->num_items * st->value_stride);
+    memcpy(gs->frames, before->frames, (size_t)gs->num_items * st->private_size);
+    memcpy(gs->local, before->local, st->local_bytes);
   }
   return st;
 }
@@ -213,10 +234,11 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
       goto done;
     }
   }
-  /* the jobs: every group not done yet */
-  jobs = malloc(ngroups * sizeof *jobs);
-  job_group = malloc(ngroups * sizeof *job_group);
-  results = calloc(ngroups, sizeof *results);
+  /* the jobs: every group not done yet, BATCH_GROUPS at a time */
+  size_t batch = ngroups < BATCH_GROUPS ? (size_t)ngroups : BATCH_GROUPS;
+  jobs = malloc((batch ? batch : 1) * sizeof *jobs);
+  job_group = malloc((batch ? batch : 1) * sizeof *job_group);
+  results = calloc(batch ? batch : 1, sizeof *results);
   if (!jobs || !job_group || !results)
     goto done;
   /* descriptor + argument block in one DRAM allocation */
@@ -304,54 +326,85 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
     }
   }
   size_t njobs = 0;
-  for (uint64_t g = 0; g < ngroups; g++) {
-    if (resume && resume->group_status[g] == HG_GROUP_DONE)
-      continue;
-    uint64_t from = 0;
-    const hg_ir_group_state *gs = resume ? hg_ir_ndrange_state_group(resume, g) : NULL;
-    if (gs) {
-      size_t r = (size_t)(gs - resume->running);
-      from = resume_block + r * io.rec_size;
-      char why[256] = "";
-      if (!hg_rv_state_to_record(&io, gs, hg_sim_dram_ptr(sim, from, io.rec_size), why, sizeof why)) {
-        HG_LOG(HG_LOG_SIM, "riscv: %s: cannot resume: %s", f->name, why);
-        rc = CL_INVALID_VALUE;
-        goto done;
-      }
-    }
-    uint64_t to = save_block ? save_block + (njobs % ncores) * io.rec_size : 0;
-    job_group[njobs] = g;
-    jobs[njobs++] = (hg_sim_job){.pc = k->entry, .a = {block, g, to, from}};
-  }
-  hg_sim_launch sl = {.jobs = jobs, .njobs = njobs, .ranges = ranges, .nranges = nranges, .results = results,
-                      .time_limit_ns = launch->time_limit_ns};
-  if (run) {
-    sl.stop = &launch->stop->requested;
-    sl.stop_after = launch->stop_after;
-  }
-  /* the per-core counters cost a little: only when HETGPU_DEBUG=sim asks for them */
-  if (hg_log_mask & HG_LOG_SIM)
-    sl.stats = calloc(hg_sim_core_count(sim), sizeof *sl.stats);
-  uint64_t t_start = hg_host_clock_ns();
+  uint64_t gstart = 0, gend = 0, cycles = 0, t_start = hg_host_clock_ns();
+  uint64_t deadline = launch->time_limit_ns ? t_start + launch->time_limit_ns : 0;
+  bool unfinished = false, stopped_between = false, timed_out = false, stopping = false, bad_record = false;
+  hg_sim_launch sl = {0};
   pthread_mutex_lock(&rb->lock);
   int src = HG_SIM_OK;
   if (rb->loaded_program != k->prog->id) {
     src = hg_sim_load_code(sim, HG_SIM_CODE_BASE, k->prog->image.code, k->prog->image.code_size);
     rb->loaded_program = src == HG_SIM_OK ? k->prog->id : 0;
   }
-  if (src == HG_SIM_OK)
+  while (src == HG_SIM_OK && gstart < ngroups) {
+    gend = ngroups - gstart < BATCH_GROUPS ? ngroups : gstart + BATCH_GROUPS;
+    /* between batches: a stop asked for ends the launch here, the time limit too */
+    if (run && atomic_load(&launch->stop->requested)) {
+      stopped_between = true;
+      break;
+    }
+    uint64_t now = hg_host_clock_ns();
+    if (deadline && now >= deadline) {
+      timed_out = true;
+      break;
+    }
+    njobs = 0;
+    for (uint64_t g = gstart; g < gend; g++) {
+      if (resume && resume->group_status[g] == HG_GROUP_DONE)
+        continue;
+      uint64_t from = 0;
+      const hg_ir_group_state *gs = resume ? hg_ir_ndrange_state_group(resume, g) : NULL;
+      if (gs) {
+        size_t r = (size_t)(gs - resume->running);
+        from = resume_block + r * io.rec_size;
+        char why[256] = "";
+        if (!hg_rv_state_to_record(&io, gs, hg_sim_dram_ptr(sim, from, io.rec_size), why, sizeof why)) {
+          HG_LOG(HG_LOG_SIM, "riscv: %s: cannot resume: %s", f->name, why);
+          bad_record = true;
+          break;
+        }
+      }
+      uint64_t to = save_block ? save_block + (njobs % ncores) * io.rec_size : 0;
+      job_group[njobs] = g;
+      jobs[njobs++] = (hg_sim_job){.pc = k->entry, .a = {block, g, to, from}};
+    }
+    if (bad_record)
+      break;
+    if (!njobs) {
+      gstart = gend;
+      continue;
+    }
+    sl = (hg_sim_launch){.jobs = jobs, .njobs = njobs, .ranges = ranges, .nranges = nranges, .results = results,
+                         .time_limit_ns = deadline ? deadline - now : 0};
+    if (run) {
+      sl.stop = &launch->stop->requested;
+      sl.stop_after = launch->stop_after;
+    }
+    /* the per-core counters cost a little: only when HETGPU_DEBUG=sim asks for them */
+    if (hg_log_mask & HG_LOG_SIM)
+      sl.stats = calloc(hg_sim_core_count(sim), sizeof *sl.stats);
+    uint64_t t_batch = hg_host_clock_ns();
     src = hg_sim_run(sim, &sl);
-  pthread_mutex_unlock(&rb->lock);
-  if (sl.stats && src == HG_SIM_OK)
-    log_counters(f->name, sim, sl.stats, hg_host_clock_ns() - t_start);
-  free(sl.stats);
-  if (device_ns)
-    *device_ns = sl.max_cycles; /* 1 GHz: one cycle a nanosecond */
-  if (sl.out_len) {
-    fwrite(sl.out, 1, sl.out_len, stdout);
-    fflush(stdout);
+    if (sl.stats && src == HG_SIM_OK)
+      log_counters(f->name, sim, sl.stats, hg_host_clock_ns() - t_batch);
+    free(sl.stats);
+    cycles += sl.max_cycles; /* the batches run one after the other */
+    stopping |= sl.stopped;
+    if (sl.out_len) {
+      fwrite(sl.out, 1, sl.out_len, stdout);
+      fflush(stdout);
+    }
+    free(sl.out);
+    sl.out = NULL;
+    for (size_t j = 0; src == HG_SIM_OK && run && j < njobs; j++)
+      unfinished |= results[j].status != HG_SIM_JOB_DONE || results[j].ret[0] != HG_RV_JOB_DONE;
+    if (src != HG_SIM_OK || unfinished)
+      break; /* gstart stays the stopped batch's first group */
+    gstart = gend;
   }
-  free(sl.out);
+  pthread_mutex_unlock(&rb->lock);
+  if (device_ns)
+    *device_ns = cycles; /* 1 GHz: one cycle a nanosecond */
   if (pf_block && (src == HG_SIM_OK || src == HG_SIM_EFAULT)) {
     char *text = NULL;
     size_t len = 0;
@@ -369,7 +422,9 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
     }
     free(text);
   }
-  if (src == HG_SIM_EFAULT) {
+  if (bad_record) {
+    rc = CL_INVALID_VALUE; /* a resumed group's state did not make a record */
+  } else if (src == HG_SIM_EFAULT) {
     const hg_sim_fault *ft = &sl.fault;
     HG_LOG(HG_LOG_SIM, "riscv: %s faulted: %s at pc 0x%llx (address 0x%llx, insn 0x%08x) in work-group %llu on core %u",
            f->name, hg_sim_fault_name(ft->kind), (unsigned long long)ft->pc, (unsigned long long)ft->addr, ft->insn,
@@ -378,17 +433,19 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   } else if (src != HG_SIM_OK) {
     HG_LOG(HG_LOG_SIM, "riscv: launch of %s refused by the simulator (%d)", f->name, src);
     rc = src == HG_SIM_ENOMEM ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
+  } else if (timed_out) {
+    HG_LOG(HG_LOG_SIM, "riscv: %s passed its time limit between batches of work-groups (at group %llu of %llu)",
+           f->name, (unsigned long long)gstart, (unsigned long long)ngroups);
+    rc = HG_ERR_TIME_LIMIT;
   } else {
     HG_LOG(HG_LOG_SIM, "riscv: %s: %llu work-groups, %llu cycles on the busiest core%s", f->name,
-           (unsigned long long)njobs, (unsigned long long)sl.max_cycles, sl.stopped ? " (stopping)" : "");
+           (unsigned long long)ngroups, (unsigned long long)cycles, stopping || stopped_between ? " (stopping)" : "");
     rc = CL_SUCCESS;
-    bool unfinished = false;
-    for (size_t j = 0; run && j < njobs; j++)
-      unfinished |= results[j].status != HG_SIM_JOB_DONE || results[j].ret[0] != HG_RV_JOB_DONE;
-    if (unfinished) {
-      *stopped = collect_stopped(&io, launch, resume, job_group, njobs, results,
+    if (unfinished || stopped_between) {
+      /* unfinished: the batch [gstart, gend) stopped; between: nothing of [gstart, ...) ran */
+      *stopped = collect_stopped(&io, launch, resume, job_group, unfinished ? njobs : 0, results,
                                  save_block ? hg_sim_dram_ptr(sim, save_block, io.rec_size * save_records) : NULL,
-                                 ncores);
+                                 ncores, gstart, unfinished ? gend : gstart);
       rc = *stopped ? HG_LAUNCH_STOPPED : CL_OUT_OF_HOST_MEMORY;
     }
   }
