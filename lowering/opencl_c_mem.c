@@ -60,8 +60,10 @@ static unsigned local_access_align(const hg_ir_function *f, const hg_ir_inst *in
   switch (in->op) {
   case HG_OP_LOAD:
   case HG_OP_STORE: {
-    uint32_t v = in->op == HG_OP_LOAD ? HG_IR_NONE : in->num_operands > 1 ? in->operands[1] : HG_IR_NONE;
-    hg_ir_type mt = mem_type(v == HG_IR_NONE ? in->type : v < f->num_values ? f->values[v].type : in->type);
+    hg_ir_type t = in->type; /* a store's: its value's */
+    if (in->op == HG_OP_STORE && in->num_operands > 1 && in->operands[1] < f->num_values)
+      t = f->values[in->operands[1]].type;
+    hg_ir_type mt = mem_type(t);
     switch (classify(mt, align_of(in))) {
     case ACC_TYPED: return oc_type_align(mt);
     case ACC_VLOAD: return hg_ir_scalar_bytes((hg_ir_scalar)mt.scalar);
