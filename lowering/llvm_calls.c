@@ -427,14 +427,13 @@ void hg_xlate_call(hg_xlate *x, LLVMValueRef call) {
   hg_ir_type rt;
   if (!hg_xlate_type_ok(LLVMTypeOf(call), &rt)) hg_xlate_fail(x, "call of '%s' returns an unsupported type", name);
   hg_xlate_type(x, LLVMTypeOf(call)); /* records fp64/fp16 use */
-  uint32_t *args = malloc((nargs + 1) * sizeof *args);
-  if (!args) abort();
+  uint32_t *args = hg_xlate_temp(x, (nargs + 1) * sizeof *args);
 
   uint32_t fidx;
   if (hg_ptr_map_get(&x->functions, callee, &fidx)) { /* a function of this module */
     for (unsigned i = 0; i < nargs; i++) args[i] = hg_xlate_operand(x, LLVMGetOperand(call, i));
     set_result(x, call, hg_emit(x, HG_OP_CALL, 0, rt, nargs, args, 1, &fidx));
-    free(args);
+    hg_xlate_temp_free(x, args);
     return;
   }
   hg_demangled d;
@@ -446,11 +445,11 @@ void hg_xlate_call(hg_xlate *x, LLVMValueRef call) {
     cl_name = d.name;
   }
   if (!cl_name) {
-    free(args);
+    hg_xlate_temp_free(x, args);
     hg_xlate_fail(x, "call to undefined function '%s'", name);
   }
   if (xlate_sync(x, call, cl_name, nargs) || xlate_atomic(x, call, &d, nargs)) {
-    free(args);
+    hg_xlate_temp_free(x, args);
     return;
   }
   /* signedness is recorded where it changes the result: integer, common and conversion
@@ -462,5 +461,5 @@ void hg_xlate_call(hg_xlate *x, LLVMValueRef call) {
       if (d.params[i].is_unsigned && d.params[i].pointer == 0) flags |= 1u << i;
   for (unsigned i = 0; i < nargs; i++) args[i] = hg_xlate_operand(x, LLVMGetOperand(call, i));
   set_result(x, call, emit_builtin(x, cl_name, flags, rt, nargs, args));
-  free(args);
+  hg_xlate_temp_free(x, args);
 }

@@ -461,8 +461,7 @@ static void xlate_terminator(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
     return;
   case LLVMSwitch: {
     unsigned ns = LLVMGetNumSuccessors(v); /* default + cases */
-    uint32_t *ops = malloc(ns * sizeof *ops), *imm = malloc(ns * sizeof *imm);
-    if (!ops || !imm) abort();
+    uint32_t *ops = hg_xlate_temp(x, ns * sizeof *ops), *imm = hg_xlate_temp(x, ns * sizeof *imm);
     ops[0] = hg_xlate_operand(x, LLVMGetOperand(v, 0)); /* LLVMGetCondition is for br only */
     imm[0] = block_of(x, LLVMGetSwitchDefaultDest(v));
     for (unsigned i = 1; i < ns; i++) {
@@ -470,8 +469,8 @@ static void xlate_terminator(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
       imm[i] = block_of(x, LLVMGetSuccessor(v, i));
     }
     hg_emit(x, HG_OP_SWITCH, 0, vt, ns, ops, ns, imm);
-    free(ops);
-    free(imm);
+    hg_xlate_temp_free(x, ops);
+    hg_xlate_temp_free(x, imm);
     return;
   }
   case LLVMUnreachable: hg_emit(x, HG_OP_UNREACHABLE, 0, vt, 0, NULL, 0, NULL); return;

@@ -116,12 +116,11 @@ static void declare_functions(hg_xlate *x) {
     LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
     if (LLVMIsFunctionVarArg(ft)) hg_xlate_fail(x, "variadic functions are not supported");
     unsigned np = LLVMCountParams(fn);
-    hg_ir_type *pt = calloc(np ? np : 1, sizeof *pt);
-    if (!pt) abort();
+    hg_ir_type *pt = hg_xlate_temp(x, np * sizeof *pt);
     for (unsigned i = 0; i < np; i++) pt[i] = hg_xlate_type(x, LLVMTypeOf(LLVMGetParam(fn, i)));
     hg_ir_type rt = hg_xlate_type(x, LLVMGetReturnType(ft));
     uint32_t idx = hg_ir_add_function(x->m, name_of(fn), rt, np, pt);
-    free(pt);
+    hg_xlate_temp_free(x, pt);
     if (idx == HG_IR_NONE) hg_xlate_fail(x, "out of memory");
     hg_ptr_map_put(&x->functions, fn, idx);
   }
@@ -154,6 +153,7 @@ static void xlate_cleanup(hg_xlate *x) {
   hg_ptr_map_free(&x->aggs);
   free(x->agg_list);
   for (unsigned i = 0; i < 4; i++) free(x->scratch[i]);
+  for (unsigned i = 0; i < sizeof x->temps / sizeof *x->temps; i++) free(x->temps[i]);
 }
 
 hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, bool contract_all, char **log) {

@@ -84,7 +84,13 @@ typedef struct hg_xlate {
   bool fn_contract; /* the function's text has a 'contract' or 'fast' fast-math flag somewhere */
   bool contract_all; /* every fmul/fadd/fsub may be contracted (SPIR-V without ContractionOff) */
   void *scratch[4]; /* per-function arrays, freed by the module's cleanup if translation fails */
+  void *temps[8];   /* hg_xlate_temp's blocks in use, likewise */
 } hg_xlate;
+
+/* Memory a translation step needs until it returns, freed by the module's cleanup when the
+ * step fails instead (hg_xlate_fail leaves by longjmp, past the step's own free). */
+void *hg_xlate_temp(hg_xlate *x, size_t bytes);
+void hg_xlate_temp_free(hg_xlate *x, void *p);
 
 /* Logs "error: <message>" (naming the function being translated) and abandons translation. */
 _Noreturn void hg_xlate_fail(hg_xlate *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

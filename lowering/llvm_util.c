@@ -1,4 +1,4 @@
-/* Small helpers of the translation: the pointer map, the build log, failure. */
+/* Small helpers of the translation: the pointer map, temporaries, the build log, failure. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,4 +90,19 @@ void hg_xlate_fail(hg_xlate *x, const char *fmt, ...) {
     hg_log_append(x->log, "error: %s", msg);
   }
   longjmp(x->fail, 1);
+}
+
+void *hg_xlate_temp(hg_xlate *x, size_t bytes) {
+  size_t n = sizeof x->temps / sizeof *x->temps, i = 0;
+  while (i < n && x->temps[i]) i++;
+  if (i == n) hg_xlate_fail(x, "internal: too many temporaries");
+  x->temps[i] = malloc(bytes ? bytes : 1);
+  if (!x->temps[i]) abort();
+  return x->temps[i];
+}
+
+void hg_xlate_temp_free(hg_xlate *x, void *p) {
+  for (size_t i = 0; i < sizeof x->temps / sizeof *x->temps; i++)
+    if (x->temps[i] == p) x->temps[i] = NULL;
+  free(p);
 }
