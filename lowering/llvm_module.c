@@ -81,31 +81,33 @@ static void translate_globals(hg_xlate *x) {
     unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
     if (as != HG_AS_GLOBAL && as != HG_AS_CONSTANT && as != HG_AS_LOCAL)
       hg_xlate_fail(x, "program-scope variable '%s' in an unsupported address space", name);
-    hg_ir_global gl = {0};
+    hg_ir_global *gl = &x->global;
+    memset(gl, 0, sizeof *gl);
     char anon[32];
     if (!name[0]) {
       snprintf(anon, sizeof anon, ".anon.%u", x->m->num_globals);
       name = anon;
     }
-    gl.name = (char *)name;
-    gl.addrspace = (uint8_t)as;
-    gl.is_const = LLVMIsGlobalConstant(g) || as == HG_AS_CONSTANT;
+    gl->name = (char *)name;
+    gl->addrspace = (uint8_t)as;
+    gl->is_const = LLVMIsGlobalConstant(g) || as == HG_AS_CONSTANT;
     uint64_t size = hg_type_size(x, vt);
     if (size > UINT32_MAX) hg_xlate_fail(x, "program-scope variable '%s' is too large", name);
-    gl.size = (uint32_t)size;
-    gl.align = LLVMGetAlignment(g);
-    if (gl.align < hg_type_align(x, vt)) gl.align = hg_type_align(x, vt);
+    gl->size = (uint32_t)size;
+    gl->align = LLVMGetAlignment(g);
+    if (gl->align < hg_type_align(x, vt)) gl->align = hg_type_align(x, vt);
     LLVMValueRef init = LLVMGetInitializer(g);
     if (!init && !x->library) hg_xlate_fail(x, "program-scope variable '%s' is declared but never defined", name);
     if (!init && as == HG_AS_LOCAL) hg_xlate_fail(x, "__local variable '%s' declared extern", name);
     /* in an object, `extern` declarations and the definitions they may resolve to link by name */
-    if (!init) gl.linkage = HG_LINK_IMPORTED;
-    else if (x->library && as != HG_AS_LOCAL && LLVMGetLinkage(g) == LLVMExternalLinkage) gl.linkage = HG_LINK_EXPORTED;
-    if (init && as != HG_AS_LOCAL && !(LLVMIsNull(init) || LLVMIsUndef(init))) hg_xlate_global_init(x, init, &gl);
-    else if (as != HG_AS_LOCAL) gl.has_init = false;
-    if (hg_ir_add_global(x->m, &gl) == HG_IR_NONE) hg_xlate_fail(x, "out of memory");
-    free(gl.init);
-    free(gl.relocs);
+    if (!init) gl->linkage = HG_LINK_IMPORTED;
+    else if (x->library && as != HG_AS_LOCAL && LLVMGetLinkage(g) == LLVMExternalLinkage) gl->linkage = HG_LINK_EXPORTED;
+    if (init && as != HG_AS_LOCAL && !(LLVMIsNull(init) || LLVMIsUndef(init))) hg_xlate_global_init(x, init, gl);
+    else if (as != HG_AS_LOCAL) gl->has_init = false;
+    if (hg_ir_add_global(x->m, gl) == HG_IR_NONE) hg_xlate_fail(x, "out of memory");
+    free(gl->init);
+    free(gl->relocs);
+    memset(gl, 0, sizeof *gl);
   }
 }
 
@@ -154,6 +156,8 @@ static void xlate_cleanup(hg_xlate *x) {
   free(x->agg_list);
   for (unsigned i = 0; i < 4; i++) free(x->scratch[i]);
   for (unsigned i = 0; i < sizeof x->temps / sizeof *x->temps; i++) free(x->temps[i]);
+  free(x->global.init);
+  free(x->global.relocs);
 }
 
 hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, bool contract_all, char **log) {

@@ -85,6 +85,7 @@ typedef struct hg_xlate {
   bool contract_all; /* every fmul/fadd/fsub may be contracted (SPIR-V without ContractionOff) */
   void *scratch[4]; /* per-function arrays, freed by the module's cleanup if translation fails */
   void *temps[8];   /* hg_xlate_temp's blocks in use, likewise */
+  hg_ir_global global; /* the program-scope variable being translated (its init and relocs likewise) */
 } hg_xlate;
 
 /* Memory a translation step needs until it returns, freed by the module's cleanup when the
