@@ -11,12 +11,15 @@
 
 #include "lowering/llvm_translate.h"
 
-static bool is_aggregate(LLVMTypeRef t) {
+bool hg_is_aggregate_type(LLVMTypeRef t) {
   LLVMTypeKind k = LLVMGetTypeKind(t);
   return k == LLVMStructTypeKind || k == LLVMArrayTypeKind;
 }
 
-bool hg_is_aggregate_type(LLVMTypeRef t) { return is_aggregate(t); }
+/* Fails the translation when n leaves leave no room for another. */
+static void too_many_leaves(hg_xlate *x, unsigned n) {
+  if (n >= HG_AGG_MAX) hg_xlate_fail(x, "aggregate value with more than %d scalar or vector members", HG_AGG_MAX);
+}
 
 /* The leaves of type t at byte offset base, appended to types/offsets from *n. More than
  * HG_AGG_MAX leaves, or types nested deeper than MAX_DEPTH, fail the translation (the input may
@@ -42,7 +45,7 @@ static void leaves_of(hg_xlate *x, LLVMTypeRef t, uint64_t base, LLVMTypeRef *ty
     unsigned per = *n - first;
     for (uint64_t i = 1; per && i < len; i++)
       for (unsigned j = 0; j < per; j++) {
-        if (*n >= HG_AGG_MAX) hg_xlate_fail(x, "aggregate value with more than %d scalar or vector members", HG_AGG_MAX);
+        too_many_leaves(x, *n);
         types[*n] = types[first + j];
         offsets[*n] = offsets[first + j] + i * stride;
         (*n)++;
@@ -50,7 +53,7 @@ static void leaves_of(hg_xlate *x, LLVMTypeRef t, uint64_t base, LLVMTypeRef *ty
     return;
   }
   default:
-    if (*n >= HG_AGG_MAX) hg_xlate_fail(x, "aggregate value with more than %d scalar or vector members", HG_AGG_MAX);
+    too_many_leaves(x, *n);
     (void)hg_xlate_type(x, t); /* fails on what the IR cannot hold */
     types[*n] = t;
     offsets[*n] = base;
@@ -67,7 +70,7 @@ static unsigned leaf_count(hg_xlate *x, LLVMTypeRef t) {
 }
 
 uint32_t hg_agg_new(hg_xlate *x, LLVMValueRef v, uint32_t count, const uint32_t *elems) {
-  if (count > HG_AGG_MAX) hg_xlate_fail(x, "aggregate value with more than %d scalar or vector members", HG_AGG_MAX);
+  if (count > HG_AGG_MAX) too_many_leaves(x, count);
   if (x->num_aggs == x->cap_aggs) {
     x->cap_aggs = x->cap_aggs ? x->cap_aggs * 2 : 16;
     x->agg_list = realloc(x->agg_list, x->cap_aggs * sizeof *x->agg_list);
@@ -83,8 +86,8 @@ uint32_t hg_agg_new(hg_xlate *x, LLVMValueRef v, uint32_t count, const uint32_t 
 /* The leaves of a constant aggregate (zero, undef, poison, struct, array, data array). */
 static void constant_leaves(hg_xlate *x, LLVMValueRef c, uint32_t *out, unsigned *n) {
   LLVMTypeRef t = LLVMTypeOf(c);
-  if (!is_aggregate(t)) {
-    if (*n >= HG_AGG_MAX) hg_xlate_fail(x, "aggregate value with more than %d scalar or vector members", HG_AGG_MAX);
+  if (!hg_is_aggregate_type(t)) {
+    too_many_leaves(x, *n);
     out[(*n)++] = hg_xlate_operand(x, c);
     return;
   }
@@ -136,7 +139,7 @@ void hg_xlate_extractvalue(hg_xlate *x, LLVMValueRef v) {
   unsigned first = member_of(x, LLVMTypeOf(base), LLVMGetIndices(v), LLVMGetNumIndices(v), &member);
   unsigned n = leaf_count(x, member);
   if (first + n > a->count) hg_xlate_fail(x, "extractvalue outside its aggregate");
-  if (is_aggregate(member)) {
+  if (hg_is_aggregate_type(member)) {
     uint32_t leaves[HG_AGG_MAX];
     memcpy(leaves, a->elems + first, n * sizeof *leaves);
     hg_agg_new(x, v, n, leaves);
@@ -153,7 +156,7 @@ void hg_xlate_insertvalue(hg_xlate *x, LLVMValueRef v) {
   LLVMTypeRef member;
   unsigned first = member_of(x, LLVMTypeOf(v), LLVMGetIndices(v), LLVMGetNumIndices(v), &member);
   LLVMValueRef in = LLVMGetOperand(v, 1);
-  if (is_aggregate(member)) {
+  if (hg_is_aggregate_type(member)) {
     const hg_aggregate *b = hg_agg_of(x, in);
     if (first + b->count > count) hg_xlate_fail(x, "insertvalue outside its aggregate");
     memcpy(leaves + first, b->elems, b->count * sizeof *leaves);

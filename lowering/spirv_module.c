@@ -235,6 +235,17 @@ static bool scalar_type(const uint32_t *w, size_t n, uint32_t id, uint32_t *size
   return false;
 }
 
+/* The word index of the OpSpecConstant(True/False) defining id `target`, or 0. */
+static size_t spec_constant_def(const uint32_t *w, size_t n, uint32_t target) {
+  for (size_t k = HEADER_WORDS; k < n; k += w[k] >> 16) {
+    uint32_t kop = w[k] & 0xffffu, kc = w[k] >> 16;
+    if ((kop == OP_SPEC_CONSTANT || kop == OP_SPEC_CONSTANT_TRUE || kop == OP_SPEC_CONSTANT_FALSE) && kc >= 3 &&
+        w[k + 2] == target)
+      return k;
+  }
+  return 0;
+}
+
 hg_spirv_spec_const *hg_spirv_spec_constants(const uint32_t *w, size_t n, unsigned *count_out) {
   *count_out = 0;
   hg_spirv_spec_const *out = NULL;
@@ -242,21 +253,14 @@ hg_spirv_spec_const *hg_spirv_spec_constants(const uint32_t *w, size_t n, unsign
   for (size_t at = HEADER_WORDS; at < n; at += w[at] >> 16) {
     uint32_t op = w[at] & 0xffffu, wc = w[at] >> 16;
     if (op != OP_DECORATE || wc < 4 || w[at + 2] != DECORATION_SPEC_ID) continue;
-    uint32_t target = w[at + 1], spec_id = w[at + 3];
     /* the constant the decoration names: its result type gives size and kind */
-    for (size_t k = HEADER_WORDS; k < n; k += w[k] >> 16) {
-      uint32_t kop = w[k] & 0xffffu, kc = w[k] >> 16;
-      if ((kop != OP_SPEC_CONSTANT && kop != OP_SPEC_CONSTANT_TRUE && kop != OP_SPEC_CONSTANT_FALSE) || kc < 3 ||
-          w[k + 2] != target)
-        continue;
-      hg_spirv_spec_const c = {spec_id, 0, 0};
-      if (!scalar_type(w, n, w[k + 1], &c.size, &c.kind)) break;
-      hg_spirv_spec_const *grown = realloc(out, (count + 1) * sizeof *grown);
-      if (!grown) break;
-      out = grown;
-      out[count++] = c;
-      break;
-    }
+    size_t k = spec_constant_def(w, n, w[at + 1]);
+    hg_spirv_spec_const c = {w[at + 3], 0, 0};
+    if (!k || !scalar_type(w, n, w[k + 1], &c.size, &c.kind)) continue;
+    hg_spirv_spec_const *grown = realloc(out, (count + 1) * sizeof *grown);
+    if (!grown) break;
+    out = grown;
+    out[count++] = c;
   }
   *count_out = count;
   return out;
@@ -266,27 +270,22 @@ bool hg_spirv_specialize(uint32_t *w, size_t n, uint32_t spec_id, uint64_t bits)
   for (size_t at = HEADER_WORDS; at < n; at += w[at] >> 16) {
     if ((w[at] & 0xffffu) != OP_DECORATE || w[at] >> 16 < 4 || w[at + 2] != DECORATION_SPEC_ID || w[at + 3] != spec_id)
       continue;
-    for (size_t k = HEADER_WORDS; k < n; k += w[k] >> 16) {
-      uint32_t kop = w[k] & 0xffffu, kc = w[k] >> 16;
-      if ((kop != OP_SPEC_CONSTANT && kop != OP_SPEC_CONSTANT_TRUE && kop != OP_SPEC_CONSTANT_FALSE) || kc < 3 ||
-          w[k + 2] != w[at + 1])
-        continue;
-      if (kop == OP_SPEC_CONSTANT_TRUE || kop == OP_SPEC_CONSTANT_FALSE) {
-        w[k] = kc << 16 | (bits ? OP_SPEC_CONSTANT_TRUE : OP_SPEC_CONSTANT_FALSE);
-        return true;
-      }
-      if (kc < 4 || kc > 5) return false;
-      uint32_t size;
-      char kind;
-      if (!scalar_type(w, n, w[k + 1], &size, &kind)) return false;
-      /* a literal narrower than 32 bits has its high bits 0 (OpenCL's integers have
-       * Signedness 0); a 64-bit one takes two words, low-order first */
-      if (size < 8) bits &= (1ull << (size * 8)) - 1;
-      w[k + 3] = (uint32_t)bits;
-      if (kc == 5) w[k + 4] = (uint32_t)(bits >> 32);
+    size_t k = spec_constant_def(w, n, w[at + 1]);
+    if (!k) return false;
+    uint32_t kop = w[k] & 0xffffu, kc = w[k] >> 16;
+    if (kop == OP_SPEC_CONSTANT_TRUE || kop == OP_SPEC_CONSTANT_FALSE) {
+      w[k] = kc << 16 | (bits ? OP_SPEC_CONSTANT_TRUE : OP_SPEC_CONSTANT_FALSE);
       return true;
     }
-    return false;
+    uint32_t size;
+    char kind;
+    if (kc < 4 || kc > 5 || !scalar_type(w, n, w[k + 1], &size, &kind)) return false;
+    /* a literal narrower than 32 bits has its high bits 0 (OpenCL's integers have
+     * Signedness 0); a 64-bit one takes two words, low-order first */
+    if (size < 8) bits &= (1ull << (size * 8)) - 1;
+    w[k + 3] = (uint32_t)bits;
+    if (kc == 5) w[k + 4] = (uint32_t)(bits >> 32);
+    return true;
   }
   return false;
 }

@@ -67,6 +67,18 @@ static bool same_range(const hg_ir_ndrange_state *r, const hg_launch *launch, co
  * this size only, and sees stop requests and its time limit between batches too. */
 #define BATCH_GROUPS ((uint64_t)1 << 14)
 
+/* A group's state carried over unchanged from the state resumed (it did not run this time). */
+static bool keep_group(hg_ir_ndrange_state *st, const hg_ir_group_state *before) {
+  hg_ir_group_state *gs = hg_ir_ndrange_state_add_group(st, before->group);
+  if (!gs)
+    return false;
+  memcpy(gs->safepoint, before->safepoint, gs->num_items * sizeof *gs->safepoint);
+  memcpy(gs->values, before->values, (size_t)gs->num_items * st->value_stride);
+  memcpy(gs->frames, before->frames, (size_t)gs->num_items * st->private_size);
+  memcpy(gs->local, before->local, st->local_bytes);
+  return true;
+}
+
 /* The stopped state after a run: per job, DONE, stopped (its core's save record) or not run
  * (then as the resumed state had it). NULL when memory runs out or a record does not read. */
 static hg_ir_ndrange_state *collect_stopped(const hg_rv_state_io *io, const hg_launch *launch,
@@ -89,15 +101,12 @@ static hg_ir_ndrange_state *collect_stopped(const hg_rv_state_io *io, const hg_l
     if (res[j].status == HG_SIM_JOB_DONE && res[j].ret[0] == HG_RV_JOB_DONE) {
       st->group_status[g] = HG_GROUP_DONE;
     } else if (res[j].status == HG_SIM_JOB_DONE || before) {
-      hg_ir_group_state *gs = hg_ir_ndrange_state_add_group(st, g);
-      bool ok = gs != NULL;
-      if (ok && res[j].status == HG_SIM_JOB_DONE) {
-        ok = save && hg_rv_record_to_state(io, save + (j % ncores) * io->rec_size, gs);
-      } else if (ok) { /* never started this time: as it was */
-        memcpy(gs->safepoint, before->safepoint, gs->num_items * sizeof *gs->safepoint);
-        memcpy(gs->values, before->values, (size_t)gs->num_items * st->value_stride);
-        memcpy(gs->frames, before->frames, (size_t)gs->num_items * st->private_size);
-        memcpy(gs->local, before->local, st->local_bytes);
+      bool ok;
+      if (res[j].status == HG_SIM_JOB_DONE) { /* stopped: its core's save record */
+        hg_ir_group_state *gs = hg_ir_ndrange_state_add_group(st, g);
+        ok = gs && save && hg_rv_record_to_state(io, save + (j % ncores) * io->rec_size, gs);
+      } else { /* never started this time: as it was */
+        ok = keep_group(st, before);
       }
       if (!ok) {
         hg_ir_ndrange_state_free(st);
@@ -108,17 +117,10 @@ static hg_ir_ndrange_state *collect_stopped(const hg_rv_state_io *io, const hg_l
   /* groups of later batches that had a state: as it was */
   for (uint32_t r = 0; resume && r < resume->num_running; r++) {
     const hg_ir_group_state *before = &resume->running[r];
-    if (before->group < batch_end)
-      continue;
-    hg_ir_group_state *gs = hg_ir_ndrange_state_add_group(st, before->group);
-    if (!gs) {
+    if (before->group >= batch_end && !keep_group(st, before)) {
       hg_ir_ndrange_state_free(st);
       return NULL;
     }
-    memcpy(gs->safepoint, before->safepoint, gs->num_items * sizeof *gs->safepoint);
-    memcpy(gs->values, before->values, (size_t)gs->num_items * st->value_stride);
-    memcpy(gs->frames, before->frames, (size_t)gs->num_items * st->private_size);
-    memcpy(gs->local, before->local, st->local_bytes);
   }
   return st;
 }
