@@ -7,6 +7,7 @@
 
 static bool enabled = true;
 static uint32_t interval = 256;
+static uint64_t slice_ns = 250000;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void read_settings(void) {
@@ -16,6 +17,11 @@ static void read_settings(void) {
   long v = s && *s ? strtol(s, NULL, 10) : 0;
   if (v >= 1 && v <= 1L << 30)
     interval = (uint32_t)v;
+  s = getenv("HETGPU_SLICE_US");
+  char *end = NULL;
+  v = s && *s ? strtol(s, &end, 10) : -1;
+  if (v >= 0 && v <= 1000000 && end && !*end)
+    slice_ns = (uint64_t)v * 1000;
 }
 
 bool hg_safepoints_enabled(void) {
@@ -26,4 +32,9 @@ bool hg_safepoints_enabled(void) {
 uint32_t hg_safepoint_interval(void) {
   pthread_once(&once, read_settings);
   return interval;
+}
+
+uint64_t hg_slice_target_ns(void) {
+  pthread_once(&once, read_settings);
+  return slice_ns;
 }

@@ -11,5 +11,8 @@
 bool hg_safepoints_enabled(void);
 /* HETGPU_SAFEPOINT_INTERVAL: loop-header crossings between two checks, 1..2^30 (default 256). */
 uint32_t hg_safepoint_interval(void);
+/* HETGPU_SLICE_US: how long a slice of a sliced launch should run on a GPU, 0 (no slices) to
+ * 10^6 microseconds (default 250; CPU devices twice as long). */
+uint64_t hg_slice_target_ns(void);
 
 #endif

@@ -119,6 +119,10 @@ static void emit_params(oc_ctx *c, oc_buf *out, bool as_kernel) {
     first = false;
   }
   if (c->stop) first = oc_stop_params(c, out, first);
+  if (c->slice_name) {
+    oc_slice_params(out, first);
+    first = false;
+  }
   if (first) oc_puts(out, "void");
 }
 
@@ -140,6 +144,7 @@ static void emit_signature(oc_ctx *c, oc_buf *out, bool as_kernel) {
     oc_printf(out, "%s%s", oc_type(c, f->ret_type, tb, sizeof tb), f->ret_type.scalar == HG_IR_PTR ? "" : " ");
   }
   if (c->stop) oc_stop_name(c, out);
+  else if (c->slice_name) oc_puts(out, c->slice_name);
   else oc_func_name(c, out, c->fidx, as_kernel);
   oc_puts(out, "(");
   emit_params(c, out, as_kernel);
@@ -163,7 +168,7 @@ void oc_emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel) {
     oc_fail(c, "out of memory");
     return;
   }
-  if (as_kernel && f->args && !c->stop) /* by-value structs: a uchar array of the argument's size and alignment */
+  if (as_kernel && f->args && !c->stop && !c->slice_name) /* by-value structs: a uchar array of the argument's size and alignment */
     for (uint32_t i = 0; i < f->num_params; i++)
       if (f->args[i].kind == HG_KARG_VALUE && f->param_types[i].scalar == HG_IR_PTR)
         oc_printf(out, "typedef struct __attribute__((aligned(%u))) { uchar b[%u]; } hg_byval_%u_%u;\n",

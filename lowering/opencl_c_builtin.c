@@ -97,6 +97,7 @@ static void emit_work_item(oc_ctx *c, const hg_ir_inst *in, const char *name) {
       oc_printf(c->body, "(%s", oc_work_item_default(k) ? "1" : "0");
       return;
     }
+    if (oc_slice_work_item(c, name, (unsigned)d)) return;
     /* work-groups are uniform in OpenCL C 1.2: the enqueued local size is the local size */
     oc_printf(c->body, "%s(%uu", !strcmp(name, "get_enqueued_local_size") ? "get_local_size" : name, (unsigned)d);
     return;

@@ -82,6 +82,7 @@ typedef struct oc_ctx {
   uint32_t tmp_counter;
   hg_ir_contraction contr; /* multiplies emitted fused into their add/sub (ir/contract.c) */
   const struct oc_stop_form *stop; /* emitting a kernel's stoppable or resume form; NULL: the plain one */
+  const char *slice_name;           /* emitting a kernel's slice form (opencl_c_slice.c) under this name */
 } oc_ctx;
 
 void oc_fail(oc_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -127,6 +128,13 @@ void oc_emit_terminator(oc_ctx *c, uint32_t block, const hg_ir_inst *in);
 
 /* ---- builtins, printf, atomics (opencl_c_builtin.c) ---- */
 void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in);
+
+/* The slice form (opencl_c_slice.c): whether kernel f can have one, its extra parameters, a
+ * work-item function of constant dimension d in it (false: emit the vendor's), the form. */
+bool oc_slice_possible(const hg_ir_module *m, const hg_ir_function *f);
+void oc_slice_params(oc_buf *out, bool first);
+bool oc_slice_work_item(oc_ctx *c, const char *name, unsigned d);
+void oc_slice_emit(oc_ctx *c, oc_buf *out, uint32_t fidx, const char *name);
 void oc_emit_atomic(oc_ctx *c, const hg_ir_inst *in);
 void oc_emit_cmpxchg(oc_ctx *c, const hg_ir_inst *in);
 /* The preamble's guarded work-item helpers the code uses (c->wi_mask). */

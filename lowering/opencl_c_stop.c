@@ -1046,8 +1046,10 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   k.resume_name = prefixed("hg_resume_", f->name);
   k.stop_name = k.mode != HG_OC_STOP_NONE ? prefixed("hg_stop_", f->name) : NULL;
   k.catchup_name = k.layout.has_barrier ? prefixed("hg_catchup_", f->name) : NULL;
+  bool sliced = !k.printf && oc_slice_possible(m, f);
+  k.slice_name = sliced ? prefixed("hg_slice_", f->name) : NULL;
   if (!k.name || !k.resume_name || (k.mode != HG_OC_STOP_NONE && !k.stop_name) ||
-      (k.layout.has_barrier && !k.catchup_name))
+      (k.layout.has_barrier && !k.catchup_name) || (sliced && !k.slice_name))
     goto fail;
   hg_oc_stop_kernel *grown = realloc(table->kernels, (table->num_kernels + 1) * sizeof *grown);
   if (!grown) goto fail;
@@ -1060,6 +1062,7 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   form.catchup = true;
   if (k.catchup_name && !c->failed) oc_emit_function(c, out, fidx, true);
   c->stop = NULL;
+  if (k.slice_name && !c->failed) oc_slice_emit(c, out, fidx, k.slice_name);
   table->kernels[table->num_kernels++] = k;
   plan_free(&p, nsp);
   oc_loops_free(&l);
@@ -1071,6 +1074,7 @@ fail:
   free(k.stop_name);
   free(k.resume_name);
   free(k.catchup_name);
+  free(k.slice_name);
   free(k.resumable);
   free(k.barrier);
   free(k.local_params);

@@ -68,6 +68,10 @@ typedef struct hg_oc_stop_kernel {
    * the group record size, each work-item's safe point the barrier's (0xffffffff: finished,
    * 0xfffffffe: a barrier it cannot be kept at). The result resumes uniformly. */
   char *catchup_name;
+  /* the slice form (opencl_c_slice.c): the plain code over part of the range, taking after the
+   * kernel's arguments 9 ulongs: the slice's first group per dimension, the whole range's
+   * groups per dimension, the application's global offset per dimension; NULL when none */
+  char *slice_name;
   uint8_t mode;      /* hg_oc_stop_mode */
   uint32_t record_size; /* one work-item record, a multiple of 16 */
   hg_ir_state_layout layout;

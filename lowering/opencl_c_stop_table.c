@@ -13,6 +13,7 @@ void hg_oc_stop_table_free(hg_oc_stop_table *t) {
     free(k->stop_name);
     free(k->resume_name);
     free(k->catchup_name);
+    free(k->slice_name);
     free(k->resumable);
     free(k->barrier);
     free(k->local_params);

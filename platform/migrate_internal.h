@@ -10,6 +10,8 @@
 
 /* memcpy with several threads for large copies (platform/migrate_memcpy.c). */
 void hg_migrate_memcpy(void *dst, const void *src, size_t n);
+/* One thread's copy with streaming stores (destination not read again soon). */
+void hg_migrate_stream_copy(void *dst, const void *src, size_t n);
 
 /* Copies `size` bytes of allocation sm on src to dm on dst (platform/migrate_transfer.c). */
 cl_int hg_migrate_copy(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size);

@@ -7,6 +7,9 @@
  * are random (HG_TEST_SEED), outputs poisoned before each run. Counted loops (stripk) are
  * checked against the host's result, stopped also at the ends of their strip-mined chunks;
  * HETGPU_SAFEPOINT_INTERVAL is 3 here, whatever the environment says (short chunks).
+ * A 2-D kernel of many short groups, launched with a global offset, is stopped between the
+ * slices of its range (vendor_slice.c) and resumed; its work-item functions in the slice form
+ * must see the whole range (test_sliced_stop).
  *
  * Runs on every vendor device found (PoCL here); skipped (77) without one. HG_STOP_DUMP=1
  * prints the lowered source with its stoppable and resume forms; HG_STOP_SOURCE=file.cl prints
@@ -107,6 +110,14 @@ static const char *source =
     "  for (int i = hi - (int)m * 3; i < hi; i += 3) acc = acc * 5u + (uint)i;\n"
     "  for (uint i = hu - m * 5u; i < hu; i += 5u) acc = acc * 7u + i;\n"
     "  out[g] = acc;\n"
+    "}\n"
+    /* many short groups in 2-D: what each work-item function answers goes into its result */
+    "kernel void slicek(global uint *out, global const uint *in, uint n) {\n"
+    "  uint w = get_global_size(0), x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);\n"
+    "  uint acc = in[(y * w + x) % n] ^ ((uint)get_group_id(0) * 131u + (uint)get_group_id(1) * 7919u)\n"
+    "             ^ ((uint)get_num_groups(0) << 20) ^ ((uint)get_num_groups(1) << 24) ^ (uint)get_global_size(1);\n"
+    "  for (uint i = 0; i < 16u + (x & 7u); i++) acc = acc * 1664525u + in[(acc + i) % n];\n"
+    "  out[y * w + x] = acc;\n"
     "}\n";
 
 /* stripk on the host */
@@ -361,10 +372,15 @@ static void *stop_later(void *p) {
   return NULL;
 }
 
+static hg_dev_kernel *kernel_of(hg_backend *be, hg_dev_program *p, const char *name) {
+  hg_dev_kernel *k = NULL;
+  CHECK(be->ops->kernel_create(be, p, name, &k) == CL_SUCCESS, "%s: kernel_create", name);
+  return k;
+}
+
 static void test_kernel_stop(hg_backend *be, hg_dev_program *p) {
   const hg_backend_ops *o = be->ops;
-  hg_dev_kernel *k = NULL;
-  CHECK(o->kernel_create(be, p, "persist", &k) == CL_SUCCESS, "persist: kernel_create");
+  hg_dev_kernel *k = kernel_of(be, p, "persist");
   if (!k)
     return;
   uint32_t n = 1u << 20, iters = 400;
@@ -425,6 +441,86 @@ static void test_kernel_stop(hg_backend *be, hg_dev_program *p) {
     CHECK(!bad, "persist trial %d (%u stops): %zu words differ", trial, stops, bad);
   }
   o->mem_free(be, data);
+  o->kernel_free(be, k);
+  free(in);
+  free(ref);
+  free(got);
+}
+
+/* slicek: a first stoppable launch (in the stoppable form) measures its groups, later ones run
+ * in slices; a stop requested mid-way leaves groups only DONE (a prefix) or NOT_STARTED, and
+ * the resumed state must end equal to a plain launch, bit for bit. */
+static void test_sliced_stop(hg_backend *be, hg_dev_program *p) {
+  const hg_backend_ops *o = be->ops;
+  hg_dev_kernel *k = kernel_of(be, p, "slicek");
+  if (!k)
+    return;
+  uint32_t w = 256, h = 2048, n = w * h;
+  size_t bytes = (size_t)n * 4;
+  uint32_t *in = malloc(bytes), *ref = malloc(bytes), *got = malloc(bytes);
+  for (uint32_t i = 0; i < n; i++)
+    in[i] = (uint32_t)rnd();
+  hg_dev_mem *out = NULL, *inm = NULL;
+  o->mem_alloc(be, bytes, &out);
+  o->mem_alloc(be, bytes, &inm);
+  o->mem_write(be, inm, 0, bytes, in);
+  hg_launch_arg args[3] = {{.kind = HG_ARG_BUFFER, .mem = out},
+                           {.kind = HG_ARG_BUFFER, .mem = inm},
+                           {.kind = HG_ARG_VALUE, .size = 4, .value = &n}};
+  hg_stop_request stop;
+  atomic_init(&stop.requested, false);
+  hg_launch l = {.work_dim = 2, .global_offset = {rr(0, 5000), rr(0, 5000), 0}, .global_size = {w, h, 1},
+                 .local_size = {16, 4, 1}, .num_args = 3, .args = args, .stop = &stop};
+  memset(ref, 0xa5, bytes);
+  o->mem_write(be, out, 0, bytes, ref);
+  CHECK(o->kernel_launch(be, k, &l, NULL) == CL_SUCCESS, "slicek: reference");
+  o->mem_read(be, out, 0, bytes, ref);
+  unsigned stopped_runs = 0;
+  for (int trial = 0; trial < 6; trial++) {
+    memset(got, 0xa5, bytes);
+    o->mem_write(be, out, 0, bytes, got);
+    stopper s = {.be = be, .stop = &stop, .delay_us = (unsigned)rr(500, 4000)};
+    pthread_t th;
+    atomic_store(&stop.requested, false);
+    bool stopping = trial > 0; /* the first measures the groups */
+    if (stopping)
+      pthread_create(&th, NULL, stop_later, &s);
+    hg_ir_ndrange_state *state = NULL;
+    cl_int err = o->kernel_run(be, k, &l, NULL, &state, NULL);
+    if (stopping)
+      pthread_join(th, NULL);
+    atomic_store(&stop.requested, false);
+    if (err == HG_LAUNCH_STOPPED) {
+      stopped_runs++;
+      uint64_t done = 0;
+      while (done < state->num_groups && state->group_status[done] == HG_GROUP_DONE)
+        done++;
+      bool rest_fresh = true;
+      for (uint64_t g = done; g < state->num_groups; g++)
+        rest_fresh &= state->group_status[g] == HG_GROUP_NOT_STARTED;
+      CHECK(state->num_running == 0 && rest_fresh && done < state->num_groups,
+            "slicek trial %d: stopped between slices: %u groups running, %llu of %llu done as a prefix: %d", trial,
+            state->num_running, (unsigned long long)done, (unsigned long long)state->num_groups, rest_fresh);
+      if (stopped_runs == 1)
+        printf("  slicek: stopped with %llu of %llu groups done\n", (unsigned long long)done,
+               (unsigned long long)state->num_groups);
+      hg_ir_ndrange_state *copy = byte_copy(state);
+      hg_ir_ndrange_state *again = NULL;
+      err = o->kernel_run(be, k, &l, copy, &again, NULL);
+      hg_ir_ndrange_state_free(copy);
+      hg_ir_ndrange_state_free(again);
+    }
+    hg_ir_ndrange_state_free(state);
+    CHECK(err == CL_SUCCESS, "slicek trial %d: %d", trial, err);
+    o->mem_read(be, out, 0, bytes, got);
+    size_t bad = 0;
+    for (uint32_t i = 0; i < n; i++)
+      bad += got[i] != ref[i];
+    CHECK(!bad, "slicek trial %d: %zu words differ from the plain launch", trial, bad);
+  }
+  CHECK(stopped_runs > 0, "slicek: never stopped between slices");
+  o->mem_free(be, out);
+  o->mem_free(be, inm);
   o->kernel_free(be, k);
   free(in);
   free(ref);
@@ -600,6 +696,9 @@ int main(void) {
   /* short chunks in strip-mined loops, so that resumed work-items reach the end of one
    * (test_strip): set before anything reads the setting */
   setenv("HETGPU_SAFEPOINT_INTERVAL", "3", 1);
+  /* slices far longer than slicek's rows, so that its launches are sliced however busy the
+   * machine (and a stop still finds slices to come) */
+  setenv("HETGPU_SLICE_US", "2000", 1);
   hg_ir_module *m = NULL;
   char *log = NULL;
   /* HG_STOP_SOURCE=file.cl: print that file's lowered forms and stop (debugging) */
@@ -670,6 +769,7 @@ int main(void) {
     test_mixed(be, p);
     test_strip(be, p);
     test_kernel_stop(be, p);
+    test_sliced_stop(be, p);
     be->ops->program_free(be, p);
     be->ops->destroy(be);
   }

@@ -244,6 +244,8 @@ static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id dev
   /* without it every operation goes to the profiling queue, slower but right */
   vb->plain_queue = create_queue(vb, false, &err);
   hg_vendor_clock_calibrate(vb);
+  if (device_info(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof vb->compute_units, &vb->compute_units) != CL_SUCCESS)
+    vb->compute_units = 1;
   return vb;
 fail:
   vendor_destroy(be);

@@ -241,6 +241,8 @@ void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *k) {
     VCL(k->resume_kernel)->clReleaseKernel(k->resume_kernel);
   if (k->catchup_kernel)
     VCL(k->catchup_kernel)->clReleaseKernel(k->catchup_kernel);
+  if (k->slice_kernel)
+    VCL(k->slice_kernel)->clReleaseKernel(k->slice_kernel);
   pthread_mutex_destroy(&k->launch_lock);
   free(k->name);
   free(k);
@@ -347,6 +349,17 @@ cl_int hg_vendor_run_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel k
   }
   if (err != CL_SUCCESS)
     HG_LOG(HG_LOG_SCHED, "%s: kernel failed (%d)", be->name, err);
+  return err;
+}
+
+cl_int hg_vendor_enqueue_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel kernel, const hg_launch *l,
+                                hg_vendor_extra_args extra, void *extra_arg, cl_event *ev) {
+  hg_vendor_print *print;
+  cl_command_queue queue;
+  cl_int err = enqueue_launch(vb, k, kernel, l, extra, extra_arg, true, ev, &print, &queue);
+  hg_vendor_print_release(print); /* none: the forms run this way do not print */
+  if (err == CL_SUCCESS && *ev)
+    VCL(queue)->clFlush(queue);
   return err;
 }
 

@@ -5,12 +5,14 @@
 
 #include <CL/cl_icd.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "devices/backend.h"
 #include "lowering/opencl_c.h"
 #include "lowering/opencl_c_stop.h"
+#include "devices/vendor/vendor_stop_state.h"
 
 /* The vendor's dispatch table of any vendor handle (platform, device, context, queue, mem,
  * program, kernel, event). We never call its slots 0 and 31 (ICD2 tags). */
@@ -43,6 +45,7 @@ typedef struct hg_vendor_backend {
   /* stoppable launches (vendor_stop.c): made at the first one, under stops_lock */
   pthread_mutex_t stops_lock;
   struct hg_vendor_stops *stops;
+  cl_uint compute_units; /* sizes the first slice of a sliced launch (vendor_slice.c) */
 } hg_vendor_backend;
 
 /* A vendor sub-buffer made for a kernel argument at a non-zero offset, cached per offset. */
@@ -76,6 +79,8 @@ struct hg_dev_kernel {
   char *name;
   const hg_oc_stop_kernel *stop_info; /* in prog->stop; NULL: no stoppable or resume form */
   cl_kernel stop_kernel, resume_kernel, catchup_kernel; /* the forms, made at the first kernel_run (launch_lock) */
+  cl_kernel slice_kernel;                                /* likewise, when stop_info has a slice form */
+  atomic_ullong slice_ps_per_group; /* sliced launches: picoseconds per group measured (0: never) */
 };
 
 static inline hg_vendor_backend *hg_vendor_of(hg_backend *be) { return (hg_vendor_backend *)be; }
@@ -187,6 +192,10 @@ cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *kernel, const hg_l
 typedef cl_int (*hg_vendor_extra_args)(cl_kernel kernel, cl_uint first, void *arg);
 cl_int hg_vendor_run_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel kernel, const hg_launch *l,
                             hg_vendor_extra_args extra, void *extra_arg, uint64_t *device_ns);
+/* The same without waiting, for a form without printf: *ev (profiled) is the caller's, to
+ * hg_vendor_wait. */
+cl_int hg_vendor_enqueue_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel kernel, const hg_launch *l,
+                                hg_vendor_extra_args extra, void *extra_arg, cl_event *ev);
 cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch,
                                      bool timed, hg_token **token);
 
@@ -207,5 +216,21 @@ bool hg_vendor_event_times(cl_event ev, cl_ulong *start, cl_ulong *end);
 void hg_vendor_clock_calibrate(hg_vendor_backend *vb);
 /* Moves a command's profiled START/END onto the host clock; both 0 when they are unusable. */
 void hg_vendor_clock_to_host(const hg_vendor_backend *vb, cl_ulong *start, cl_ulong *end);
+
+/* ---- sliced launches (vendor_slice.c) ------------------------------------------------------ */
+
+/* Runs a fresh stoppable launch of k (its slice form made) over range r in slices. CL_SUCCESS
+ * when the range is done; HG_LAUNCH_STOPPED with *rest when it ended early between slices:
+ * because l->stop was requested, or because its groups proved too long to stop between (the
+ * caller then runs *rest in the stoppable form). */
+/* Whether launch l of k over r runs in slices: k's earlier launches measured its groups short
+ * enough, and l has no time limit or test countdown. */
+bool hg_vendor_slices_fit(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_vendor_range *r, const hg_launch *l);
+/* What a launch of k over r in its stoppable form took on the device, for the above. */
+void hg_vendor_slices_measured(hg_dev_kernel *k, const hg_vendor_range *r, uint64_t device_ns);
+/* Runs a fresh launch of k (its slice form made) over r in slices: CL_SUCCESS when the range
+ * is done, HG_LAUNCH_STOPPED with *stopped when l->stop was requested. */
+cl_int hg_vendor_run_sliced(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch *l, const hg_vendor_range *r,
+                            hg_ir_ndrange_state **stopped, uint64_t *device_ns);
 
 #endif

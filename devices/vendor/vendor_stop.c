@@ -287,7 +287,10 @@ static bool make_forms(hg_vendor_backend *vb, hg_dev_kernel *k) {
     k->resume_kernel = VCL(k->prog->program)->clCreateKernel(k->prog->program, info->resume_name, &err);
   if (info->catchup_name && !k->catchup_kernel && err == CL_SUCCESS)
     k->catchup_kernel = VCL(k->prog->program)->clCreateKernel(k->prog->program, info->catchup_name, &err);
-  bool ok = k->resume_kernel && (!info->stop_name || k->stop_kernel) && (!info->catchup_name || k->catchup_kernel);
+  if (info->slice_name && !k->slice_kernel && err == CL_SUCCESS)
+    k->slice_kernel = VCL(k->prog->program)->clCreateKernel(k->prog->program, info->slice_name, &err);
+  bool ok = k->resume_kernel && (!info->stop_name || k->stop_kernel) && (!info->catchup_name || k->catchup_kernel) &&
+            (!info->slice_name || k->slice_kernel);
   pthread_mutex_unlock(&k->launch_lock);
   if (!ok)
     HG_LOG(HG_LOG_SCHED, "%s: the forms of %s could not be made (%d)", vb->base.name, k->name, err);
@@ -302,8 +305,8 @@ size_t hg_vendor_kernel_work_group_size(hg_backend *be, hg_dev_kernel *k) {
   size_t best = HG_PROFILE_MAX_WORK_GROUP_SIZE;
   if (k->stop_info)
     make_forms(vb, k); /* those that cannot be made are never launched */
-  cl_kernel forms[4] = {k->kernel, k->stop_kernel, k->resume_kernel, k->catchup_kernel};
-  for (int i = 0; i < 4; i++) {
+  cl_kernel forms[] = {k->kernel, k->stop_kernel, k->resume_kernel, k->catchup_kernel, k->slice_kernel};
+  for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
     size_t n = 0;
     if (forms[i] && VCL(forms[i])->clGetKernelWorkGroupInfo(forms[i], dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof n, &n,
                                                              NULL) == CL_SUCCESS &&
@@ -481,11 +484,21 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
     if (resume)
       return CL_OUT_OF_HOST_MEMORY;
   }
+  /* groups that end quickly stop between slices of the range, at no cost inside the kernel */
+  if (fresh && fits && info->slice_name && hg_vendor_slices_fit(vb, k, &r, l) && make_forms(vb, k))
+    return hg_vendor_run_sliced(vb, k, l, &r, stopped, device_ns);
   /* the group's vote (GROUP mode) takes local memory of its own: a fresh launch that already
    * uses all the vendor has (NVIDIA: exactly the profile's 48 KiB) runs plain, unstoppable */
   bool vote_fits = !fits || info->mode != HG_OC_STOP_GROUP || r.local_bytes + 16 <= be->limits.local_mem_size;
-  if (!fits || (fresh && (info->mode == HG_OC_STOP_NONE || !vote_fits)))
-    return hg_vendor_kernel_launch(be, k, l, device_ns);
+  if (!fits || (fresh && (info->mode == HG_OC_STOP_NONE || !vote_fits))) {
+    uint64_t ran_ns = 0;
+    cl_int err = hg_vendor_kernel_launch(be, k, l, &ran_ns);
+    if (err == CL_SUCCESS && fits)
+      hg_vendor_slices_measured(k, &r, ran_ns);
+    if (device_ns)
+      *device_ns = ran_ns;
+    return err;
+  }
   hg_vendor_stops *st = stops_of(vb);
   if (!st || !make_forms(vb, k)) {
     if (fresh)
@@ -553,7 +566,12 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
     a.bits = s->bits->mem;
     a.gmap = gmap ? gmap->mem : NULL;
     a.in = in ? in->mem : NULL;
-    err = hg_vendor_run_kernel(vb, k, fresh ? k->stop_kernel : k->resume_kernel, l, set_stop_args, &a, device_ns);
+    uint64_t ran_ns = 0;
+    err = hg_vendor_run_kernel(vb, k, fresh ? k->stop_kernel : k->resume_kernel, l, set_stop_args, &a, &ran_ns);
+    if (device_ns)
+      *device_ns = ran_ns;
+    if (err == CL_SUCCESS && fresh && !a.flags && !(l->stop && atomic_load(&l->stop->requested)))
+      hg_vendor_slices_measured(k, &r, ran_ns); /* whole: nobody asked it to stop */
   }
   hg_vendor_mem_free(be, gmap);
   hg_vendor_mem_free(be, in);
