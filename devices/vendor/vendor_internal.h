@@ -80,7 +80,7 @@ struct hg_dev_kernel {
   const hg_oc_stop_kernel *stop_info; /* in prog->stop; NULL: no stoppable or resume form */
   cl_kernel stop_kernel, resume_kernel, catchup_kernel; /* the forms, made at the first kernel_run (launch_lock) */
   cl_kernel slice_kernel;                                /* likewise, when stop_info has a slice form */
-  atomic_ullong slice_ps_per_group; /* sliced launches: picoseconds per group measured (0: never) */
+  atomic_ullong slice_group_ns; /* sliced launches: how long a group runs, measured (0: never) */
 };
 
 static inline hg_vendor_backend *hg_vendor_of(hg_backend *be) { return (hg_vendor_backend *)be; }
@@ -227,7 +227,8 @@ void hg_vendor_clock_to_host(const hg_vendor_backend *vb, cl_ulong *start, cl_ul
  * enough, and l has no time limit or test countdown. */
 bool hg_vendor_slices_fit(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_vendor_range *r, const hg_launch *l);
 /* What a launch of k over r in its stoppable form took on the device, for the above. */
-void hg_vendor_slices_measured(hg_dev_kernel *k, const hg_vendor_range *r, uint64_t device_ns);
+void hg_vendor_slices_measured(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_vendor_range *r,
+                               uint64_t device_ns);
 /* Runs a fresh launch of k (its slice form made) over r in slices: CL_SUCCESS when the range
  * is done, HG_LAUNCH_STOPPED with *stopped when l->stop was requested. */
 cl_int hg_vendor_run_sliced(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch *l, const hg_vendor_range *r,

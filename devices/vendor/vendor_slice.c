@@ -8,16 +8,20 @@
  * (a few microseconds against a slice's 250) and nothing inside the kernel, where the
  * in-kernel checks cost a reduction up to 1.6x on NVIDIA (docs/gpu-runs.md).
  *
- * Sizing. A kernel's first stoppable launch runs in its stoppable form, with safe points
- * inside the groups, and leaves the time a group takes on this device (the launch's device
- * time over its groups: a rate, as the device runs many at once). Later launches whose rows of
- * groups that rate says end within two slices' time run in slices, each sized to last
- * HETGPU_SLICE_US (growing at most MAX_GROWTH times per slice, the rate updated by each); the
+ * Sizing. What decides is how long one group runs: a device runs many at once (here taken as
+ * a wave: one group per compute unit on a CPU device, else 2048 work-items per compute unit,
+ * the most NVIDIA and AMD keep resident), so a slice of fewer groups than a wave still lasts a
+ * group's time. A kernel's first stoppable launch runs in its stoppable form, with safe points
+ * inside the groups, and leaves a group's time: its device time over its waves (an upper
+ * bound where the wave is smaller). Later launches whose groups end within a slice's time
+ * (HETGPU_SLICE_US) and whose rows within two run in slices of whole waves sized to last that
+ * long (growing at most MAX_GROWTH times per slice, the group's time updated by each); the
  * next slice is enqueued before the current one is waited for, so the device never waits for
  * the host and a stop waits for at most two slices. Not sliced: launches under a kernel time
- * limit (a group that never ends must still be stopped, at its safe points), and kernels whose
- * groups print. A group that runs far longer than its kernel's earlier ones delays a stop
- * until it ends (the request's own timeout then decides, docs/cl_hetgpu_migrate.md). */
+ * limit (a group that never ends must still be stopped, at its safe points), the tests'
+ * countdown, and kernels whose groups print. A group that runs far longer than its kernel's
+ * earlier ones delays a stop until it ends (the request's own timeout then decides,
+ * docs/cl_hetgpu_migrate.md). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,9 +108,24 @@ static cl_int slice_wait(slicer *s, slice *sl, uint64_t *ns) {
   return err;
 }
 
-/* Rows for the next slice at `ps_per_group` picoseconds a group. */
-static uint64_t slice_rows(const slicer *s, uint64_t ps_per_group, uint64_t last_rows) {
-  uint64_t groups = slice_target_ns(s->vb) * 1000 / (ps_per_group ? ps_per_group : 1);
+/* Groups the device runs at once (the sizing above). */
+static uint64_t wave_groups(const hg_vendor_backend *vb, const hg_vendor_range *r) {
+  uint64_t units = vb->compute_units ? vb->compute_units : 1;
+  if (vb->base.type & CL_DEVICE_TYPE_CPU)
+    return units;
+  return units * (r->items < 2048 ? 2048 / r->items : 1);
+}
+
+/* A group's time, from `ns` for `groups` groups. */
+static uint64_t group_ns_of(const hg_vendor_backend *vb, const hg_vendor_range *r, uint64_t ns, uint64_t groups) {
+  uint64_t wave = wave_groups(vb, r), waves = (groups + wave - 1) / wave;
+  return ns / waves ? ns / waves : 1;
+}
+
+/* Rows for the next slice, a group lasting group_ns. */
+static uint64_t slice_rows(const slicer *s, uint64_t group_ns, uint64_t last_rows) {
+  uint64_t waves = slice_target_ns(s->vb) / group_ns;
+  uint64_t groups = (waves ? waves : 1) * wave_groups(s->vb, s->r);
   uint64_t most = last_rows ? last_rows * s->row_groups * MAX_GROWTH : groups;
   if (groups > most)
     groups = most;
@@ -128,15 +147,18 @@ static void cut_rows(const hg_vendor_range *r, unsigned *dim, uint64_t *rows, ui
 
 bool hg_vendor_slices_fit(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_vendor_range *r, const hg_launch *l) {
   unsigned dim;
-  uint64_t rows, row_groups, ps = atomic_load(&k->slice_ps_per_group);
+  uint64_t rows, row_groups, group_ns = atomic_load(&k->slice_group_ns), target = slice_target_ns(vb);
+  if (!group_ns || !target || l->time_limit_ns || l->stop_after || group_ns > target)
+    return false;
   cut_rows(r, &dim, &rows, &row_groups);
-  return ps && slice_target_ns(vb) && !l->time_limit_ns && !l->stop_after && row_groups * ps / 1000 <= 2 * slice_target_ns(vb);
+  uint64_t wave = wave_groups(vb, r);
+  return (row_groups + wave - 1) / wave * group_ns <= 2 * target;
 }
 
-void hg_vendor_slices_measured(hg_dev_kernel *k, const hg_vendor_range *r, uint64_t device_ns) {
-  uint64_t ps = device_ns * 1000 / r->num_groups;
+void hg_vendor_slices_measured(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_vendor_range *r,
+                               uint64_t device_ns) {
   if (device_ns)
-    atomic_store(&k->slice_ps_per_group, ps ? ps : 1);
+    atomic_store(&k->slice_group_ns, group_ns_of(vb, r, device_ns, r->num_groups));
 }
 
 /* The state of the range with rows [0, done_rows) done and the rest not started. */
@@ -154,22 +176,21 @@ cl_int hg_vendor_run_sliced(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_la
   *stopped = NULL;
   slicer s = {.vb = vb, .k = k, .l = l, .r = r};
   cut_rows(r, &s.dim, &s.rows, &s.row_groups);
-  uint64_t ps = atomic_load(&k->slice_ps_per_group), done_rows = 0;
+  uint64_t group_ns = atomic_load(&k->slice_group_ns), done_rows = 0;
   bool stop = false, have_next = false;
   slice cur = {0}, next = {0};
-  cl_int err = slice_enqueue(&s, slice_rows(&s, ps, 0), &cur);
+  cl_int err = slice_enqueue(&s, slice_rows(&s, group_ns, 0), &cur);
   while (err == CL_SUCCESS) {
     stop = l->stop && atomic_load(&l->stop->requested);
     /* the next slice goes in before this one is waited for */
-    have_next = !stop && s.next_row < s.rows && (err = slice_enqueue(&s, slice_rows(&s, ps, cur.rows), &next)) == CL_SUCCESS;
+    have_next = !stop && s.next_row < s.rows && (err = slice_enqueue(&s, slice_rows(&s, group_ns, cur.rows), &next)) == CL_SUCCESS;
     uint64_t ns = 0;
     cl_int wait_err = slice_wait(&s, &cur, &ns);
     if (err == CL_SUCCESS)
       err = wait_err;
     if (err == CL_SUCCESS) {
       done_rows = cur.row + cur.rows;
-      uint64_t measured = ns * 1000 / (cur.rows * s.row_groups);
-      ps = measured ? measured : 1;
+      group_ns = group_ns_of(vb, r, ns, cur.rows * s.row_groups);
     }
     if (!have_next)
       break;
@@ -180,7 +201,7 @@ cl_int hg_vendor_run_sliced(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_la
     uint64_t ns;
     slice_wait(&s, &next, &ns);
   }
-  atomic_store(&k->slice_ps_per_group, ps);
+  atomic_store(&k->slice_group_ns, group_ns);
   if (device_ns)
     *device_ns = s.device_ns;
   if (err != CL_SUCCESS || done_rows == s.rows)

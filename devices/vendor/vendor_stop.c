@@ -494,7 +494,7 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
     uint64_t ran_ns = 0;
     cl_int err = hg_vendor_kernel_launch(be, k, l, &ran_ns);
     if (err == CL_SUCCESS && fits)
-      hg_vendor_slices_measured(k, &r, ran_ns);
+      hg_vendor_slices_measured(vb, k, &r, ran_ns);
     if (device_ns)
       *device_ns = ran_ns;
     return err;
@@ -571,7 +571,7 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
     if (device_ns)
       *device_ns = ran_ns;
     if (err == CL_SUCCESS && fresh && !a.flags && !(l->stop && atomic_load(&l->stop->requested)))
-      hg_vendor_slices_measured(k, &r, ran_ns); /* whole: nobody asked it to stop */
+      hg_vendor_slices_measured(vb, k, &r, ran_ns); /* whole: nobody asked it to stop */
   }
   hg_vendor_mem_free(be, gmap);
   hg_vendor_mem_free(be, in);
