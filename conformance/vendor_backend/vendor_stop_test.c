@@ -112,11 +112,11 @@ static const char *source =
     "  out[g] = acc;\n"
     "}\n"
     /* many short groups in 2-D: what each work-item function answers goes into its result */
-    "kernel void slicek(global uint *out, global const uint *in, uint n) {\n"
+    "kernel void slicek(global uint *out, global const uint *in, uint n, uint iters) {\n"
     "  uint w = get_global_size(0), x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);\n"
     "  uint acc = in[(y * w + x) % n] ^ ((uint)get_group_id(0) * 131u + (uint)get_group_id(1) * 7919u)\n"
     "             ^ ((uint)get_num_groups(0) << 20) ^ ((uint)get_num_groups(1) << 24) ^ (uint)get_global_size(1);\n"
-    "  for (uint i = 0; i < 16u + (x & 7u); i++) acc = acc * 1664525u + in[(acc + i) % n];\n"
+    "  for (uint i = 0; i < iters + (x & 7u); i++) acc = acc * 1664525u + in[(acc + i) % n];\n"
     "  out[y * w + x] = acc;\n"
     "}\n";
 
@@ -449,13 +449,16 @@ static void test_kernel_stop(hg_backend *be, hg_dev_program *p) {
 
 /* slicek: a first stoppable launch (in the stoppable form) measures its groups, later ones run
  * in slices; a stop requested mid-way leaves groups only DONE (a prefix) or NOT_STARTED, and
- * the resumed state must end equal to a plain launch, bit for bit. */
+ * the resumed state must end equal to a plain launch, bit for bit. Groups are small (16
+ * work-items, 4 to a row) so that they always fit a slice; the range grows (up to 2^23
+ * work-items, then the loop) until a plain launch lasts 3 ms, so a fast device has many slices too; stops come
+ * at random times within a launch. */
 static void test_sliced_stop(hg_backend *be, hg_dev_program *p) {
   const hg_backend_ops *o = be->ops;
   hg_dev_kernel *k = kernel_of(be, p, "slicek");
   if (!k)
     return;
-  uint32_t w = 256, h = 2048, n = w * h;
+  uint32_t w = 64, h = 2048, most = 131072, iters = 16, n = w * most;
   size_t bytes = (size_t)n * 4;
   uint32_t *in = malloc(bytes), *ref = malloc(bytes), *got = malloc(bytes);
   for (uint32_t i = 0; i < n; i++)
@@ -464,29 +467,47 @@ static void test_sliced_stop(hg_backend *be, hg_dev_program *p) {
   o->mem_alloc(be, bytes, &out);
   o->mem_alloc(be, bytes, &inm);
   o->mem_write(be, inm, 0, bytes, in);
-  hg_launch_arg args[3] = {{.kind = HG_ARG_BUFFER, .mem = out},
+  hg_launch_arg args[4] = {{.kind = HG_ARG_BUFFER, .mem = out},
                            {.kind = HG_ARG_BUFFER, .mem = inm},
-                           {.kind = HG_ARG_VALUE, .size = 4, .value = &n}};
+                           {.kind = HG_ARG_VALUE, .size = 4, .value = &n},
+                           {.kind = HG_ARG_VALUE, .size = 4, .value = &iters}};
   hg_stop_request stop;
   atomic_init(&stop.requested, false);
   hg_launch l = {.work_dim = 2, .global_offset = {rr(0, 5000), rr(0, 5000), 0}, .global_size = {w, h, 1},
-                 .local_size = {16, 4, 1}, .num_args = 3, .args = args, .stop = &stop};
+                 .local_size = {16, 1, 1}, .num_args = 4, .args = args, .stop = &stop};
+  for (;;) {
+    uint64_t t0 = hg_host_clock_ns();
+    CHECK(o->kernel_launch(be, k, &l, NULL) == CL_SUCCESS, "slicek: sizing launch");
+    uint64_t t = hg_host_clock_ns() - t0;
+    if (t >= 3000000 || (h >= most && iters >= 1024))
+      break;
+    if (h < most)
+      h *= 4;
+    else
+      iters *= 4;
+    l.global_size[1] = h;
+  }
+  bytes = (size_t)w * h * 4;
   memset(ref, 0xa5, bytes);
   o->mem_write(be, out, 0, bytes, ref);
   CHECK(o->kernel_launch(be, k, &l, NULL) == CL_SUCCESS, "slicek: reference");
   o->mem_read(be, out, 0, bytes, ref);
+  uint64_t run_ns = 0;
   unsigned stopped_runs = 0;
   for (int trial = 0; trial < 6; trial++) {
     memset(got, 0xa5, bytes);
     o->mem_write(be, out, 0, bytes, got);
-    stopper s = {.be = be, .stop = &stop, .delay_us = (unsigned)rr(500, 4000)};
+    stopper s = {.be = be, .stop = &stop, .delay_us = (unsigned)(rr(run_ns / 10, run_ns / 2) / 1000)};
     pthread_t th;
     atomic_store(&stop.requested, false);
     bool stopping = trial > 0; /* the first measures the groups */
     if (stopping)
       pthread_create(&th, NULL, stop_later, &s);
     hg_ir_ndrange_state *state = NULL;
+    uint64_t t0 = hg_host_clock_ns();
     cl_int err = o->kernel_run(be, k, &l, NULL, &state, NULL);
+    if (!stopping)
+      run_ns = hg_host_clock_ns() - t0;
     if (stopping)
       pthread_join(th, NULL);
     atomic_store(&stop.requested, false);
@@ -514,7 +535,7 @@ static void test_sliced_stop(hg_backend *be, hg_dev_program *p) {
     CHECK(err == CL_SUCCESS, "slicek trial %d: %d", trial, err);
     o->mem_read(be, out, 0, bytes, got);
     size_t bad = 0;
-    for (uint32_t i = 0; i < n; i++)
+    for (size_t i = 0; i < bytes / 4; i++)
       bad += got[i] != ref[i];
     CHECK(!bad, "slicek trial %d: %zu words differ from the plain launch", trial, bad);
   }
@@ -696,9 +717,8 @@ int main(void) {
   /* short chunks in strip-mined loops, so that resumed work-items reach the end of one
    * (test_strip): set before anything reads the setting */
   setenv("HETGPU_SAFEPOINT_INTERVAL", "3", 1);
-  /* slices far longer than slicek's rows, so that its launches are sliced however busy the
-   * machine (and a stop still finds slices to come) */
-  setenv("HETGPU_SLICE_US", "2000", 1);
+  /* short slices, so that slicek's launch (sized to last a few milliseconds) has many */
+  setenv("HETGPU_SLICE_US", "200", 1);
   hg_ir_module *m = NULL;
   char *log = NULL;
   /* HG_STOP_SOURCE=file.cl: print that file's lowered forms and stop (debugging) */

@@ -13,9 +13,8 @@
  * the most NVIDIA and AMD keep resident), so a slice of fewer groups than a wave still lasts a
  * group's time. A kernel's first stoppable launch runs in its stoppable form, with safe points
  * inside the groups, and leaves a group's time: its device time over its waves (an upper
- * bound where the wave is smaller). Later launches whose groups end within a slice's time
- * (HETGPU_SLICE_US) and whose rows within two run in slices of whole waves sized to last that
- * long (growing at most MAX_GROWTH times per slice, the group's time updated by each); the
+ * bound where the wave is smaller). Later launches whose groups and rows end within two
+ * slices' time (HETGPU_SLICE_US) run in slices of whole waves sized to last one slice's time (growing at most MAX_GROWTH times per slice, the group's time updated by each); the
  * next slice is enqueued before the current one is waited for, so the device never waits for
  * the host and a stop waits for at most two slices. Not sliced: launches under a kernel time
  * limit (a group that never ends must still be stopped, at its safe points), the tests'
@@ -148,7 +147,7 @@ static void cut_rows(const hg_vendor_range *r, unsigned *dim, uint64_t *rows, ui
 bool hg_vendor_slices_fit(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_vendor_range *r, const hg_launch *l) {
   unsigned dim;
   uint64_t rows, row_groups, group_ns = atomic_load(&k->slice_group_ns), target = slice_target_ns(vb);
-  if (!group_ns || !target || l->time_limit_ns || l->stop_after || group_ns > target)
+  if (!group_ns || !target || l->time_limit_ns || l->stop_after || group_ns > 2 * target)
     return false;
   cut_rows(r, &dim, &rows, &row_groups);
   uint64_t wave = wave_groups(vb, r);
