@@ -224,6 +224,7 @@ void oc_emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel) {
       else oc_emit_inst(c, b, &blk->insts[i]);
     }
     if (c->stop) oc_stop_inst(c, b, blk->num_insts - 1);
+    if (c->robust && blk->insts[blk->num_insts - 1].op == HG_OP_RET) oc_robust_return(c);
     if (!c->stop || !oc_stop_terminator(c, &blk->insts[blk->num_insts - 1]))
       oc_emit_terminator(c, b, &blk->insts[blk->num_insts - 1]);
   }

@@ -572,7 +572,7 @@ static void emit_call(oc_ctx *c, const hg_ir_inst *in) {
     oc_printf(c->body, "%s%s", first ? "" : ", ", OC_PRINTF_PARAM);
     first = false;
   }
-  if (c->robust) oc_robust_call_args(c->body, first);
+  if (c->robust) oc_robust_call_args(c, c->body, first);
   oc_puts(c->body, ")");
   end(c);
 }

@@ -201,9 +201,11 @@ void oc_stop_epilogue(oc_ctx *c, oc_buf *out);
 
 /* ---- robust forms (opencl_c_robust.c, docs/robust-access.md) ---- */
 /* The hidden parameters after the printf buffer (returns the new `first`), the argument values
- * a call passes for them, the kernel's range table (its prologue), the preamble's helpers. */
+ * a call passes for them, the kernel's range table (its prologue), what a kernel does before it
+ * returns (its faults into the fault word), the preamble's helpers. */
 bool oc_robust_params(oc_ctx *c, oc_buf *out, bool first, bool as_kernel);
-void oc_robust_call_args(oc_buf *b, bool first);
+void oc_robust_call_args(oc_ctx *c, oc_buf *b, bool first);
+void oc_robust_return(oc_ctx *c);
 bool oc_robust_prologue(oc_ctx *c, oc_buf *out);
 void oc_robust_epilogue(oc_ctx *c);
 void oc_robust_emit_helpers(oc_buf *out);
