@@ -36,6 +36,11 @@ static const char *src =
     /* vstore4 at element offset `at` */
     "__kernel void vector_store(__global float *out, uint at) {\n"
     "  if (get_global_id(0) == 0) vstore4((float4)(1.0f, 2.0f, 3.0f, 4.0f), at, out); }\n"
+    /* a kernel that prints (the printf buffer comes before the robust form's hidden arguments) */
+    "__kernel void say(__global int *a, int n) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (i == 0) printf(\"robust_access say %d\\n\", n);\n"
+    "  a[i + n] = (int)i; }\n"
     /* a __constant argument read past its end */
     "__kernel void constant_peek(__constant int *c, __global int *out, int n) {\n"
     "  size_t i = get_global_id(0); out[i] = c[n + i]; }\n"
@@ -183,6 +188,29 @@ HG_TEST(store_through_helper_out_of_bounds_fails) {
   clReleaseMemObject(mb);
   free(a);
   free(b);
+  hg_test_env_close(&e);
+}
+
+/* A kernel that prints: in range it runs, one int past its buffer it fails. */
+HG_TEST(printing_kernel_out_of_bounds_fails) {
+  NEEDS_ROBUST();
+  hg_test_env e;
+  CHECK(hg_test_env_open(&e, src));
+  enum { N = 512 };
+  int a[N], want[N];
+  hg_test_fill_random(a, sizeof a);
+  for (int i = 0; i < N; i++)
+    want[i] = i;
+  cl_mem ma = hg_test_env_buffer(&e, sizeof a, a);
+  CHECK(ma);
+  int n = 0;
+  size_t sizes[2] = {sizeof ma, sizeof n};
+  const void *vals[2] = {&ma, &n};
+  CHECK_MSG(hg_test_env_run(&e, "say", N, 64, 2, sizes, vals) == CL_COMPLETE, "say in range");
+  CHECK_MSG(hg_test_env_same_bytes(&e, ma, want, sizeof want), "say's stores");
+  n = 1;
+  CHECK_MSG(hg_test_env_run(&e, "say", N, 64, 2, sizes, vals) == CL_OUT_OF_RESOURCES, "say one past the end");
+  clReleaseMemObject(ma);
   hg_test_env_close(&e);
 }
 

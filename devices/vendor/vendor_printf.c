@@ -42,8 +42,11 @@ static void print_free(hg_vendor_print *p) {
   if (p->buf) VCL(p->buf)->clReleaseMemObject(p->buf);
   if (p->kernel) VCL(p->kernel)->clReleaseEvent(p->kernel);
   if (p->read) VCL(p->read)->clReleaseEvent(p->read);
+  if (p->fault_read) { /* it writes fault_bits: done before p goes (a failed launch's is not waited for) */
+    VCL(p->fault_read)->clWaitForEvents(1, &p->fault_read);
+    VCL(p->fault_read)->clReleaseEvent(p->fault_read);
+  }
   if (p->fault) VCL(p->fault)->clReleaseMemObject(p->fault);
-  if (p->fault_read) VCL(p->fault_read)->clReleaseEvent(p->fault_read);
   free(p->host);
   free(p);
 }
