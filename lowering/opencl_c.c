@@ -408,7 +408,6 @@ static char *lower(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_s
     goto done;
   }
   c.local_arg_pointee = oc_local_arg_pointee(m, reachable);
-  c.used_globals = used_globals;
   for (uint32_t fi = 0; fi < nf; fi++) {
     const hg_ir_function *f = &m->functions[fi];
     if (!reachable[fi]) continue;

@@ -83,7 +83,6 @@ typedef struct oc_ctx {
   hg_ir_contraction contr; /* multiplies emitted fused into their add/sub (ir/contract.c) */
   const struct oc_stop_form *stop; /* emitting a kernel's stoppable or resume form; NULL: the plain one */
   bool robust;               /* the robust form: global and constant accesses checked (opencl_c_robust.c) */
-  const bool *used_globals;  /* per global: some reachable function refers to it */
   uint32_t *rb_base;         /* robust kernels: per value, the buffer argument it points into + 1 (0: unknown) */
 } oc_ctx;
 

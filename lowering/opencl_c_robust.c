@@ -66,7 +66,8 @@ void oc_robust_return(oc_ctx *c) {
 }
 
 /* The table's ranges of one address space: the kernel's buffer arguments of that space, then
- * (__constant) the program's constants; each value naming one gets its index + 1 in rb_base. */
+ * (__constant) every program-scope constant (all are emitted: one may be reached only through
+ * another's relocation); each value naming one gets its index + 1 in rb_base. */
 static uint32_t emit_ranges(oc_ctx *c, oc_buf *out, unsigned as, uint32_t at) {
   const hg_ir_function *f = c->f;
   unsigned kind = as == HG_AS_GLOBAL ? HG_KARG_GLOBAL_PTR : HG_KARG_CONSTANT_PTR;
@@ -82,7 +83,7 @@ static uint32_t emit_ranges(oc_ctx *c, oc_buf *out, unsigned as, uint32_t at) {
   if (as != HG_AS_CONSTANT) return at;
   for (uint32_t g = 0; g < c->m->num_globals; g++) {
     const hg_ir_global *gl = &c->m->globals[g];
-    if (gl->addrspace != HG_AS_CONSTANT || !c->used_globals[g]) continue;
+    if (gl->addrspace != HG_AS_CONSTANT) continue;
     oc_puts(out, ", (ulong)&");
     oc_global_name(c, out, g);
     oc_printf(out, ", %uul", gl->size ? gl->size : 1);
@@ -139,8 +140,8 @@ void oc_robust_emit_helpers(oc_buf *out) {
           "  *seen |= code;\n"
           "  return false;\n"
           "}\n"
-          "static bool hg_rb_check(__private const ulong *t, __private uint *seen, uint from, uint count, ulong p,\n"
-          "                        ulong n, uint code) {\n"
+          "static inline bool hg_rb_check(__private const ulong *t, __private uint *seen, uint from, uint count,\n"
+          "                               ulong p, ulong n, uint code) {\n"
           "  for (uint i = from; i < from + count; i++)\n"
           "    if (hg_rb_in(t, i, p, n)) return true;\n"
           "  return hg_rb_fail(seen, code);\n"
