@@ -6,7 +6,7 @@
  * sub-buffer's own size). Its prologue builds a private range table
  *   { G, C, base_0, size_0, base_1, size_1, ... }
  * of G ranges of __global memory (the __global buffer arguments) followed by C ranges of
- * __constant memory (the __constant buffer arguments, then the program-scope constants), and a
+ * __constant memory (the __constant buffer arguments, then every program-scope constant), and a
  * private word of the faults it saw; every non-kernel function takes the table and a pointer
  * to that word as two more parameters, so pointers passed down, kept in private variables or
  * chosen by phi or select are checked the same way wherever they are used. A work-item that saw
