@@ -181,6 +181,8 @@ int main(int argc, char **argv) {
   char dname[256];
   clGetDeviceInfo(nat.device, CL_DEVICE_NAME, sizeof dname, dname, NULL);
   printf("native device: %s\n", dname);
+  const char *robust = getenv("HETGPU_ROBUST"); /* bench/run_robust.sh runs both forms */
+  printf("hetGPU robust buffer access (HETGPU_ROBUST): %s\n", robust && !strcmp(robust, "1") ? "on" : "off");
   printf("%-28s %14s %14s %10s\n", "measure", "hetGPU", "native", "ratio");
 
   double cold_h = build_time(&het), cold_n = build_time(&nat);

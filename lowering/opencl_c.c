@@ -118,6 +118,7 @@ static void emit_params(oc_ctx *c, oc_buf *out, bool as_kernel) {
     oc_printf(out, "%s__global uint *%s", first ? "" : ", ", OC_PRINTF_PARAM);
     first = false;
   }
+  if (c->robust) first = oc_robust_params(c, out, first, as_kernel);
   if (c->stop) first = oc_stop_params(c, out, first);
   if (c->slice_name) {
     oc_slice_params(out, first);
@@ -186,10 +187,15 @@ void oc_emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel) {
   for (uint32_t s = 0; s < f->num_slots; s++)
     oc_printf(out, "  uchar hg_s%u[%u] __attribute__((aligned(%u)));\n", s, f->slots[s].size ? f->slots[s].size : 1,
               f->slots[s].align ? f->slots[s].align : 1);
+  if (c->robust && as_kernel && !oc_robust_prologue(c, out)) {
+    oc_fail(c, "out of memory");
+    return;
+  }
   /* every result is a variable, zero-initialised (undefined values read as zero) */
   bool *targeted = calloc(f->num_blocks, sizeof *targeted);
   if (!targeted) {
     oc_fail(c, "out of memory");
+    oc_robust_epilogue(c);
     return;
   }
   for (uint32_t b = 0; b < f->num_blocks; b++) {
@@ -217,13 +223,18 @@ void oc_emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel) {
       oc_fail(c, "block %u is empty", b);
       break;
     }
-    for (uint32_t i = 0; i + 1 < blk->num_insts; i++)
-      if (!c->stop || !oc_stop_inst(c, b, i)) oc_emit_inst(c, b, &blk->insts[i]);
+    for (uint32_t i = 0; i + 1 < blk->num_insts; i++) {
+      if (c->stop && oc_stop_inst(c, b, i)) continue;
+      if (c->robust) oc_robust_emit_inst(c, b, &blk->insts[i]);
+      else oc_emit_inst(c, b, &blk->insts[i]);
+    }
     if (c->stop) oc_stop_inst(c, b, blk->num_insts - 1);
+    if (c->robust && blk->insts[blk->num_insts - 1].op == HG_OP_RET) oc_robust_return(c);
     if (!c->stop || !oc_stop_terminator(c, &blk->insts[blk->num_insts - 1]))
       oc_emit_terminator(c, b, &blk->insts[blk->num_insts - 1]);
   }
   if (c->stop) oc_stop_epilogue(c, &body);
+  oc_robust_epilogue(c);
   free(targeted);
   if (body.p) oc_puts(out, body.p);
   if (body.oom) out->oom = true;
@@ -369,12 +380,14 @@ static void emit_preamble(oc_ctx *c, oc_buf *out) {
   oc_emit_work_item_helpers(c, out);
   oc_emit_fix_helpers(c, out);
   oc_emit_printf_helpers(c, out);
+  if (c->robust) oc_robust_emit_helpers(out);
   oc_puts(out, "\n");
 }
 
-/* The plain kernels, and their stoppable and resume forms when `stop` is not NULL. */
-static char *lower(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_stop_table *stop, char *err,
-                   size_t err_size) {
+/* The plain kernels, and their stoppable and resume forms when `stop` is not NULL; or (robust)
+ * the robust kernels alone. */
+static char *lower(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_stop_table *stop, bool robust,
+                   char *err, size_t err_size) {
   if (err && err_size) err[0] = 0;
   hg_printf_table scratch = {0};
   if (!printf_table) printf_table = &scratch;
@@ -389,6 +402,7 @@ static char *lower(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_s
   c.err = err;
   c.err_size = err_size;
   c.relaxed_math = oc_relaxed_math(m);
+  c.robust = robust;
   if (m->uses_fp64) c.need |= OC_NEED_FP64;
   size_t nf = m->num_functions;
   bool *reachable = calloc(nf ? nf : 1, sizeof *reachable);
@@ -453,14 +467,18 @@ done:
 }
 
 char *hg_lower_opencl_c(const hg_ir_module *m, hg_printf_table *printf_table, char *err, size_t err_size) {
-  return lower(m, printf_table, NULL, err, err_size);
+  return lower(m, printf_table, NULL, false, err, err_size);
+}
+
+char *hg_lower_opencl_c_robust(const hg_ir_module *m, hg_printf_table *printf_table, char *err, size_t err_size) {
+  return lower(m, printf_table, NULL, true, err, err_size);
 }
 
 char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *printf_table,
                                   hg_oc_stop_table *stop, char *err, size_t err_size) {
   memset(stop, 0, sizeof *stop);
   stop->max_barriers = max_barriers;
-  return lower(m, printf_table, stop, err, err_size);
+  return lower(m, printf_table, stop, false, err, err_size);
 }
 
 /* ---- build options ---- */

@@ -28,6 +28,12 @@ typedef struct hg_printf_table {
  * caller does not run the code) receives the printf table; free it with hg_printf_table_free. */
 char *hg_lower_opencl_c(const hg_ir_module *m, hg_printf_table *printf_table, char *err, size_t err_size);
 void hg_printf_table_free(hg_printf_table *t);
+/* hg_lower_opencl_c with every __global and __constant access checked against the launch's
+ * buffers (HETGPU_ROBUST, docs/robust-access.md): each kernel takes, after the application's
+ * arguments and the printf buffer, a `__global uint *` fault word (bit 0: a read out of range,
+ * bit 1: a write), then one `ulong` per __global or __constant buffer argument, in argument
+ * order: the bytes the launch gave it. An access out of range moves nothing and sets the word. */
+char *hg_lower_opencl_c_robust(const hg_ir_module *m, hg_printf_table *printf_table, char *err, size_t err_size);
 /* True when the kernel takes the hidden printf buffer as its last argument. */
 bool hg_printf_table_has_kernel(const hg_printf_table *t, const char *name);
 /* The hg_printf_string_fn (devices/printf_buffer.h) of the table's %s slots; ctx is the table. */

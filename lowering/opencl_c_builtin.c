@@ -159,6 +159,48 @@ static int out_ptr_arg(const char *name, const hg_ir_inst *in, oc_ctx *c, const 
   return -1;
 }
 
+/* vloadN(offset, p) / vstoreN(data, offset, p) and their half forms: element size and count
+ * from the value moved, the stride N elements (vloada_half3 / vstorea_half3: 4). */
+static bool vector_data_access(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_access *a) {
+  bool load = starts(name, "vload");
+  if (!load && !starts(name, "vstore")) return false;
+  if (in->num_operands != (load ? 2u : 3u)) return false;
+  hg_ir_type t = load ? in->type : oc_vtype(c, in->operands[0]);
+  unsigned n = lanes_of(t);
+  unsigned esize = strstr(name, "_half") ? 2 : hg_ir_scalar_bytes((hg_ir_scalar)t.scalar);
+  bool aligned = starts(name, "vloada") || starts(name, "vstorea");
+  *a = (oc_access){.ptr = in->operands[load ? 1 : 2], .index = in->operands[load ? 0 : 1],
+                   .stride = (aligned && n == 3 ? 4 : n) * esize, .bytes = n * esize, .writes = !load};
+  return true;
+}
+
+bool oc_builtin_access(oc_ctx *c, const hg_ir_inst *in, oc_access *a) {
+  if (!in->num_imm || in->imm[0] >= c->m->num_strings) return false;
+  const char *name = c->m->strings[in->imm[0]];
+  switch (hg_builtin_family_of(name)) {
+  case HG_IR_BF_VECTOR_DATA: return vector_data_access(c, in, name, a);
+  case HG_IR_BF_ATOMIC:
+    if (!in->num_operands) return false;
+    *a = (oc_access){.ptr = in->operands[0], .index = HG_IR_NONE,
+                     .bytes = hg_ir_scalar_bytes((hg_ir_scalar)in->type.scalar), .writes = true};
+    return true;
+  case HG_IR_BF_PRINTF:
+  case HG_IR_BF_ASYNC_COPY: return false;
+  default: break;
+  }
+  const char *elem = NULL;
+  unsigned lanes = 1;
+  int i = out_ptr_arg(name, in, c, &elem, &lanes);
+  if (i < 0 || (uint32_t)i >= in->num_operands) return false;
+  /* the out value's C type: a 3-vector is stored as the 4-vector it occupies, except by the
+   * fract and lgamma_r helpers (opencl_c_fix.c), which store three elements */
+  unsigned esize = !strcmp(elem, "int") ? 4 : hg_ir_scalar_bytes((hg_ir_scalar)oc_vtype(c, in->operands[0]).scalar);
+  bool three = !strcmp(name, "fract") || !strcmp(name, "lgamma_r");
+  *a = (oc_access){.ptr = in->operands[i], .index = HG_IR_NONE,
+                   .bytes = (lanes == 3 && !three ? 4 : lanes) * esize, .writes = true};
+  return true;
+}
+
 /* atomic_* / atom_* kept as calls: (ptr, values...); the pointee is the result's type, its
  * signedness flag bit 0 (the pointer argument). */
 static void emit_atomic_builtin(oc_ctx *c, const hg_ir_inst *in, const char *name) {

@@ -568,7 +568,11 @@ static void emit_call(oc_ctx *c, const hg_ir_inst *in) {
     first = false;
     oc_global_name(c, c->body, g);
   }
-  if (c->uses_printf[callee]) oc_printf(c->body, "%s%s", first ? "" : ", ", OC_PRINTF_PARAM);
+  if (c->uses_printf[callee]) {
+    oc_printf(c->body, "%s%s", first ? "" : ", ", OC_PRINTF_PARAM);
+    first = false;
+  }
+  if (c->robust) oc_robust_call_args(c, c->body, first);
   oc_puts(c->body, ")");
   end(c);
 }

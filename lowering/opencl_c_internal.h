@@ -83,6 +83,8 @@ typedef struct oc_ctx {
   hg_ir_contraction contr; /* multiplies emitted fused into their add/sub (ir/contract.c) */
   const struct oc_stop_form *stop; /* emitting a kernel's stoppable or resume form; NULL: the plain one */
   const char *slice_name;           /* emitting a kernel's slice form (opencl_c_slice.c) under this name */
+  bool robust;               /* the robust form: global and constant accesses checked (opencl_c_robust.c) */
+  uint32_t *rb_base;         /* robust kernels: per value, the buffer argument it points into + 1 (0: unknown) */
 } oc_ctx;
 
 void oc_fail(oc_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -153,6 +155,17 @@ void oc_emit_fix_helpers(oc_ctx *c, oc_buf *out);
 /* Whether the module's build options relax math (-cl-fast-relaxed-math, -cl-unsafe-math-optimizations). */
 bool oc_relaxed_math(const hg_ir_module *m);
 
+/* The memory a builtin call moves through a pointer operand: the bytes at pointer operand
+ * `ptr` plus, when `index` is not HG_IR_NONE, that operand times `stride` bytes (vloadN,
+ * vstoreN). False when it moves none the application's pointers name (printf's arguments are
+ * formatted on the host, prefetch is a hint). */
+typedef struct oc_access {
+  uint32_t ptr, index;
+  unsigned stride, bytes;
+  bool writes;
+} oc_access;
+bool oc_builtin_access(oc_ctx *c, const hg_ir_inst *in, oc_access *a);
+
 /* ---- printf (opencl_c_printf.c) ---- */
 #define OC_PRINTF_PARAM "hg_printf_buf" /* the hidden buffer parameter */
 void oc_emit_printf(oc_ctx *c, const hg_ir_inst *in);
@@ -168,6 +181,8 @@ void oc_emit_memset(oc_ctx *c, const hg_ir_inst *in);
  * its declared pointee's alignment, so the type of the widest alignment the reachable
  * functions' local (and generic) accesses rely on ("uint" when they access ints alone). */
 const char *oc_local_arg_pointee(const hg_ir_module *m, const bool *reachable);
+/* Bytes a load or store of a value of type t moves (vec3: three elements; pointers 8). */
+unsigned oc_mem_bytes(hg_ir_type t);
 /* Pointer expression of value v cast to `AS T *` (T a C type name). */
 void oc_ptr_as(oc_ctx *c, oc_buf *b, uint32_t v, const char *elem, bool is_volatile);
 
@@ -190,6 +205,20 @@ bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst);
 /* The form's own terminator instead of `in` (true when emitted), and code after the last block. */
 bool oc_stop_terminator(oc_ctx *c, const hg_ir_inst *in);
 void oc_stop_epilogue(oc_ctx *c, oc_buf *out);
+
+/* ---- robust forms (opencl_c_robust.c, docs/robust-access.md) ---- */
+/* The hidden parameters after the printf buffer (returns the new `first`), the argument values
+ * a call passes for them, the kernel's range table (its prologue), what a kernel does before it
+ * returns (its faults into the fault word), the preamble's helpers. */
+bool oc_robust_params(oc_ctx *c, oc_buf *out, bool first, bool as_kernel);
+void oc_robust_call_args(oc_ctx *c, oc_buf *b, bool first);
+void oc_robust_return(oc_ctx *c);
+bool oc_robust_prologue(oc_ctx *c, oc_buf *out);
+void oc_robust_epilogue(oc_ctx *c);
+void oc_robust_emit_helpers(oc_buf *out);
+/* Instruction `in` with its global and constant accesses checked first: one that is out of
+ * range sets the fault word, moves nothing and gives a zero result. */
+void oc_robust_emit_inst(oc_ctx *c, uint32_t block, const hg_ir_inst *in);
 
 /* Result variable of an instruction. */
 void oc_res(oc_ctx *c, oc_buf *b, const hg_ir_inst *in);

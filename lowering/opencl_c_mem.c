@@ -31,6 +31,11 @@ static hg_ir_type mem_type(hg_ir_type t) {
   return t;
 }
 
+unsigned oc_mem_bytes(hg_ir_type t) {
+  hg_ir_type mt = mem_type(t);
+  return hg_ir_scalar_bytes((hg_ir_scalar)mt.scalar) * mt.lanes;
+}
+
 static unsigned align_of(const hg_ir_inst *in) {
   unsigned l = (in->flags >> 8) & 0x3f;
   return l > 16 ? 1u << 16 : 1u << l;

@@ -3,7 +3,7 @@
 # .gpubundle/, registers NVIDIA's OpenCL, and runs the tests and benchmarks through hetGPU on
 # NVIDIA's OpenCL (HETGPU_BACKEND=vendor:NVIDIA). Logs go to /tmp/gpu-logs, packed into
 # $OUT/gpu-logs.tar.gz when $OUT is set (the device tool brings back only a few files).
-# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit riscv migrate stop stopbench
+# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit riscv migrate stop stopbench robust
 # (corpus modes: HG_CORPUS_MODES, default "ir api il")
 # (default: all).
 set -uo pipefail
@@ -106,6 +106,16 @@ for phase in $phases; do
     # the stoppable forms on NVIDIA below the API, and bench-stop on every backend
     run vendor_stop_test 200 $B/vendor_stop_test
     run bench_stop 350 $B/bench-stop ;;
+  robust)
+    # robust buffer access (HETGPU_ROBUST=1, docs/robust-access.md): its test, with stoppable
+    # and asynchronous launches, and bench-kernels plain then robust (bench/run_robust.sh's
+    # table from the two logs)
+    HETGPU_ROBUST=1 run robust_access 200 $B/robust_access
+    HETGPU_ROBUST=1 HETGPU_SAFE_POINTS=0 run robust_access_async 200 $B/robust_access
+    for rb in 0 1; do
+      OCL_ICD_VENDORS=/tmp/hg-vendors-all HETGPU_SAFE_POINTS=0 HETGPU_ROBUST=$rb HETGPU_BENCH_ITERS=50 \
+        run bench_robust_$rb 200 $B/bench-kernels NVIDIA
+    done ;;
   esac
 done
 cat "$logs/summary.txt"

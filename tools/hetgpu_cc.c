@@ -9,6 +9,8 @@
  *   hetgpu-cc kernel.cl|kernel.hgir --emit-opencl-c      lower to OpenCL C (stdout, or -o file)
  *   hetgpu-cc kernel.cl|kernel.hgir --stoppable          the same with the stoppable, resume and
  *                                                        catch-up forms (docs/opencl-c-safe-points.md)
+ *   hetgpu-cc kernel.cl|kernel.hgir --robust             the robust form, every global access checked
+ *                                                        (HETGPU_ROBUST, docs/robust-access.md)
  *
  * Build options are every other argument starting with '-' (-D, -I with or without a separate
  * value, -cl-std=, -cl-fast-relaxed-math ...), or given whole with --options "...".
@@ -28,7 +30,7 @@
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: hetgpu-cc [build options] INPUT [-o OUTPUT] [--print | --verify | --emit-opencl-c | --stoppable]\n"
+          "usage: hetgpu-cc [build options] INPUT [-o OUTPUT] [--print | --verify | --emit-opencl-c | --stoppable | --robust]\n"
           "                 [--library] [--options \"OPTIONS\"]\n"
           "INPUT is OpenCL C source, a SPIR-V module or an IR binary; build options are passed to the front end.\n");
 }
@@ -93,7 +95,7 @@ static void print_printf_table(const hg_printf_table *pt) {
 
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
-  bool print = false, verify = false, emit_c = false, stoppable = false, library = false;
+  bool print = false, verify = false, emit_c = false, stoppable = false, robust = false, library = false;
   char *opts = calloc(1, 1);
   if (!opts) return 3;
   for (int i = 1; i < argc; i++) {
@@ -103,6 +105,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--verify")) verify = true;
     else if (!strcmp(a, "--emit-opencl-c")) emit_c = true;
     else if (!strcmp(a, "--stoppable")) emit_c = stoppable = true;
+    else if (!strcmp(a, "--robust")) emit_c = robust = true;
     else if (!strcmp(a, "--library")) library = true;
     else if (!strcmp(a, "--options") && i + 1 < argc) append_option(&opts, argv[++i], true);
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -176,6 +179,7 @@ int main(int argc, char **argv) {
     hg_printf_table pt;
     hg_oc_stop_table stop = {0};
     char *src = stoppable ? hg_lower_opencl_c_stoppable(m, 0, &pt, &stop, err, sizeof err)
+                : robust  ? hg_lower_opencl_c_robust(m, &pt, err, sizeof err)
                           : hg_lower_opencl_c(m, &pt, err, sizeof err);
     hg_oc_stop_table_free(&stop);
     if (!src) {

@@ -101,9 +101,13 @@ typedef struct runarg {
   int kind; /* 0 buffer in/out, 1 by value, 2 local */
   void *host;
   size_t size;
+  size_t robust_size; /* robust form: the size the kernel is told (0: size) */
 } runarg;
 
-static bool lower_build_run(hg_ir_module *m, const char *kname, size_t global, size_t local, unsigned n, runarg *args) {
+/* Lowers m (the robust form when fault is not NULL: its fault word comes back there), builds
+ * it on the reference platform without warnings, runs kname and reads the buffers back. */
+static bool lower_build_run_form(hg_ir_module *m, const char *kname, size_t global, size_t local, unsigned n,
+                                 runarg *args, cl_uint *fault) {
   char err[512];
   /* lowering/builtins.h puts argument signedness in call.builtin's flags; tolerate a verifier
    * that does not know that yet */
@@ -111,7 +115,7 @@ static bool lower_build_run(hg_ir_module *m, const char *kname, size_t global, s
     hg_test_fail(__FILE__, __LINE__, "IR does not verify: %s", err);
     return false;
   }
-  char *src = hg_lower_opencl_c(m, NULL, err, sizeof err);
+  char *src = fault ? hg_lower_opencl_c_robust(m, NULL, err, sizeof err) : hg_lower_opencl_c(m, NULL, err, sizeof err);
   if (!src) {
     hg_test_fail(__FILE__, __LINE__, "lowering failed: %s", err);
     return false;
@@ -130,7 +134,7 @@ static bool lower_build_run(hg_ir_module *m, const char *kname, size_t global, s
     hg_test_fail(__FILE__, __LINE__, "build of lowered source: %d\n%s\n--- source ---\n%s", e, log, src);
     ok = false;
   }
-  cl_mem bufs[16] = {0};
+  cl_mem bufs[16] = {0}, fault_buf = NULL;
   cl_kernel kern = NULL;
   if (ok) kern = clCreateKernel(p, kname, &e);
   if (!kern) ok = false;
@@ -144,12 +148,25 @@ static bool lower_build_run(hg_ir_module *m, const char *kname, size_t global, s
       clSetKernelArg(kern, i, args[i].size, NULL);
     }
   }
+  if (ok && fault) { /* the robust form's hidden arguments: the fault word, each buffer's size */
+    *fault = 0;
+    fault_buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof *fault, fault, &e);
+    cl_uint at = n;
+    ok = clSetKernelArg(kern, at++, sizeof fault_buf, &fault_buf) == CL_SUCCESS;
+    for (unsigned i = 0; ok && i < n; i++) {
+      cl_ulong size = args[i].robust_size ? args[i].robust_size : args[i].size;
+      if (args[i].kind == 0) ok = clSetKernelArg(kern, at++, sizeof size, &size) == CL_SUCCESS;
+    }
+    if (!ok) hg_test_fail(__FILE__, __LINE__, "setting the robust form's arguments");
+  }
   if (ok) {
     e = clEnqueueNDRangeKernel(q, kern, 1, NULL, &global, local ? &local : NULL, 0, NULL, NULL);
     if (e != CL_SUCCESS) { hg_test_fail(__FILE__, __LINE__, "enqueue: %d", e); ok = false; }
   }
   for (unsigned i = 0; ok && i < n; i++)
     if (args[i].kind == 0) clEnqueueReadBuffer(q, bufs[i], CL_TRUE, 0, args[i].size, args[i].host, 0, NULL, NULL);
+  if (ok && fault) clEnqueueReadBuffer(q, fault_buf, CL_TRUE, 0, sizeof *fault, fault, 0, NULL, NULL);
+  if (fault_buf) clReleaseMemObject(fault_buf);
   for (unsigned i = 0; i < n; i++)
     if (bufs[i]) clReleaseMemObject(bufs[i]);
   if (kern) clReleaseKernel(kern);
@@ -157,6 +174,20 @@ static bool lower_build_run(hg_ir_module *m, const char *kname, size_t global, s
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
   free(src);
+  return ok;
+}
+
+/* HG_LOWER_ROBUST=1: every test's kernel in its robust form, told its buffers' true sizes,
+ * must give the same results and report no fault (no false positives). */
+static bool lower_build_run(hg_ir_module *m, const char *kname, size_t global, size_t local, unsigned n, runarg *args) {
+  const char *r = getenv("HG_LOWER_ROBUST");
+  cl_uint fault = 0;
+  bool robust = r && !strcmp(r, "1");
+  bool ok = lower_build_run_form(m, kname, global, local, n, args, robust ? &fault : NULL);
+  if (ok && fault) {
+    hg_test_fail(__FILE__, __LINE__, "robust form of %s: fault word %u in range", kname, fault);
+    return false;
+  }
   return ok;
 }
 
@@ -567,4 +598,47 @@ HG_TEST(work_item_dimindx) {
         CHECK_MSG(out[i * 24 + f * 3 + j] == e, "item %d %s(%u): %llu, expected %llu", i, names[f], dim,
                   (unsigned long long)out[i * 24 + f * 3 + j], (unsigned long long)e);
       }
+}
+
+/* The robust form (HETGPU_ROBUST) through a function that is not inlined: put(p, i, v) stores
+ * p[i] = v and gets the range table as hidden parameters. Each item g stores g at a[g + shift]
+ * and copies b[g] to c[g] by a memcpy through pointers chosen by a select. The kernel is told
+ * a[] is N ints where the buffer has 16 more: in range everything lands; with shift 1 the last
+ * item's store is dropped (the bytes past N keep their poison) and the fault word says "write". */
+HG_TEST(robust_form_through_a_call) {
+  for (int shift = 0; shift < 2; shift++) {
+    hg_ir_module *m = hg_ir_module_new();
+    hg_ir_type i32 = T(HG_IR_I32, 1), i64 = T(HG_IR_I64, 1), gp = hg_ir_ptr_ty(HG_AS_GLOBAL);
+    hg_ir_type pt[3] = {gp, i64, i32};
+    kb h = {m, hg_ir_add_function(m, "put", T(HG_IR_VOID, 1), 3, pt), 0};
+    h.b = hg_ir_add_block(F(&h));
+    store(&h, elem(&h, 0, 1, 4), 2, 4);
+    ret(&h);
+    argspec as[] = {gbuf("a"), gbuf("b"), gbuf("c")};
+    kb k = new_kernel(m, "rcall", 3, as);
+    uint32_t g = gid(&k);
+    uint32_t at = op2(&k, HG_OP_ADD, i64, g, kconst(&k, i64, (uint64_t)shift));
+    uint32_t cargs[3] = {0, at, op1(&k, HG_OP_TRUNC, i32, g)};
+    ins(&k, HG_OP_CALL, 0, T(HG_IR_VOID, 1), 3, cargs, 1, &h.fi);
+    uint32_t odd = cmp(&k, HG_OP_ICMP, HG_CMP_NE, op2(&k, HG_OP_AND, i64, g, kconst(&k, i64, 1)), kconst(&k, i64, 0));
+    uint32_t src = sel(&k, odd, elem(&k, 1, g, 4), elem(&k, 1, g, 4));
+    uint32_t mc[3] = {elem(&k, 2, g, 4), src, kconst(&k, i64, 4)};
+    ins(&k, HG_OP_MEMCPY, 0, T(HG_IR_VOID, 1), 3, mc, 0, NULL);
+    ret(&k);
+    static uint32_t a[N + 16], b[N], c[N];
+    memset(a, 0xcd, sizeof a);
+    memset(c, 0xcd, sizeof c);
+    hg_test_fill_random(b, sizeof b);
+    runarg ra[] = {{0, a, sizeof a, N * 4}, {0, b, sizeof b, 0}, {0, c, sizeof c, 0}};
+    cl_uint fault = 0;
+    bool ok = lower_build_run_form(m, "rcall", N, WG, 3, ra, &fault);
+    hg_ir_module_free(m);
+    if (!ok) return;
+    CHECK_MSG(fault == (shift ? 2u : 0u), "shift %d: fault word %u", shift, fault);
+    for (int i = 0; i < N + 16; i++) {
+      uint32_t want = i >= shift && i - shift < N && i < N ? (uint32_t)(i - shift) : 0xcdcdcdcdu;
+      CHECK_MSG(a[i] == want, "shift %d: a[%d] = %08x, want %08x", shift, i, a[i], want);
+    }
+    CHECK_MSG(!memcmp(b, c, sizeof b), "shift %d: the memcpy through a select", shift);
+  }
 }

@@ -8,13 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
-
-typedef struct env {
-  cl_context ctx;
-  cl_command_queue q;
-  cl_program prog;
-} env;
+#include "fault_env.h"
 
 static const char *src =
     /* writes a[i] for every work-item: the range is larger than a */
@@ -69,63 +63,6 @@ static bool on_riscv(void) {
   return hg_test_is_hetgpu() && be && !strcmp(be, "riscv");
 }
 
-static bool env_open(env *e) {
-  memset(e, 0, sizeof *e);
-  e->ctx = hg_test_context();
-  e->q = e->ctx ? hg_test_queue(e->ctx, 0) : NULL;
-  e->prog = e->q ? hg_test_build(e->ctx, src, "") : NULL;
-  return e->prog != NULL;
-}
-
-static void env_close(env *e) {
-  if (e->prog) clReleaseProgram(e->prog);
-  if (e->q) clReleaseCommandQueue(e->q);
-  if (e->ctx) clReleaseContext(e->ctx);
-}
-
-static cl_mem buffer(env *e, size_t size, const void *init) {
-  cl_int err;
-  cl_mem m = clCreateBuffer(e->ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size, (void *)init, &err);
-  return err == CL_SUCCESS ? m : NULL;
-}
-
-/* Sets the arguments (sizes and values in pairs; value NULL: a __local argument) and runs
- * `kernel` over global/local in one dimension; returns the event's final status (or the
- * enqueue's error). */
-static cl_int run(env *e, const char *kernel, size_t global, size_t local, unsigned nargs, const size_t *sizes,
-                  const void *const *values) {
-  cl_int err;
-  cl_kernel k = clCreateKernel(e->prog, kernel, &err);
-  if (err != CL_SUCCESS)
-    return err;
-  for (unsigned i = 0; i < nargs && err == CL_SUCCESS; i++)
-    err = clSetKernelArg(k, i, sizes[i], values[i]);
-  cl_event ev = NULL;
-  if (err == CL_SUCCESS)
-    err = clEnqueueNDRangeKernel(e->q, k, 1, NULL, &global, &local, 0, NULL, &ev);
-  cl_int status = err;
-  if (ev) {
-    clWaitForEvents(1, &ev);
-    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-    clReleaseEvent(ev);
-  }
-  clReleaseKernel(k);
-  /* a failed command may have stopped the queue: later commands go to a fresh one */
-  if (status < 0) {
-    clReleaseCommandQueue(e->q);
-    e->q = hg_test_queue(e->ctx, 0);
-  }
-  return status;
-}
-
-static bool same_bytes(env *e, cl_mem m, const void *want, size_t size) {
-  void *got = malloc(size);
-  bool ok = got && clEnqueueReadBuffer(e->q, m, CL_TRUE, 0, size, got, 0, NULL, NULL) == CL_SUCCESS &&
-            !memcmp(got, want, size);
-  free(got);
-  return ok;
-}
-
 /* a[] of N ints, b[] right behind it (the allocator's next range): the work-items past a[]
  * would write b[]; the command fails and b keeps its bytes. */
 HG_TEST(write_past_buffer_into_the_next_fails) {
@@ -133,32 +70,32 @@ HG_TEST(write_past_buffer_into_the_next_fails) {
     hg_test_skip("out-of-bounds stores crash a CPU device's process; only the riscv backend contains them");
     return;
   }
-  env e;
-  CHECK(env_open(&e));
+  hg_test_env e;
+  CHECK(hg_test_env_open(&e, src));
   enum { N = 4096 };
   int *b = malloc(N * 4), *a = malloc(N * 4);
   hg_test_fill_random(b, N * 4);
   hg_test_fill_random(a, N * 4);
-  cl_mem ma = buffer(&e, N * 4, a), mb = buffer(&e, N * 4, b);
+  cl_mem ma = hg_test_env_buffer(&e, N * 4, a), mb = hg_test_env_buffer(&e, N * 4, b);
   CHECK(ma && mb);
   int salt = (int)(hg_test_rand() & 0xffff);
   size_t sizes[3] = {sizeof ma, sizeof mb, sizeof salt};
   const void *vals[3] = {&ma, &mb, &salt};
-  cl_int st = run(&e, "spill", N + 1024, 64, 3, sizes, vals); /* 1024 work-items, 16 groups, past a[] */
+  cl_int st = hg_test_env_run(&e, "spill", N + 1024, 64, 3, sizes, vals); /* 1024 work-items, 16 groups, past a[] */
   CHECK_MSG(st == CL_OUT_OF_RESOURCES, "writes past a[] into b[]: event status %d, expected CL_OUT_OF_RESOURCES", st);
-  CHECK_MSG(same_bytes(&e, mb, b, N * 4), "b[] changed by writes past a[]");
+  CHECK_MSG(hg_test_env_same_bytes(&e, mb, b, N * 4), "b[] changed by writes past a[]");
   /* the same kernel inside a[] runs and writes what the host expects */
-  st = run(&e, "spill", N, 64, 3, sizes, vals);
+  st = hg_test_env_run(&e, "spill", N, 64, 3, sizes, vals);
   CHECK_MSG(st == CL_COMPLETE, "in bounds: status %d", st);
   for (int i = 0; i < N; i++)
     a[i] = i * 3 + salt;
-  CHECK_MSG(same_bytes(&e, ma, a, N * 4), "a[] after an in-bounds launch");
-  CHECK_MSG(same_bytes(&e, mb, b, N * 4), "b[] after an in-bounds launch");
+  CHECK_MSG(hg_test_env_same_bytes(&e, ma, a, N * 4), "a[] after an in-bounds launch");
+  CHECK_MSG(hg_test_env_same_bytes(&e, mb, b, N * 4), "b[] after an in-bounds launch");
   clReleaseMemObject(ma);
   clReleaseMemObject(mb);
   free(a);
   free(b);
-  env_close(&e);
+  hg_test_env_close(&e);
 }
 
 /* Reading past in[] into out[] behind it (both arguments) fails too. */
@@ -167,28 +104,28 @@ HG_TEST(read_past_buffer_fails) {
     hg_test_skip("only the riscv backend contains out-of-bounds accesses");
     return;
   }
-  env e;
-  CHECK(env_open(&e));
+  hg_test_env e;
+  CHECK(hg_test_env_open(&e, src));
   enum { N = 2048 };
   int *in = malloc(N * 4), *out = malloc(N * 4);
   hg_test_fill_random(in, N * 4);
   memset(out, 0xAB, N * 4);
-  cl_mem mi = buffer(&e, N * 4, in), mo = buffer(&e, N * 4, out);
+  cl_mem mi = hg_test_env_buffer(&e, N * 4, in), mo = hg_test_env_buffer(&e, N * 4, out);
   CHECK(mi && mo);
   int n = N / 2;
   size_t sizes[3] = {sizeof mi, sizeof mo, sizeof n};
   const void *vals[3] = {&mi, &mo, &n};
-  CHECK_MSG(run(&e, "peek", N / 2, 64, 3, sizes, vals) == CL_COMPLETE, "in-bounds peek");
+  CHECK_MSG(hg_test_env_run(&e, "peek", N / 2, 64, 3, sizes, vals) == CL_COMPLETE, "in-bounds peek");
   CHECK_CL(clEnqueueReadBuffer(e.q, mo, CL_TRUE, 0, N * 4, out, 0, NULL, NULL));
   CHECK_MSG(!memcmp(out, in + N / 2, N / 2 * 4), "in-bounds peek results");
   n = N;
-  cl_int st = run(&e, "peek", N, 64, 3, sizes, vals);
+  cl_int st = hg_test_env_run(&e, "peek", N, 64, 3, sizes, vals);
   CHECK_MSG(st == CL_OUT_OF_RESOURCES, "reads past in[]: status %d, expected CL_OUT_OF_RESOURCES", st);
   clReleaseMemObject(mi);
   clReleaseMemObject(mo);
   free(in);
   free(out);
-  env_close(&e);
+  hg_test_env_close(&e);
 }
 
 /* Two sub-buffers side by side in one buffer: writes past the first fail and the second
@@ -198,15 +135,15 @@ HG_TEST(write_past_sub_buffer_fails) {
     hg_test_skip("only the riscv backend contains out-of-bounds accesses");
     return;
   }
-  env e;
-  CHECK(env_open(&e));
+  hg_test_env e;
+  CHECK(hg_test_env_open(&e, src));
   cl_uint align_bits = 0;
   CHECK_CL(clGetDeviceInfo(hg_test_device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL));
   size_t half = align_bits / 8 > 4096 ? align_bits / 8 : 4096; /* bytes of each sub-buffer */
   size_t n = half / 4;
   uint8_t *init = malloc(2 * half);
   hg_test_fill_random(init, 2 * half);
-  cl_mem parent = buffer(&e, 2 * half, init);
+  cl_mem parent = hg_test_env_buffer(&e, 2 * half, init);
   CHECK(parent);
   cl_int err;
   cl_buffer_region r1 = {0, half}, r2 = {half, half};
@@ -217,19 +154,19 @@ HG_TEST(write_past_sub_buffer_fails) {
   int salt = (int)(hg_test_rand() & 0xffff);
   size_t sizes[3] = {sizeof s1, sizeof s2, sizeof salt};
   const void *vals[3] = {&s1, &s2, &salt};
-  cl_int st = run(&e, "spill", n + 256, 64, 3, sizes, vals);
+  cl_int st = hg_test_env_run(&e, "spill", n + 256, 64, 3, sizes, vals);
   CHECK_MSG(st == CL_OUT_OF_RESOURCES, "writes past sub-buffer 1 into sub-buffer 2: status %d", st);
-  CHECK_MSG(same_bytes(&e, s2, init + half, half), "sub-buffer 2 changed by writes past sub-buffer 1");
+  CHECK_MSG(hg_test_env_same_bytes(&e, s2, init + half, half), "sub-buffer 2 changed by writes past sub-buffer 1");
   /* alone, too: past a sub-buffer is the rest of its parent */
   const void *vals1[3] = {&s1, &s1, &salt};
-  st = run(&e, "spill", n + 64, 64, 3, sizes, vals1);
+  st = hg_test_env_run(&e, "spill", n + 64, 64, 3, sizes, vals1);
   CHECK_MSG(st == CL_OUT_OF_RESOURCES, "writes past a sub-buffer into its parent: status %d", st);
-  CHECK_MSG(same_bytes(&e, s2, init + half, half), "the parent's bytes past sub-buffer 1 changed");
+  CHECK_MSG(hg_test_env_same_bytes(&e, s2, init + half, half), "the parent's bytes past sub-buffer 1 changed");
   clReleaseMemObject(s1);
   clReleaseMemObject(s2);
   clReleaseMemObject(parent);
   free(init);
-  env_close(&e);
+  hg_test_env_close(&e);
 }
 
 /* __local arguments: writes or reads past one fail, also where the next __local argument or
@@ -239,38 +176,38 @@ HG_TEST(local_argument_out_of_bounds_fails) {
     hg_test_skip("only the riscv backend contains out-of-bounds accesses");
     return;
   }
-  env e;
-  CHECK(env_open(&e));
+  hg_test_env e;
+  CHECK(hg_test_env_open(&e, src));
   enum { L = 64, G = 4 * L };
-  cl_mem out = buffer(&e, G * 4, NULL);
+  cl_mem out = hg_test_env_buffer(&e, G * 4, NULL);
   CHECK(out);
   int n = L, over = 1 + (int)(hg_test_rand() % 8);
   size_t sizes[5] = {sizeof out, L * 4, L * 4, sizeof n, sizeof over};
   const void *vals[5] = {&out, NULL, NULL, &n, &over};
-  cl_int st = run(&e, "local_spill", G, L, 5, sizes, vals);
+  cl_int st = hg_test_env_run(&e, "local_spill", G, L, 5, sizes, vals);
   CHECK_MSG(st == CL_OUT_OF_RESOURCES, "writes of %d ints past a __local argument: status %d", over, st);
   /* a __local argument whose size is not a multiple of 16: its padding is out of bounds too */
   int n2 = L - 3, none = 0;
   size_t sizes2[5] = {sizeof out, (size_t)n2 * 4, L * 4, sizeof n2, sizeof none};
   const void *vals2[5] = {&out, NULL, NULL, &n2, &none};
-  st = run(&e, "local_spill", G, L, 5, sizes2, vals2);
+  st = hg_test_env_run(&e, "local_spill", G, L, 5, sizes2, vals2);
   CHECK_MSG(st == CL_OUT_OF_RESOURCES, "writes into the padding past a %d-byte __local argument: status %d", n2 * 4,
             st);
   size_t sizes3[3] = {sizeof out, L * 4, sizeof n};
   int half = L / 2;
   const void *vals3[3] = {&out, NULL, &half};
-  st = run(&e, "local_peek", G, L, 3, sizes3, vals3);
+  st = hg_test_env_run(&e, "local_peek", G, L, 3, sizes3, vals3);
   CHECK_MSG(st == CL_OUT_OF_RESOURCES, "reads past a __local argument: status %d", st);
   /* in bounds, the same kernel computes what the host does */
   const void *vals4[5] = {&out, NULL, NULL, &n, &none};
-  st = run(&e, "local_spill", G, L, 5, sizes, vals4);
+  st = hg_test_env_run(&e, "local_spill", G, L, 5, sizes, vals4);
   CHECK_MSG(st == CL_COMPLETE, "in bounds: status %d", st);
   int got[G];
   CHECK_CL(clEnqueueReadBuffer(e.q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
   for (int i = 0; i < G; i++)
     CHECK_MSG(got[i] == (i % L) * 3, "out[%d] = %d", i, got[i]);
   clReleaseMemObject(out);
-  env_close(&e);
+  hg_test_env_close(&e);
 }
 
 /* Static __local variables: writes past one fail (before, they landed in the next one). */
@@ -279,47 +216,47 @@ HG_TEST(static_local_out_of_bounds_fails) {
     hg_test_skip("only the riscv backend contains out-of-bounds accesses");
     return;
   }
-  env e;
-  CHECK(env_open(&e));
+  hg_test_env e;
+  CHECK(hg_test_env_open(&e, src));
   enum { L = 64, G = 3 * L };
   int *init = malloc(G * 4);
   hg_test_fill_random(init, G * 4);
-  cl_mem out = buffer(&e, G * 4, init);
+  cl_mem out = hg_test_env_buffer(&e, G * 4, init);
   CHECK(out);
   int over = 1 + (int)(hg_test_rand() % 4);
   size_t sizes[3] = {sizeof out, L * 4, sizeof over};
   const void *vals[3] = {&out, NULL, &over};
-  cl_int st = run(&e, "static_spill", G, L, 3, sizes, vals);
+  cl_int st = hg_test_env_run(&e, "static_spill", G, L, 3, sizes, vals);
   CHECK_MSG(st == CL_OUT_OF_RESOURCES, "writes of %d ints past a static __local array: status %d", over, st);
   int none = 0;
   const void *vals2[3] = {&out, NULL, &none};
-  st = run(&e, "static_spill", G, L, 3, sizes, vals2);
+  st = hg_test_env_run(&e, "static_spill", G, L, 3, sizes, vals2);
   CHECK_MSG(st == CL_COMPLETE, "in bounds: status %d", st);
   for (int i = 0; i < G; i++)
     init[i] = (i % L) * 6;
-  CHECK_MSG(same_bytes(&e, out, init, G * 4), "static __local results");
+  CHECK_MSG(hg_test_env_same_bytes(&e, out, init, G * 4), "static __local results");
   clReleaseMemObject(out);
   free(init);
-  env_close(&e);
+  hg_test_env_close(&e);
 }
 
 /* What stays valid (any platform): a buffer passed twice, one-past-the-end bounds, pointers
  * chosen at run time and kept in private memory, a sub-buffer with its parent. */
 HG_TEST(aliases_and_derived_pointers_keep_working) {
-  env e;
-  CHECK(env_open(&e));
+  hg_test_env e;
+  CHECK(hg_test_env_open(&e, src));
   enum { N = 3000, G = 512 };
   int *io = malloc(N * 4), *want = malloc(N * 4), flags = -1;
   hg_test_fill_random(io, N * 4);
   for (int i = 0; i < N; i++)
     want[i] = (int)((unsigned)io[i] * 7u + 1u);
-  cl_mem mio = buffer(&e, N * 4, io), mf = buffer(&e, 4, &flags);
+  cl_mem mio = hg_test_env_buffer(&e, N * 4, io), mf = hg_test_env_buffer(&e, 4, &flags);
   CHECK(mio && mf);
   int n = N;
   size_t s4[4] = {sizeof mio, sizeof mio, sizeof n, sizeof mf};
-  CHECK_MSG(run(&e, "twice", N, 8, 4, s4, (const void *const[]){&mio, &mio, &n, &mf}) == CL_COMPLETE,
+  CHECK_MSG(hg_test_env_run(&e, "twice", N, 8, 4, s4, (const void *const[]){&mio, &mio, &n, &mf}) == CL_COMPLETE,
             "one buffer as two arguments");
-  CHECK_MSG(same_bytes(&e, mio, want, N * 4), "in-place results");
+  CHECK_MSG(hg_test_env_same_bytes(&e, mio, want, N * 4), "in-place results");
   CHECK_CL(clEnqueueReadBuffer(e.q, mf, CL_TRUE, 0, 4, &flags, 0, NULL, NULL));
   CHECK_MSG(flags == 3, "in == out and (out + n) - out == n: flags %d, expected 3", flags);
 
@@ -327,14 +264,14 @@ HG_TEST(aliases_and_derived_pointers_keep_working) {
   int *a0 = malloc(N * 4), *b0 = malloc(N * 4);
   hg_test_fill_random(a0, N * 4);
   hg_test_fill_random(b0, N * 4);
-  cl_mem ma = buffer(&e, N * 4, a0), mb = buffer(&e, N * 4, b0);
+  cl_mem ma = hg_test_env_buffer(&e, N * 4, a0), mb = hg_test_env_buffer(&e, N * 4, b0);
   CHECK(ma && mb);
   size_t s3[3] = {sizeof ma, sizeof mb, sizeof n};
-  CHECK_MSG(run(&e, "strided", G, 64, 3, s3, (const void *const[]){&ma, &mb, &n}) == CL_COMPLETE, "strided");
+  CHECK_MSG(hg_test_env_run(&e, "strided", G, 64, 3, s3, (const void *const[]){&ma, &mb, &n}) == CL_COMPLETE, "strided");
   for (int k = 0; k < N; k++)
     (k & 1 ? b0 : a0)[k] = k ^ 0x5a5a;
-  CHECK_MSG(same_bytes(&e, ma, a0, N * 4), "strided: a[]");
-  CHECK_MSG(same_bytes(&e, mb, b0, N * 4), "strided: b[]");
+  CHECK_MSG(hg_test_env_same_bytes(&e, ma, a0, N * 4), "strided: a[]");
+  CHECK_MSG(hg_test_env_same_bytes(&e, mb, b0, N * 4), "strided: b[]");
 
   /* a sub-buffer with its parent */
   cl_uint align_bits = 0;
@@ -343,7 +280,7 @@ HG_TEST(aliases_and_derived_pointers_keep_working) {
   size_t total = origin + count * 4 + 1024;
   uint8_t *pinit = malloc(total);
   hg_test_fill_random(pinit, total);
-  cl_mem parent = buffer(&e, total, pinit);
+  cl_mem parent = hg_test_env_buffer(&e, total, pinit);
   CHECK(parent);
   cl_int err;
   cl_buffer_region reg = {origin, count * 4};
@@ -351,7 +288,7 @@ HG_TEST(aliases_and_derived_pointers_keep_working) {
   CHECK_CL(err);
   int oi = (int)(origin / 4);
   size_t s4b[4] = {sizeof parent, sizeof sub, sizeof oi, sizeof mf};
-  CHECK_MSG(run(&e, "sub_and_parent", count, 64, 4, s4b, (const void *const[]){&parent, &sub, &oi, &mf}) ==
+  CHECK_MSG(hg_test_env_run(&e, "sub_and_parent", count, 64, 4, s4b, (const void *const[]){&parent, &sub, &oi, &mf}) ==
                 CL_COMPLETE,
             "sub-buffer with its parent");
   for (size_t i = 0; i < count; i++) {
@@ -360,7 +297,7 @@ HG_TEST(aliases_and_derived_pointers_keep_working) {
     v = (int)((unsigned)v + 1u);
     memcpy(pinit + origin + 4 * i, &v, 4);
   }
-  CHECK_MSG(same_bytes(&e, parent, pinit, total), "parent after the sub-buffer's update");
+  CHECK_MSG(hg_test_env_same_bytes(&e, parent, pinit, total), "parent after the sub-buffer's update");
   CHECK_CL(clEnqueueReadBuffer(e.q, mf, CL_TRUE, 0, 4, &flags, 0, NULL, NULL));
   CHECK_MSG(flags == 1, "parent + origin == sub: %d", flags);
   clReleaseMemObject(sub);
@@ -374,5 +311,5 @@ HG_TEST(aliases_and_derived_pointers_keep_working) {
   free(b0);
   free(io);
   free(want);
-  env_close(&e);
+  hg_test_env_close(&e);
 }

@@ -61,6 +61,8 @@ static cl_int vendor_token_wait(hg_backend *be, hg_token *token, uint64_t *devic
     hg_vendor_print_flush(hg_vendor_of(be), print); /* the output is out before the launch completes */
   cl_event ev = print ? hg_vendor_print_event(print) : (cl_event)token;
   cl_int err = wait_status(ev);
+  if (err == CL_SUCCESS && print)
+    err = hg_vendor_print_fault(print); /* a robust kernel's access out of range fails it */
   cl_ulong start = 0, end = 0;
   if (err == CL_SUCCESS && (device_start || device_end) && hg_vendor_event_times(ev, &start, &end))
     hg_vendor_clock_to_host(hg_vendor_of(be), &start, &end);

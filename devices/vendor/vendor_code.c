@@ -8,6 +8,7 @@
 #include "devices/vendor/vendor_internal.h"
 #include "lowering/opencl_c.h"
 #include "common/log.h"
+#include "common/robust_settings.h"
 #include "common/safepoint_settings.h"
 
 static char *dup_string(const char *s) {
@@ -31,10 +32,10 @@ static char *build_log(hg_vendor_backend *vb, cl_program prog) {
   return log;
 }
 
-/* The cache key of a vendor build: the lowered source, its options and the exact device and
- * driver that compiled it. */
-static void binary_key(hg_backend *be, const char *source, const char *opts, hg_cache_key *key) {
-  hg_cache_key_add_str(key, "vendor-binary");
+/* The cache key of a vendor build: the lowered source (robust or not), its options and the
+ * exact device and driver that compiled it. */
+static void binary_key(hg_backend *be, const char *source, const char *opts, bool robust, hg_cache_key *key) {
+  hg_cache_key_add_str(key, robust ? "vendor-binary-robust" : "vendor-binary");
   hg_cache_key_add_str(key, be->platform_name);
   hg_cache_key_add_str(key, be->device_name);
   hg_cache_key_add_str(key, be->driver_version);
@@ -77,11 +78,12 @@ static void program_to_cache(hg_vendor_backend *vb, cl_program prog, const hg_ca
 
 /* Builds `source` (from the cache when it holds the vendor binary); *log receives the
  * vendor's build log when it built. */
-static cl_int build_source(hg_vendor_backend *vb, const char *source, const char *opts, cl_program *out, char **log) {
+static cl_int build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust, cl_program *out,
+                           char **log) {
   hg_backend *be = &vb->base;
   *out = NULL;
   hg_cache_key key = {0};
-  binary_key(be, source, opts, &key);
+  binary_key(be, source, opts, robust, &key);
   cl_program prog = program_from_cache(vb, &key, opts);
   if (prog) {
     hg_cache_key_free(&key);
@@ -130,11 +132,14 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   /* lowered on a cache hit too: the source is the cache key, and the printf table comes with it */
   hg_printf_table table;
   hg_oc_stop_table stop = {0};
-  bool forms = hg_safepoints_enabled(); /* off, the forms would only cost compile time */
+  /* robust kernels have no stoppable forms: their launches run to the end (docs/robust-access.md) */
+  bool robust = hg_robust_enabled();
+  bool forms = hg_safepoints_enabled() && !robust; /* off, the forms would only cost compile time */
   /* PoCL (CPU devices) compiles the forms of kernels with many barriers without end */
   uint32_t max_barriers = (be->type & CL_DEVICE_TYPE_CPU) ? 4 : 0;
-  char *source = forms ? hg_lower_opencl_c_stoppable(module, max_barriers, &table, &stop, err_text, sizeof err_text)
-                       : hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
+  char *source = robust  ? hg_lower_opencl_c_robust(module, &table, err_text, sizeof err_text)
+                 : forms ? hg_lower_opencl_c_stoppable(module, max_barriers, &table, &stop, err_text, sizeof err_text)
+                         : hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
   if (!source) {
     HG_LOG(HG_LOG_COMPILE, "%s: lowering to OpenCL C failed: %s", be->name, err_text);
     if (log) {
@@ -161,7 +166,7 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
     goto done;
   }
   snprintf(opts, opts_len, "%s%s%s", options, *options && *lower_opts ? " " : "", lower_opts);
-  err = build_source(vb, source, opts, &p->program, log);
+  err = build_source(vb, source, opts, robust, &p->program, log);
   if (err == CL_BUILD_PROGRAM_FAILURE && forms && stop.num_kernels) {
     /* the forms must never cost the application its program: build the plain kernels alone */
     HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build; building the plain kernels", be->name);
@@ -169,12 +174,13 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
     hg_printf_table_free(&table);
     free(source);
     source = hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
-    err = source ? build_source(vb, source, opts, &p->program, log) : CL_BUILD_PROGRAM_FAILURE;
+    err = source ? build_source(vb, source, opts, false, &p->program, log) : CL_BUILD_PROGRAM_FAILURE;
   }
 done:
   if (err == CL_SUCCESS) {
     p->printf = table;
     p->stop = stop;
+    p->robust = robust;
   } else {
     if (source)
       hg_printf_table_free(&table);
@@ -224,6 +230,7 @@ cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *na
          wg, (unsigned long long)local, (unsigned long long)priv);
   k->prog = p;
   k->printf = hg_printf_table_has_kernel(&p->printf, name);
+  k->robust = p->robust;
   k->name = dup_string(name);
   k->stop_info = hg_oc_stop_table_find(&p->stop, name);
   pthread_mutex_init(&k->launch_lock, NULL);
@@ -285,7 +292,7 @@ static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel 
       return CL_SUCCESS; /* an empty range: nothing runs (OpenCL 2.1+) */
     any_local |= l->local_size[i] != 0;
   }
-  cl_int err = k->printf ? hg_vendor_print_create(vb, k, print) : CL_SUCCESS;
+  cl_int err = k->printf || k->robust ? hg_vendor_print_create(vb, k, print) : CL_SUCCESS;
   if (err != CL_SUCCESS)
     return err;
   const size_t *local = any_local ? l->local_size : NULL;
@@ -295,10 +302,13 @@ static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel 
     if (err != CL_SUCCESS)
       HG_LOG(HG_LOG_SCHED, "%s: setting argument %u failed (%d)", vb->base.name, i, err);
   }
-  if (err == CL_SUCCESS && *print)
-    err = hg_vendor_print_set_arg(*print, kernel, l->num_args); /* after the application's */
+  cl_uint hidden = l->num_args; /* after the application's: the printf buffer, the robust form's */
+  if (err == CL_SUCCESS && k->printf)
+    err = hg_vendor_print_set_arg(*print, kernel, hidden++);
+  if (err == CL_SUCCESS && k->robust)
+    err = hg_vendor_print_set_robust_args(*print, kernel, hidden, l, &hidden);
   if (err == CL_SUCCESS && extra)
-    err = extra(kernel, l->num_args + (*print ? 1 : 0), extra_arg);
+    err = extra(kernel, hidden, extra_arg);
   if (err == CL_SUCCESS) {
     hg_vendor_slot slot;
     hg_vendor_stream_take(vb, timed, &slot);
@@ -344,6 +354,8 @@ cl_int hg_vendor_run_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel k
     *device_ns = end - start;
   VCL(ev)->clReleaseEvent(ev);
   if (print) {
+    if (err == CL_SUCCESS)
+      err = hg_vendor_print_fault(print);
     hg_vendor_print_set_output(print, l->printf_out, l->printf_len);
     hg_vendor_print_release(print); /* earlier launches' output first, then this one's */
   }

@@ -67,12 +67,14 @@ struct hg_dev_program {
   cl_program program;
   hg_printf_table printf; /* from the lowering, made again on a cache hit */
   hg_oc_stop_table stop;  /* the kernels that have stoppable and resume forms in the program */
+  bool robust;            /* lowered in the robust form (HETGPU_ROBUST, docs/robust-access.md) */
 };
 
 struct hg_dev_kernel {
   cl_kernel kernel;
   const hg_dev_program *prog;
   bool printf; /* takes the printf buffer as its last vendor argument (hidden from the application) */
+  bool robust; /* then the fault word and its buffer arguments' sizes (lowering/opencl_c.h) */
   /* clSetKernelArg on one cl_kernel is not thread-safe: held from the first argument until
    * the launch is enqueued (the enqueue captures the arguments). */
   pthread_mutex_t launch_lock;
@@ -115,14 +117,23 @@ void hg_vendor_stream_take(hg_vendor_backend *vb, bool timed, hg_vendor_slot *s)
 void hg_vendor_stream_give(hg_vendor_backend *vb, const hg_vendor_slot *s, cl_event last);
 
 /* ---- printf through a buffer (vendor_printf.c, docs/printf.md) ------------------------- */
-typedef struct hg_vendor_print hg_vendor_print; /* one launch's printf buffer and its output */
+/* What a launch of a kernel that prints or is robust reads back after it: its printf buffer and
+ * its output, and (robust kernels, docs/robust-access.md) its fault word. */
+typedef struct hg_vendor_print hg_vendor_print;
 
-/* A fresh buffer for a launch of k. */
+/* A fresh buffer, and a zeroed fault word, as k needs them for one launch. */
 cl_int hg_vendor_print_create(hg_vendor_backend *vb, const hg_dev_kernel *k, hg_vendor_print **out);
 /* Sets the buffer as argument `index` (the one after the application's). */
 cl_int hg_vendor_print_set_arg(hg_vendor_print *p, cl_kernel kernel, cl_uint index);
+/* A robust kernel's hidden arguments from `index` on: the fault word, then the size of each
+ * buffer argument of l. Returns the index after them in *next. */
+cl_int hg_vendor_print_set_robust_args(hg_vendor_print *p, cl_kernel kernel, cl_uint index, const hg_launch *l,
+                                       cl_uint *next);
+/* After the launch completed: CL_SUCCESS, or CL_OUT_OF_RESOURCES when a robust kernel's access
+ * was out of range (logged), as on RISC-V. */
+cl_int hg_vendor_print_fault(hg_vendor_print *p);
 /* Enqueues the header reset, the launch (its event in *ev, the caller's reference) and the read
- * back, and lists the print for output. */
+ * backs, and lists the print for output. */
 cl_int hg_vendor_print_enqueue(hg_vendor_print *p, const hg_vendor_slot *slot, cl_kernel kernel, cl_uint work_dim,
                                const size_t *offset, const size_t *global, const size_t *local, cl_event *ev);
 /* The last command a print enqueued (its read back, or the launch when that failed). */
