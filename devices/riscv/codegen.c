@@ -346,6 +346,7 @@ static LLVMValueRef lower_inst(hg_rv_cg *g, const hg_ir_inst *in) {
   }
   case HG_OP_MEMCPY: return LLVMBuildMemCpy(B, a, inst_align(in), b, inst_align(in), c);
   case HG_OP_MEMSET: return LLVMBuildMemSet(B, a, b, c, inst_align(in));
+  case HG_OP_MEMMOVE: return LLVMBuildMemMove(B, a, inst_align(in), b, inst_align(in), c);
   case HG_OP_SLOT: {
     if (!in->num_imm || in->imm[0] >= g->f->num_slots)
       return hg_rv_fail(g, "bad slot");
