@@ -28,6 +28,16 @@ static bool on_riscv(void) {
   return hg_test_is_hetgpu() && be && !strcmp(be, "riscv");
 }
 
+/* Kernel `name` of a program built from src (*p, for the caller to release); NULL has failed
+ * the test. */
+static cl_kernel kernel_of(env *e, const char *src, const char *name, cl_program *p) {
+  cl_int err = CL_SUCCESS;
+  *p = hg_test_build(e->ctx, src, "");
+  cl_kernel k = *p ? clCreateKernel(*p, name, &err) : NULL;
+  if (*p && !k) hg_test_fail(__FILE__, __LINE__, "clCreateKernel(%s): %d", name, err);
+  return k;
+}
+
 static cl_mem buffer(env *e, size_t size, const void *init) {
   cl_int err;
   cl_mem m = clCreateBuffer(e->ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size, (void *)init, &err);
@@ -489,11 +499,10 @@ HG_TEST(struct_by_value_and_program_scope) {
                     "  s.c[1] = s.c[1] * 2;\n"
                     "  o[i] = s.a + (int)s.b + s.c[1] + tab[i & 3];\n"
                     "}\n";
-  cl_program p = hg_test_build(e.ctx, src, "");
-  CHECK(p);
+  cl_program p;
+  cl_kernel k = kernel_of(&e, src, "k", &p);
+  CHECK(k);
   cl_int err;
-  cl_kernel k = clCreateKernel(p, "k", &err);
-  CHECK_CL(err);
   enum { N = 256 };
   cl_mem m = buffer(&e, N * 4, NULL);
   S s = {(int)(hg_test_rand() % 1000), 2.5f, {3, (int)(hg_test_rand() % 100), 5}};
@@ -562,11 +571,9 @@ HG_TEST(private_alignment_kept) {
       "  out[id] += c[id % 5];\n"
       "  at[id * 3 + 2] = (ulong)c;\n"
       "}\n";
-  cl_program p = hg_test_build(e.ctx, src, "");
-  CHECK(p);
-  cl_int err;
-  cl_kernel k = clCreateKernel(p, "k", &err);
-  CHECK_CL(err);
+  cl_program p;
+  cl_kernel k = kernel_of(&e, src, "k", &p);
+  CHECK(k);
   enum { N = 384 };
   static cl_uint in[N * 8], out[N];
   static cl_ulong mis[N * 3]; /* addresses of a[], b[], c[] */
