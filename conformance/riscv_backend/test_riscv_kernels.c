@@ -599,7 +599,8 @@ HG_TEST(private_alignment_kept) {
     CHECK_MSG(out[id] == s, "out[%u] = %u, expected %u", id, out[id], s);
     CHECK_MSG(mis[id * 3] % 128 == 0 && mis[id * 3 + 1] % 64 == 0 && mis[id * 3 + 2] % 64 == 0,
               "work-item %u: a[] at 0x%llx (aligned 128), b[] at 0x%llx and c[] at 0x%llx (aligned 64)", id,
-              (unsigned long long)mis[id * 3], (unsigned long long)mis[id * 3 + 1], (unsigned long long)mis[id * 3 + 2]);
+              (unsigned long long)mis[id * 3], (unsigned long long)mis[id * 3 + 1],
+              (unsigned long long)mis[id * 3 + 2]);
   }
   clReleaseMemObject(mi);
   clReleaseMemObject(mo);

@@ -474,8 +474,8 @@ HG_TEST(vloada_half3_reads_six_bytes) {
   CHECK_MSG(st == CL_COMPLETE, "vloada_half3/vstorea_half3 up to a buffer's last byte: status %d", st);
   CHECK_CL(clEnqueueReadBuffer(e.q, parent, CL_TRUE, PAGE, PAGE, got, 0, NULL, NULL));
   for (unsigned i = 0; i < PAGE / 2; i++)
-    CHECK_MSG(got[i] == want[i] || (!on_riscv() && i % 4 == 3), "half %u of the output: 0x%04x, expected 0x%04x%s", i, got[i], want[i],
-              i % 4 == 3 || i >= 4 * N ? " (not to be written)" : "");
+    CHECK_MSG(got[i] == want[i] || (!on_riscv() && i % 4 == 3), "half %u of the output: 0x%04x, expected 0x%04x%s", i,
+              got[i], want[i], i % 4 == 3 || i >= 4 * N ? " (not to be written)" : "");
   clReleaseMemObject(sin);
   clReleaseMemObject(sout);
   clReleaseMemObject(parent);
