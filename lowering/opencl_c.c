@@ -184,8 +184,8 @@ void oc_emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel) {
       oc_printf(out, "  uchar hg_s%u[%u] __attribute__((aligned(%u)));\n", s, size, align);
       continue;
     }
-    /* PoCL 3.1 places private arrays at 64-byte alignment at most: a larger one is found at
-     * its alignment inside a larger array */
+    /* PoCL 3.1 put a kernel's private array declared aligned(128) at a 64-byte boundary: one
+     * aligned above 64 is found at its alignment inside a larger array */
     oc_printf(out, "  uchar hg_s%u_bytes[%u] __attribute__((aligned(64)));\n", s, size + align - 64);
     oc_printf(out, "  __private uchar *hg_s%u = (__private uchar *)(((ulong)hg_s%u_bytes + %uu) & ~(ulong)%uu);\n", s, s,
               align - 1, align - 1);
