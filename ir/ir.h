@@ -103,6 +103,8 @@ typedef enum hg_ir_opcode {
   HG_OP_SWITCH,   /* (value, case constants...) imm[0] = default, imm[1 + i] = target of case i */
   HG_OP_RET,      /* () or (value) */
   HG_OP_UNREACHABLE,
+  /* added after the rest, so the numbers binaries store for the others stay */
+  HG_OP_MEMMOVE,  /* (dst, src, i64 size): memcpy whose ranges may overlap; flags as memory above */
   HG_OP_COUNT_
 } hg_ir_opcode;
 

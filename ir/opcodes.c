@@ -18,6 +18,7 @@ static const char *const op_names[HG_OP_COUNT_] = {
     [HG_OP_BARRIER] = "barrier", [HG_OP_CALL] = "call", [HG_OP_CALL_BUILTIN] = "call_builtin",
     [HG_OP_PHI] = "phi", [HG_OP_BR] = "br", [HG_OP_CONDBR] = "condbr", [HG_OP_SWITCH] = "switch",
     [HG_OP_RET] = "ret", [HG_OP_UNREACHABLE] = "unreachable",
+    [HG_OP_MEMMOVE] = "memmove",
 };
 
 const char *hg_ir_opcode_name(unsigned op) { return op < HG_OP_COUNT_ ? op_names[op] : NULL; }

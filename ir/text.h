@@ -18,7 +18,7 @@ extern const char *const hg_ir_fence_names[3];
 void hg_ir_type_text(hg_ir_type t, char *buf, size_t n);
 
 static inline bool hg_ir_is_mem_op(unsigned op) {
-  return op == HG_OP_LOAD || op == HG_OP_STORE || op == HG_OP_MEMCPY || op == HG_OP_MEMSET;
+  return op == HG_OP_LOAD || op == HG_OP_STORE || op == HG_OP_MEMCPY || op == HG_OP_MEMSET || op == HG_OP_MEMMOVE;
 }
 static inline bool hg_ir_is_atomic_op(unsigned op) {
   return op == HG_OP_ATOMIC_RMW || op == HG_OP_CMPXCHG || op == HG_OP_FENCE;

@@ -2,6 +2,7 @@
  * (indices before the things they index, shapes before dominance). */
 #include "ir/builtins.h"
 #include "ir/cfg.h"
+#include "ir/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +125,7 @@ static bool check_inst_shape(vctx *v, uint32_t b, uint32_t i, const hg_ir_inst *
     if (!(cond))                                                                                             \
       FAILF(AT "%s", ATARGS, msg);                                                                           \
   } while (0)
-  bool mem_flags = op == HG_OP_LOAD || op == HG_OP_STORE || op == HG_OP_MEMCPY || op == HG_OP_MEMSET;
+  bool mem_flags = hg_ir_is_mem_op(op);
   bool atomic_flags = op == HG_OP_ATOMIC_RMW || op == HG_OP_CMPXCHG || op == HG_OP_FENCE;
   if (mem_flags) {
     RULE((in->flags & 0xFE) == 0, "unknown memory flags");
@@ -247,11 +248,11 @@ static bool check_inst_shape(vctx *v, uint32_t b, uint32_t i, const hg_ir_inst *
     RULE(is_ptr(o[0]) && !is_void(o[1]) && is_void(t), "(pointer, value), void result");
     RULE(o[0].addrspace != HG_AS_CONSTANT, "store to __constant memory");
     break;
-  case HG_OP_MEMCPY: case HG_OP_MEMSET:
+  case HG_OP_MEMCPY: case HG_OP_MEMSET: case HG_OP_MEMMOVE:
     NEED(3, 0);
     RULE(is_ptr(o[0]) && is_void(t), "pointer destination, void result");
-    RULE(op == HG_OP_MEMCPY ? is_ptr(o[1]) : (o[1].scalar == HG_IR_I8 && o[1].lanes == 1),
-         op == HG_OP_MEMCPY ? "pointer source required" : "i8 fill value required");
+    RULE(op != HG_OP_MEMSET ? is_ptr(o[1]) : (o[1].scalar == HG_IR_I8 && o[1].lanes == 1),
+         op != HG_OP_MEMSET ? "pointer source required" : "i8 fill value required");
     RULE(o[2].scalar == HG_IR_I64 && o[2].lanes == 1, "i64 size required");
     break;
   case HG_OP_SLOT:

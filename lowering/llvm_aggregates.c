@@ -13,7 +13,7 @@
 
 bool hg_is_aggregate_type(LLVMTypeRef t) {
   LLVMTypeKind k = LLVMGetTypeKind(t);
-  return k == LLVMStructTypeKind || k == LLVMArrayTypeKind;
+  return k == LLVMStructTypeKind || k == LLVMArrayTypeKind || hg_is_wide_vector_type(t);
 }
 
 /* Fails the translation when n leaves leave no room for another. */
@@ -28,6 +28,19 @@ static void too_many_leaves(hg_xlate *x, unsigned n) {
 static void leaves_of(hg_xlate *x, LLVMTypeRef t, uint64_t base, LLVMTypeRef *types, uint64_t *offsets, unsigned *n,
                       unsigned depth) {
   if (depth > MAX_DEPTH) hg_xlate_fail(x, "aggregate type nested more than %d deep", MAX_DEPTH);
+  if (hg_is_wide_vector_type(t)) { /* pieces of legal lane counts, in lane order */
+    LLVMTypeRef e = LLVMGetElementType(t);
+    uint64_t esize = LLVMABISizeOfType(x->td, e);
+    for (unsigned lane = 0, total = LLVMGetVectorSize(t); lane < total;) {
+      unsigned k = hg_wide_piece_lanes(total - lane);
+      too_many_leaves(x, *n);
+      types[*n] = k == 1 ? e : LLVMVectorType(e, k);
+      offsets[*n] = base + lane * esize;
+      (*n)++;
+      lane += k;
+    }
+    return;
+  }
   switch (LLVMGetTypeKind(t)) {
   case LLVMStructTypeKind: {
     unsigned count = LLVMCountStructElementTypes(t);
@@ -92,6 +105,17 @@ static void constant_leaves(hg_xlate *x, LLVMValueRef c, uint32_t *out, unsigned
     return;
   }
   if (!leaf_count(x, t)) return; /* also bounds the walk below (leaf_count fails past HG_AGG_MAX) */
+  if (hg_is_wide_vector_type(t)) { /* each piece an LLVM constant vector of its lanes */
+    for (unsigned lane = 0, total = LLVMGetVectorSize(t); lane < total;) {
+      unsigned k = hg_wide_piece_lanes(total - lane);
+      LLVMValueRef lanes[16];
+      for (unsigned j = 0; j < k; j++)
+        if (!(lanes[j] = LLVMGetAggregateElement(c, lane + j))) hg_xlate_fail(x, "unsupported vector constant");
+      out[(*n)++] = hg_xlate_operand(x, k == 1 ? lanes[0] : LLVMConstVector(lanes, k));
+      lane += k;
+    }
+    return;
+  }
   unsigned count = LLVMGetTypeKind(t) == LLVMStructTypeKind ? LLVMCountStructElementTypes(t) : LLVMGetArrayLength(t);
   for (unsigned i = 0; i < count; i++) {
     LLVMValueRef e = LLVMGetAggregateElement(c, i); /* also of zero, undef and poison */
@@ -180,31 +204,51 @@ static uint32_t leaf_address(hg_xlate *x, uint32_t p, uint64_t offset) {
   return hg_emit(x, HG_OP_PTRADD, 0, hg_value_type(x, p), 2, ops, 0, NULL);
 }
 
-void hg_xlate_aggregate_access(hg_xlate *x, LLVMValueRef v, bool is_load) {
-  if (LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic) hg_xlate_fail(x, "atomic access of an aggregate");
-  LLVMTypeRef t = LLVMTypeOf(is_load ? v : LLVMGetOperand(v, 0));
+/* Memory flags of one leaf's access: the instruction's volatility (inst may be NULL), the
+ * alignment the leaf's offset keeps. */
+static uint16_t leaf_flags(LLVMValueRef inst, unsigned align, uint64_t offset) {
+  unsigned a = align_at(align, offset), l2 = 0;
+  while ((1u << l2) < a) l2++;
+  return inst ? hg_xlate_mem_flags(inst, a) : (uint16_t)(l2 << 8);
+}
+
+unsigned hg_agg_load(hg_xlate *x, LLVMTypeRef t, uint32_t p, unsigned align, LLVMValueRef inst, uint32_t *leaves) {
   LLVMTypeRef types[HG_AGG_MAX];
   uint64_t offsets[HG_AGG_MAX];
   unsigned n = 0;
   leaves_of(x, t, 0, types, offsets, &n, 0);
+  for (unsigned i = 0; i < n; i++)
+    leaves[i] = hg_emit(x, HG_OP_LOAD, leaf_flags(inst, align, offsets[i]), hg_xlate_type(x, types[i]), 1,
+                        (uint32_t[]){leaf_address(x, p, offsets[i])}, 0, NULL);
+  return n;
+}
+
+void hg_agg_store(hg_xlate *x, LLVMTypeRef t, const uint32_t *leaves, unsigned count, uint32_t p, unsigned align,
+                  LLVMValueRef inst) {
+  LLVMTypeRef types[HG_AGG_MAX];
+  uint64_t offsets[HG_AGG_MAX];
+  unsigned n = 0;
+  leaves_of(x, t, 0, types, offsets, &n, 0);
+  if (count != n) hg_xlate_fail(x, "stored aggregate does not match its type");
+  uint32_t vals[HG_AGG_MAX];
+  memcpy(vals, leaves, n * sizeof *vals); /* leaves may point into agg_list, which emitting may move */
+  for (unsigned i = 0; i < n; i++) {
+    uint32_t ops[2] = {leaf_address(x, p, offsets[i]), vals[i]};
+    hg_emit(x, HG_OP_STORE, leaf_flags(inst, align, offsets[i]), hg_ir_ty(HG_IR_VOID, 1), 2, ops, 0, NULL);
+  }
+}
+
+void hg_xlate_aggregate_access(hg_xlate *x, LLVMValueRef v, bool is_load) {
+  if (LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic) hg_xlate_fail(x, "atomic access of an aggregate");
+  LLVMTypeRef t = LLVMTypeOf(is_load ? v : LLVMGetOperand(v, 0));
   uint32_t p = hg_xlate_operand(x, LLVMGetOperand(v, is_load ? 0 : 1));
-  unsigned align = LLVMGetAlignment(v);
   if (is_load) {
     uint32_t leaves[HG_AGG_MAX];
-    for (unsigned i = 0; i < n; i++)
-      leaves[i] = hg_emit(x, HG_OP_LOAD, hg_xlate_mem_flags(v, align_at(align, offsets[i])), hg_xlate_type(x, types[i]), 1,
-                          (uint32_t[]){leaf_address(x, p, offsets[i])}, 0, NULL);
-    hg_agg_new(x, v, n, leaves);
+    hg_agg_new(x, v, hg_agg_load(x, t, p, LLVMGetAlignment(v), v, leaves), leaves);
     return;
   }
   const hg_aggregate *a = hg_agg_of(x, LLVMGetOperand(v, 0));
-  if (a->count != n) hg_xlate_fail(x, "stored aggregate does not match its type");
-  uint32_t vals[HG_AGG_MAX];
-  memcpy(vals, a->elems, n * sizeof *vals); /* hg_agg_new below may move agg_list */
-  for (unsigned i = 0; i < n; i++) {
-    uint32_t ops[2] = {leaf_address(x, p, offsets[i]), vals[i]};
-    hg_emit(x, HG_OP_STORE, hg_xlate_mem_flags(v, align_at(align, offsets[i])), hg_ir_ty(HG_IR_VOID, 1), 2, ops, 0, NULL);
-  }
+  hg_agg_store(x, t, a->elems, a->count, p, LLVMGetAlignment(v), v);
 }
 
 void hg_xlate_aggregate_select(hg_xlate *x, LLVMValueRef v) {

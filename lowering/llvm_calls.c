@@ -314,20 +314,9 @@ static bool xlate_intrinsic(hg_xlate *x, LLVMValueRef call, const char *name, un
                        hg_xlate_operand(x, LLVMGetOperand(call, 2))};
     hg_ir_type i64 = hg_ir_ty(HG_IR_I64, 1);
     if (hg_value_type(x, ops[2]).scalar != HG_IR_I64) ops[2] = hg_emit(x, HG_OP_ZEXT, 0, i64, 1, &ops[2], 0, NULL);
-    if (starts(n, "memset")) {
-      hg_emit(x, HG_OP_MEMSET, 0, k_void, 3, ops, 0, NULL);
-    } else if (starts(n, "memcpy")) {
-      hg_emit(x, HG_OP_MEMCPY, 0, k_void, 3, ops, 0, NULL);
-    } else { /* memmove: through a private temporary, which makes overlap harmless */
-      LLVMValueRef sz = LLVMGetOperand(call, 2);
-      if (!LLVMIsAConstantInt(sz) || LLVMConstIntGetZExtValue(sz) > 65536)
-        hg_xlate_fail(x, "memmove of a variable size is not supported");
-      uint32_t slot = hg_ir_add_slot(x->f, (uint32_t)LLVMConstIntGetZExtValue(sz) + 1, 16);
-      uint32_t tmp = hg_emit(x, HG_OP_SLOT, 0, hg_ir_ptr_ty(HG_AS_PRIVATE), 0, NULL, 1, &slot);
-      uint32_t c1[3] = {tmp, ops[1], ops[2]}, c2[3] = {ops[0], tmp, ops[2]};
-      hg_emit(x, HG_OP_MEMCPY, 0, k_void, 3, c1, 0, NULL);
-      hg_emit(x, HG_OP_MEMCPY, 0, k_void, 3, c2, 0, NULL);
-    }
+    /* memmove: the backends choose the direction at run time, so any length may overlap */
+    hg_ir_opcode op = starts(n, "memset") ? HG_OP_MEMSET : starts(n, "memcpy") ? HG_OP_MEMCPY : HG_OP_MEMMOVE;
+    hg_emit(x, op, 0, k_void, 3, ops, 0, NULL);
     return true;
   }
   if (!has_rt) {

@@ -548,7 +548,9 @@ static void xlate_block(hg_xlate *x, fn_state *s, LLVMBasicBlockRef bb) {
       if (hg_is_aggregate_type(LLVMTypeOf(v))) hg_xlate_aggregate_select(x, v);
       else hg_ptr_map_put(&x->values, v, xlate_op(x, v, opc));
       break;
-    default: hg_ptr_map_put(&x->values, v, xlate_op(x, v, opc)); break;
+    default:
+      if (!hg_xlate_wide_vector_op(x, v, opc)) hg_ptr_map_put(&x->values, v, xlate_op(x, v, opc));
+      break;
     }
   }
   hg_xlate_fail(x, "basic block without a terminator");

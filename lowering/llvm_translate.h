@@ -126,7 +126,18 @@ unsigned hg_aggregate_leaf_types(hg_xlate *x, LLVMTypeRef t, hg_ir_type *types);
 void hg_xlate_extractvalue(hg_xlate *x, LLVMValueRef v);
 void hg_xlate_insertvalue(hg_xlate *x, LLVMValueRef v);
 void hg_xlate_aggregate_access(hg_xlate *x, LLVMValueRef v, bool is_load); /* load or store of one */
+/* The leaves of a value of aggregate type t loaded from / stored to pointer p (alignment align;
+ * inst: the LLVM access whose volatility they keep, or NULL); load returns the leaf count. */
+unsigned hg_agg_load(hg_xlate *x, LLVMTypeRef t, uint32_t p, unsigned align, LLVMValueRef inst, uint32_t *leaves);
+void hg_agg_store(hg_xlate *x, LLVMTypeRef t, const uint32_t *leaves, unsigned count, uint32_t p, unsigned align,
+                  LLVMValueRef inst);
 void hg_xlate_aggregate_select(hg_xlate *x, LLVMValueRef v);
+
+/* llvm_wide_vectors.c: vectors of lane counts the IR has no type for (<128 x i8>), kept as
+ * aggregates of legal pieces */
+bool hg_is_wide_vector_type(LLVMTypeRef t);
+unsigned hg_wide_piece_lanes(unsigned remaining); /* lanes of the next piece: 16, 8, 4, 2 or 1 */
+bool hg_xlate_wide_vector_op(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc); /* false: no wide vector involved */
 
 /* llvm_calls.c: a call instruction; returns the result value or HG_IR_NONE */
 void hg_xlate_call(hg_xlate *x, LLVMValueRef inst);

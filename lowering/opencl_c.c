@@ -184,9 +184,18 @@ void oc_emit_function(oc_ctx *c, oc_buf *out, uint32_t fidx, bool as_kernel) {
       oc_global_name(c, out, g);
       oc_printf(out, "[%u] __attribute__((aligned(%u)));\n", gl->size ? gl->size : 1, gl->align ? gl->align : 1);
     }
-  for (uint32_t s = 0; s < f->num_slots; s++)
-    oc_printf(out, "  uchar hg_s%u[%u] __attribute__((aligned(%u)));\n", s, f->slots[s].size ? f->slots[s].size : 1,
-              f->slots[s].align ? f->slots[s].align : 1);
+  for (uint32_t s = 0; s < f->num_slots; s++) {
+    uint32_t size = f->slots[s].size ? f->slots[s].size : 1, align = f->slots[s].align ? f->slots[s].align : 1;
+    if (align <= 64) {
+      oc_printf(out, "  uchar hg_s%u[%u] __attribute__((aligned(%u)));\n", s, size, align);
+      continue;
+    }
+    /* PoCL 3.1 put a kernel's private array declared aligned(128) at a 64-byte boundary: one
+     * aligned above 64 is found at its alignment inside a larger array */
+    oc_printf(out, "  uchar hg_s%u_bytes[%u] __attribute__((aligned(64)));\n", s, size + align - 64);
+    oc_printf(out, "  __private uchar *hg_s%u = (__private uchar *)(((ulong)hg_s%u_bytes + %uu) & ~(ulong)%uu);\n", s, s,
+              align - 1, align - 1);
+  }
   if (c->robust && as_kernel && !oc_robust_prologue(c, out)) {
     oc_fail(c, "out of memory");
     return;

@@ -617,6 +617,7 @@ void oc_emit_inst(oc_ctx *c, uint32_t block, const hg_ir_inst *in) {
   case HG_OP_LOAD: oc_emit_load(c, in); break;
   case HG_OP_STORE: oc_emit_store(c, in); break;
   case HG_OP_MEMCPY: oc_emit_memcpy(c, in); break;
+  case HG_OP_MEMMOVE: oc_emit_memmove(c, in); break;
   case HG_OP_MEMSET: oc_emit_memset(c, in); break;
   case HG_OP_SLOT:
     if (!in->num_imm || in->imm[0] >= c->f->num_slots) {

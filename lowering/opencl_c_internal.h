@@ -176,6 +176,7 @@ bool oc_printf_add_kernel(oc_ctx *c, const char *name);
 void oc_emit_load(oc_ctx *c, const hg_ir_inst *in);
 void oc_emit_store(oc_ctx *c, const hg_ir_inst *in);
 void oc_emit_memcpy(oc_ctx *c, const hg_ir_inst *in);
+void oc_emit_memmove(oc_ctx *c, const hg_ir_inst *in);
 void oc_emit_memset(oc_ctx *c, const hg_ir_inst *in);
 /* The pointee type to declare __local kernel arguments with: a vendor places each such buffer at
  * its declared pointee's alignment, so the type of the widest alignment the reachable

@@ -1,4 +1,4 @@
-/* IR -> OpenCL C: loads, stores, memcpy, memset.
+/* IR -> OpenCL C: loads, stores, memcpy, memmove, memset.
  *
  * Pointers are byte pointers. An access whose alignment is at least the type's natural
  * alignment is a typed access through a may_alias typedef; a less aligned vector access whose
@@ -78,6 +78,7 @@ static unsigned local_access_align(const hg_ir_function *f, const hg_ir_inst *in
   case HG_OP_ATOMIC_RMW:
   case HG_OP_CMPXCHG: return oc_type_align(mem_type(in->type));
   case HG_OP_MEMCPY:
+  case HG_OP_MEMMOVE:
   case HG_OP_MEMSET: return align_of(in) < 16 ? align_of(in) : 16;
   case HG_OP_CALL_BUILTIN: {
     /* element accesses (vloadN, atomics) need at most 8; an out-parameter (fract, sincos)
@@ -195,15 +196,40 @@ void oc_emit_store(oc_ctx *c, const hg_ir_inst *in) {
   }
 }
 
-void oc_emit_memcpy(oc_ctx *c, const hg_ir_inst *in) {
+/* for (...) dst[hg_i] = src[hg_i]; over the byte count, upwards or downwards */
+static void emit_byte_copy(oc_ctx *c, const hg_ir_inst *in, bool downwards) {
   bool vol = in->flags & HG_MEM_VOLATILE;
-  oc_puts(c->body, "  for (ulong hg_i = 0; hg_i < ");
+  oc_puts(c->body, downwards ? "for (ulong hg_i = " : "for (ulong hg_i = 0; hg_i < ");
   oc_value(c, c->body, in->operands[2]);
-  oc_puts(c->body, "; hg_i++) ");
+  oc_puts(c->body, downwards ? "; hg_i-- > 0;) " : "; hg_i++) ");
   oc_ptr_as(c, c->body, in->operands[0], "uchar", vol);
   oc_puts(c->body, "[hg_i] = ");
   oc_ptr_as(c, c->body, in->operands[1], "uchar", vol);
-  oc_puts(c->body, "[hg_i];\n");
+  oc_puts(c->body, "[hg_i];");
+}
+
+void oc_emit_memcpy(oc_ctx *c, const hg_ir_inst *in) {
+  oc_puts(c->body, "  ");
+  emit_byte_copy(c, in, false);
+  oc_puts(c->body, "\n");
+}
+
+/* Overlapping ranges are copied downwards when the destination lies above the source, decided
+ * at run time; ranges in two different address spaces cannot overlap. */
+void oc_emit_memmove(oc_ctx *c, const hg_ir_inst *in) {
+  if (oc_vtype(c, in->operands[0]).addrspace != oc_vtype(c, in->operands[1]).addrspace) {
+    oc_emit_memcpy(c, in);
+    return;
+  }
+  oc_puts(c->body, "  if ((ulong)");
+  oc_value(c, c->body, in->operands[0]);
+  oc_puts(c->body, " > (ulong)");
+  oc_value(c, c->body, in->operands[1]);
+  oc_puts(c->body, ") { ");
+  emit_byte_copy(c, in, true);
+  oc_puts(c->body, " } else { ");
+  emit_byte_copy(c, in, false);
+  oc_puts(c->body, " }\n");
 }
 
 void oc_emit_memset(oc_ctx *c, const hg_ir_inst *in) {

@@ -904,7 +904,7 @@ void oc_stop_epilogue(oc_ctx *c, oc_buf *b) {
  * pointer, calls). */
 static bool visible_effect(const hg_ir_function *f, const hg_ir_inst *in) {
   switch (in->op) {
-  case HG_OP_STORE: case HG_OP_MEMCPY: case HG_OP_MEMSET: case HG_OP_ATOMIC_RMW: case HG_OP_CMPXCHG: {
+  case HG_OP_STORE: case HG_OP_MEMCPY: case HG_OP_MEMMOVE: case HG_OP_MEMSET: case HG_OP_ATOMIC_RMW: case HG_OP_CMPXCHG: {
     if (!in->num_operands || in->operands[0] >= f->num_values) return true;
     unsigned as = f->values[in->operands[0]].type.addrspace;
     return as != HG_AS_LOCAL && as != HG_AS_PRIVATE;

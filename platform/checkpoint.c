@@ -473,6 +473,10 @@ static cl_int restore_objects(const hg_snapshot *s, restored *r) {
     r->progs[i] = clCreateProgramWithBinary(ctx, 1, &dev, &p->ir_size, &ir, &status, &err);
     if (err == CL_SUCCESS)
       err = clBuildProgram(r->progs[i], 0, NULL, p->build_options, NULL, NULL);
+    /* loaded from a binary, yet the application built it from source: its argument information
+     * stays as available as it was (the snapshot keeps the options, not the origin) */
+    if (err == CL_SUCCESS)
+      r->progs[i]->arg_info = hg_program_option_given(p->build_options, "-cl-kernel-arg-info");
     if (err == CL_SUCCESS)
       err = restore_label(ctx, r->progs[i], p->label);
   }

@@ -250,6 +250,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg
   if (arg_index >= f->num_params)
     return CL_INVALID_ARG_INDEX;
   const hg_ir_kernel_arg *a = &f->args[arg_index];
+  /* OpenCL 3.0, clGetKernelArgInfo: only for programs from source built with -cl-kernel-arg-info
+   * (the CTS's pipe_info expects CL_KERNEL_ARG_INFO_NOT_AVAILABLE for a program from a binary) */
+  pthread_mutex_lock(&kernel->program->lock);
+  bool available = kernel->program->arg_info;
+  pthread_mutex_unlock(&kernel->program->lock);
+  if (!available && param_name >= CL_KERNEL_ARG_ADDRESS_QUALIFIER && param_name <= CL_KERNEL_ARG_NAME)
+    return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
   switch (param_name) {
   case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
     cl_kernel_arg_address_qualifier q = a->kind == HG_KARG_GLOBAL_PTR     ? CL_KERNEL_ARG_ADDRESS_GLOBAL

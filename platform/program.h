@@ -34,6 +34,9 @@ struct _cl_program {
   cl_build_status build_status;
   char *build_options;
   char *build_log;
+  /* clGetKernelArgInfo answers: created from source and compiled or built with
+   * -cl-kernel-arg-info (or linked from such objects only); a binary's or IL's never do */
+  bool arg_info;
 
   hg_dev_program *dev[HG_MAX_BACKENDS]; /* lowered + built per backend, lazily */
   atomic_uint num_kernels_attached;      /* kernels created from it: no rebuild while > 0 */
@@ -45,6 +48,8 @@ static inline bool hg_program_has_executable(cl_program p) {
   return p->module && p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && p->build_status == CL_BUILD_SUCCESS;
 }
 
+/* Whether build options hold the option name as a word of its own. */
+bool hg_program_option_given(const char *options, const char *name);
 /* The built program for a backend, lowering and building the IR there on first use. */
 cl_int hg_program_device(cl_program program, hg_backend *be, hg_dev_program **out);
 /* The index of a kernel function in the module, or HG_IR_NONE. */

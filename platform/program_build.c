@@ -5,6 +5,7 @@
  * backend so that a failure shows in the build status, and lazily on any other backend a
  * migration moves the program to. Builds are synchronous: pfn_notify is called before the
  * entry point returns, which the specification allows. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -99,6 +100,14 @@ static cl_int build_on_active_backend(cl_program p) {
   return hg_program_device(p, be, &dev) == CL_SUCCESS ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
 }
 
+bool hg_program_option_given(const char *options, const char *name) {
+  size_t n = strlen(name);
+  for (const char *s = options ? strstr(options, name) : NULL; s; s = strstr(s + 1, name))
+    if ((s == options || isspace((unsigned char)s[-1])) && (!s[n] || isspace((unsigned char)s[n])))
+      return true;
+  return false;
+}
+
 /* Turns a linked or loaded module into an executable: calls inlined, state computed. */
 static cl_int finish_executable(hg_ir_module *m, char **log) { return hg_frontend_finish_executable(m, log); }
 
@@ -116,6 +125,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
   p->build_status = CL_BUILD_IN_PROGRESS;
   free(p->build_options);
   p->build_options = dup_or_empty(options);
+  p->arg_info = p->source && hg_program_option_given(options, "-cl-kernel-arg-info");
   char *log = NULL;
   hg_ir_module *module = NULL;
   if (p->source || p->il) {
@@ -182,6 +192,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
   p->build_status = CL_BUILD_IN_PROGRESS;
   free(p->build_options);
   p->build_options = dup_or_empty(options);
+  p->arg_info = p->source && hg_program_option_given(options, "-cl-kernel-arg-info");
   char *log = NULL;
   hg_ir_module *module = NULL;
   err = p->source ? compile_source(p, p->build_options, headers, num_input_headers, true, &module, &log)
@@ -265,9 +276,11 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
   hg_ir_module **mods = calloc(num_input_programs, sizeof *mods);
   char msg[512] = "";
   char *log = NULL;
+  bool arg_info = true;
   for (cl_uint i = 0; mods && i < num_input_programs; i++) {
     pthread_mutex_lock(&input_programs[i]->lock);
     mods[i] = hg_ir_decode(input_programs[i]->binary, input_programs[i]->binary_size, msg, sizeof msg);
+    arg_info &= input_programs[i]->arg_info;
     pthread_mutex_unlock(&input_programs[i]->lock);
     if (!mods[i])
       err = CL_OUT_OF_HOST_MEMORY;
@@ -292,6 +305,7 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
   pthread_mutex_lock(&p->lock);
   free(p->build_options);
   p->build_options = dup_or_empty(options);
+  p->arg_info = arg_info;
   if (err == CL_SUCCESS) {
     err = hg_program_set_module(p, linked,
                                 create_library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE);

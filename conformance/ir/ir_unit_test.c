@@ -214,6 +214,7 @@ static hg_ir_module *build_all(void) {
   OP2(HG_OP_STORE, 0, VOID, sp, n);
   OP3(HG_OP_MEMCPY, 0, VOID, rl2, 1, c8);
   OP3(HG_OP_MEMSET, 0, VOID, sp, ci8, c8);
+  OP3(HG_OP_MEMMOVE, MEMF(0, 1), VOID, rl2, 1, c8);
   /* atomics */
   OP2(HG_OP_ATOMIC_RMW, ATOMF(HG_ATOMIC_ADD, HG_ORDER_RELAXED, HG_SCOPE_DEVICE), T(I32, 1), 0, c1);
   OP2(HG_OP_ATOMIC_RMW, ATOMF(HG_ATOMIC_UMAX, HG_ORDER_SEQ_CST, HG_SCOPE_WORK_GROUP), T(I32, 1), 2, c1);

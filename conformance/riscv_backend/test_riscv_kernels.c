@@ -28,6 +28,16 @@ static bool on_riscv(void) {
   return hg_test_is_hetgpu() && be && !strcmp(be, "riscv");
 }
 
+/* Kernel `name` of a program built from src (*p, for the caller to release); NULL has failed
+ * the test. */
+static cl_kernel kernel_of(env *e, const char *src, const char *name, cl_program *p) {
+  cl_int err = CL_SUCCESS;
+  *p = hg_test_build(e->ctx, src, "");
+  cl_kernel k = *p ? clCreateKernel(*p, name, &err) : NULL;
+  if (*p && !k) hg_test_fail(__FILE__, __LINE__, "clCreateKernel(%s): %d", name, err);
+  return k;
+}
+
 static cl_mem buffer(env *e, size_t size, const void *init) {
   cl_int err;
   cl_mem m = clCreateBuffer(e->ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size, (void *)init, &err);
@@ -489,11 +499,10 @@ HG_TEST(struct_by_value_and_program_scope) {
                     "  s.c[1] = s.c[1] * 2;\n"
                     "  o[i] = s.a + (int)s.b + s.c[1] + tab[i & 3];\n"
                     "}\n";
-  cl_program p = hg_test_build(e.ctx, src, "");
-  CHECK(p);
+  cl_program p;
+  cl_kernel k = kernel_of(&e, src, "k", &p);
+  CHECK(k);
   cl_int err;
-  cl_kernel k = clCreateKernel(p, "k", &err);
-  CHECK_CL(err);
   enum { N = 256 };
   cl_mem m = buffer(&e, N * 4, NULL);
   S s = {(int)(hg_test_rand() % 1000), 2.5f, {3, (int)(hg_test_rand() % 100), 5}};
@@ -530,5 +539,73 @@ HG_TEST(struct_by_value_and_program_scope) {
     clReleaseProgram(p2);
   }
   clReleaseMemObject(m);
+  env_close(&e);
+}
+
+/* Private arrays declared with 64- and 128-byte alignment keep it, in the kernel and in a
+ * function it calls (noinline in the source, inlined by the IR), on every work-item of several
+ * groups, with a struct argument whose per-work-item copy lengthens the frame (issue 13: frames
+ * were placed at 16-byte multiples only). The arrays
+ * are indexed at run time so that they stay in memory; their sums are checked as well. */
+HG_TEST(private_alignment_kept) {
+  env e;
+  CHECK(env_open(&e));
+  const char *src =
+      "__attribute__((noinline)) static void mix(__global const uint *in, size_t id, __global uint *out,\n"
+      "                                          __global ulong *at) {\n"
+      "  __attribute__((aligned(128))) uint a[8];\n"
+      "  __attribute__((aligned(64))) uchar b[12];\n"
+      "  for (int i = 0; i < 8; i++) a[i] = in[id * 8 + i] * 3u;\n"
+      "  for (int i = 0; i < 12; i++) b[i] = (uchar)(in[id * 8 + i % 8] >> i);\n"
+      "  uint s = 0;\n"
+      "  for (int i = 0; i < 8; i++) s += a[(i + id) & 7] ^ b[(i * 5 + id) % 12];\n"
+      "  out[id] = s;\n"
+      "  at[id * 3] = (ulong)a; at[id * 3 + 1] = (ulong)b;\n" /* whole addresses: the optimiser cannot fold them */
+      "}\n"
+      "typedef struct { uint add, pad[4]; } bias_t;\n"
+      "__kernel void k(__global const uint *in, __global uint *out, __global ulong *at, bias_t bias) {\n"
+      "  size_t id = get_global_id(0);\n"
+      "  __attribute__((aligned(64))) uint c[5];\n"
+      "  for (int i = 0; i < 5; i++) c[i] = in[id * 8 + i] + bias.add;\n"
+      "  mix(in, id, out, at);\n"
+      "  out[id] += c[id % 5];\n"
+      "  at[id * 3 + 2] = (ulong)c;\n"
+      "}\n";
+  cl_program p;
+  cl_kernel k = kernel_of(&e, src, "k", &p);
+  CHECK(k);
+  enum { N = 384 };
+  static cl_uint in[N * 8], out[N];
+  static cl_ulong mis[N * 3]; /* addresses of a[], b[], c[] */
+  hg_test_fill_random(in, sizeof in);
+  cl_mem mi = buffer(&e, sizeof in, in), mo = buffer(&e, sizeof out, NULL), mm = buffer(&e, sizeof mis, NULL);
+  CHECK(mi && mo && mm);
+  clSetKernelArg(k, 0, sizeof mi, &mi);
+  clSetKernelArg(k, 1, sizeof mo, &mo);
+  clSetKernelArg(k, 2, sizeof mm, &mm);
+  /* a struct by value: each work-item's copy sits in its frame, after the slots */
+  struct { cl_uint add, pad[4]; } bias = {1u + hg_test_rand() % 1000, {0}};
+  clSetKernelArg(k, 3, sizeof bias, &bias);
+  size_t g = N, l = 64; /* 6 groups */
+  CHECK_CL(clEnqueueNDRangeKernel(e.q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(e.q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(e.q, mm, CL_TRUE, 0, sizeof mis, mis, 0, NULL, NULL));
+  for (unsigned id = 0; id < N; id++) {
+    const cl_uint *w = in + id * 8;
+    cl_uint s = 0;
+    for (unsigned i = 0; i < 8; i++)
+      s += (w[(i + id) & 7] * 3u) ^ (cl_uchar)(w[((i * 5 + id) % 12) % 8] >> ((i * 5 + id) % 12));
+    s += w[id % 5] + bias.add;
+    CHECK_MSG(out[id] == s, "out[%u] = %u, expected %u", id, out[id], s);
+    CHECK_MSG(mis[id * 3] % 128 == 0 && mis[id * 3 + 1] % 64 == 0 && mis[id * 3 + 2] % 64 == 0,
+              "work-item %u: a[] at 0x%llx (aligned 128), b[] at 0x%llx and c[] at 0x%llx (aligned 64)", id,
+              (unsigned long long)mis[id * 3], (unsigned long long)mis[id * 3 + 1],
+              (unsigned long long)mis[id * 3 + 2]);
+  }
+  clReleaseMemObject(mi);
+  clReleaseMemObject(mo);
+  clReleaseMemObject(mm);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
   env_close(&e);
 }

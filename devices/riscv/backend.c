@@ -59,7 +59,8 @@ static cl_int rv_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
   hg_dev_mem *m = calloc(1, sizeof *m);
   if (!m)
     return CL_OUT_OF_HOST_MEMORY;
-  if (hg_sim_dram_alloc(sim, size, &m->addr) != HG_SIM_OK) {
+  size_t padded = (size + HG_RV_BUFFER_GRANULE - 1) & ~(size_t)(HG_RV_BUFFER_GRANULE - 1);
+  if (padded < size || hg_sim_dram_alloc(sim, padded ? padded : 1, &m->addr) != HG_SIM_OK) {
     free(m);
     HG_LOG(HG_LOG_MEM, "riscv: no DRAM for %zu bytes", size);
     return CL_MEM_OBJECT_ALLOCATION_FAILURE;

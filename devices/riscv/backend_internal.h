@@ -21,9 +21,15 @@ typedef struct hg_rv_backend {
   uint64_t loaded_program; /* whose code is in the code window (0: none) */
 } hg_rv_backend;
 
+/* A buffer's allocation is its size rounded up to this: the page GPUs map memory in, so a
+ * kernel reading or writing a few bytes past a buffer's end (harmless on hardware, common in
+ * real code) stays inside its own allocation, which the launch windows allow; an access past
+ * that padding still faults (backend_windows.c). */
+#define HG_RV_BUFFER_GRANULE 4096u
+
 struct hg_dev_mem {
   uint64_t addr; /* DRAM address */
-  size_t size;
+  size_t size;   /* as asked; DRAM holds it rounded up to HG_RV_BUFFER_GRANULE */
 };
 
 struct hg_dev_program {

@@ -134,7 +134,7 @@ size_t hg_rv_kernel_work_group_size(hg_backend *be, hg_dev_kernel *k) {
     return HG_PROFILE_MAX_WORK_GROUP_SIZE;
   uint64_t l1 = hg_sim_get_config(rb->sim)->l1_size;
   uint64_t fixed = align16(k->fn->local_static_size) + align16(HG_PROFILE_LOCAL_MEM_SIZE) + HG_RV_WG_WORDS * 8 + 16 +
-                   HG_RV_STACK_BYTES;
+                   k->code->frame_align + HG_RV_STACK_BYTES;
   uint64_t per_item = HG_RV_WI_BYTES + k->code->frame_size;
   uint64_t fit = l1 > fixed ? (l1 - fixed) / per_item : 0;
   return fit < HG_PROFILE_MAX_WORK_GROUP_SIZE ? (size_t)fit : HG_PROFILE_MAX_WORK_GROUP_SIZE;
@@ -205,7 +205,7 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   }
   uint64_t l1 = hg_sim_get_config(sim)->l1_size;
   uint64_t wg_at = align16(local_end), wi_at = wg_at + HG_RV_WG_WORDS * 8;
-  uint64_t frames_at = align16(wi_at + nwi * HG_RV_WI_BYTES);
+  uint64_t fa = k->code->frame_align, frames_at = (wi_at + nwi * HG_RV_WI_BYTES + fa - 1) / fa * fa;
   uint64_t frame = k->code->frame_size;
   uint64_t need = frames_at + nwi * frame + HG_RV_STACK_BYTES;
   if (need > l1) {

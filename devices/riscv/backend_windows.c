@@ -5,7 +5,9 @@
  * argument's bytes (a sub-buffer: only its own), read-only for __constant. Arguments whose
  * bytes overlap with the same access share one window, spanning them all, so that a buffer
  * passed twice, or a sub-buffer beside its parent, keeps one address per byte (pointers
- * compare as the kernel expects). */
+ * compare as the kernel expects). An argument that reaches its allocation's end also gets the
+ * allocation's padding (HG_RV_BUFFER_GRANULE): real devices' allocations are padded, and
+ * kernels that touch a few bytes past a buffer run there. */
 #include "devices/riscv/backend_internal.h"
 
 /* The bytes of buffer argument a: [lo, hi) in DRAM; false when it has none. */
@@ -15,6 +17,8 @@ static bool buffer_span(const hg_launch_arg *a, uint64_t *lo, uint64_t *hi) {
   uint64_t room = a->mem->size - a->offset;
   *lo = a->mem->addr + a->offset;
   *hi = *lo + (a->size && a->size < room ? a->size : room);
+  if (*hi == a->mem->addr + a->mem->size) /* the padding behind the buffer is its own */
+    *hi = a->mem->addr + ((a->mem->size + HG_RV_BUFFER_GRANULE - 1) & ~(uint64_t)(HG_RV_BUFFER_GRANULE - 1));
   return true;
 }
 

@@ -346,6 +346,7 @@ static LLVMValueRef lower_inst(hg_rv_cg *g, const hg_ir_inst *in) {
   }
   case HG_OP_MEMCPY: return LLVMBuildMemCpy(B, a, inst_align(in), b, inst_align(in), c);
   case HG_OP_MEMSET: return LLVMBuildMemSet(B, a, b, c, inst_align(in));
+  case HG_OP_MEMMOVE: return LLVMBuildMemMove(B, a, inst_align(in), b, inst_align(in), c);
   case HG_OP_SLOT: {
     if (!in->num_imm || in->imm[0] >= g->f->num_slots)
       return hg_rv_fail(g, "bad slot");
@@ -590,6 +591,13 @@ static bool lower_kernel(hg_rv_cg *g, hg_rv_kernel_code *kc) {
   for (uint32_t i = 0; i < g->k->num_params; i++)
     if (g->k->args[i].kind == HG_KARG_VALUE && g->k->param_types[i].scalar == HG_IR_PTR)
       kc->frame_size += (g->k->args[i].size + 15) & ~15u;
+  /* slot offsets are aligned within the frame: every frame starts at the largest alignment a
+   * slot declares (a private array aligned to 128 bytes is, in each work-item) */
+  kc->frame_align = 16;
+  for (uint32_t s = 0; s < f->num_slots; s++)
+    if (f->slots[s].align > kc->frame_align)
+      kc->frame_align = f->slots[s].align;
+  kc->frame_size = (kc->frame_size + kc->frame_align - 1) / kc->frame_align * kc->frame_align;
   snprintf(kc->entry, sizeof kc->entry, "hg_wg_k%u", kc->kernel);
   return hg_rv_emit_driver(g, g->k, g->fn, kc);
 }

@@ -122,6 +122,8 @@ LLVMValueRef hg_rv_half_data(hg_rv_cg *g, const char *name, LLVMValueRef *a, con
     return s;
   }
   LLVMValueRef l = LLVMBuildLoad2(B, ht, p, "");
-  LLVMSetAlignment(l, align);
+  /* 3 halves at an 8-byte boundary: with that alignment LLVM widens the load to the 8 bytes,
+   * and the 2 past them may lie outside the buffer (a sub-buffer's end faults here) */
+  LLVMSetAlignment(l, N == 3 ? 2 : align);
   return hg_rv_half_bits_to_float(g, l, N);
 }

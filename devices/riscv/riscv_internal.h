@@ -100,7 +100,8 @@ uint32_t hg_rv_arg_layout_of(const hg_ir_function *kernel, hg_rv_arg_layout *lay
 typedef struct hg_rv_kernel_code {
   uint32_t kernel;      /* function index in the module */
   uint32_t step;        /* index of "<kernel>.step" */
-  uint32_t frame_size;  /* private frame bytes per work-item (16-aligned) */
+  uint32_t frame_size;  /* private frame bytes per work-item, a multiple of frame_align */
+  uint32_t frame_align; /* where frames start: 16, or the largest slot alignment (64, 128...) */
   char entry[32];       /* driver symbol: hg_wg_k<kernel> */
   hg_ir_resumable_plan plan; /* where the frame keeps each kernel value; where it can stop */
 } hg_rv_kernel_code;
