@@ -332,22 +332,22 @@ HG_TEST(access_in_allocation_padding_runs) {
     hg_test_skip("only the riscv backend contains out-of-bounds accesses");
     return;
   }
-  env e;
-  CHECK(env_open(&e));
+  hg_test_env e;
+  CHECK(hg_test_env_open(&e, src));
   enum { PAGE = 4096, N = PAGE / 4 - 3 }; /* 12 bytes of padding behind a[] */
   int *a = malloc(PAGE * 2), *b = malloc(PAGE);
   hg_test_fill_random(a, PAGE * 2);
   hg_test_fill_random(b, PAGE);
-  cl_mem ma = buffer(&e, N * 4, a), mb = buffer(&e, PAGE, b);
+  cl_mem ma = hg_test_env_buffer(&e, N * 4, a), mb = hg_test_env_buffer(&e, PAGE, b);
   CHECK(ma && mb);
   int n = N, over = 1 + (int)(hg_test_rand() % 3);
   size_t sizes[3] = {sizeof ma, sizeof n, sizeof over};
   const void *vals[3] = {&ma, &n, &over};
-  cl_int st = run(&e, "slop", 1024, 64, 3, sizes, vals);
+  cl_int st = hg_test_env_run(&e, "slop", 1024, 64, 3, sizes, vals);
   CHECK_MSG(st == CL_COMPLETE, "%d ints past a %d-byte buffer, inside its padding: status %d", over, N * 4, st);
   for (int i = 0; i < N; i++)
     a[i] = i * 5;
-  CHECK_MSG(same_bytes(&e, ma, a, N * 4), "a[] after a launch touching its padding");
+  CHECK_MSG(hg_test_env_same_bytes(&e, ma, a, N * 4), "a[] after a launch touching its padding");
   /* a sub-buffer reaching its parent's end has the parent's padding */
   cl_int err;
   cl_buffer_region r = {PAGE / 2, N * 4 - PAGE / 2};
@@ -355,20 +355,20 @@ HG_TEST(access_in_allocation_padding_runs) {
   CHECK_CL(err);
   int tn = (int)(r.size / 4);
   const void *tvals[3] = {&tail, &tn, &over};
-  st = run(&e, "slop", 1024, 64, 3, sizes, tvals);
+  st = hg_test_env_run(&e, "slop", 1024, 64, 3, sizes, tvals);
   CHECK_MSG(st == CL_COMPLETE, "past a sub-buffer at its parent's end, inside the padding: status %d", st);
   /* one int past the padding: fails, and b[] keeps its bytes */
   int past = 4;
   const void *pvals[3] = {&ma, &n, &past};
-  st = run(&e, "slop", 1024, 64, 3, sizes, pvals);
+  st = hg_test_env_run(&e, "slop", 1024, 64, 3, sizes, pvals);
   CHECK_MSG(st == CL_OUT_OF_RESOURCES, "an int past the padding: status %d, expected CL_OUT_OF_RESOURCES", st);
-  CHECK_MSG(same_bytes(&e, mb, b, PAGE), "b[] changed by accesses past a[]'s padding");
+  CHECK_MSG(hg_test_env_same_bytes(&e, mb, b, PAGE), "b[] changed by accesses past a[]'s padding");
   clReleaseMemObject(tail);
   clReleaseMemObject(ma);
   clReleaseMemObject(mb);
   free(a);
   free(b);
-  env_close(&e);
+  hg_test_env_close(&e);
 }
 
 /* A half bit pattern doubled (exponent field below 29: no overflow, exact). */
@@ -383,8 +383,8 @@ static uint16_t half_doubled(uint16_t h) {
  * implementation-defined (OpenCL C, vloada_half3 footnote: PoCL writes them), on RISC-V they
  * keep their poison. */
 HG_TEST(vloada_half3_reads_six_bytes) {
-  env e;
-  CHECK(env_open(&e));
+  hg_test_env e;
+  CHECK(hg_test_env_open(&e, src));
   enum { N = 512, BYTES = 8 * N - 2, PAGE = 4096 };
   uint16_t *in = malloc(2 * PAGE), *want = malloc(PAGE), *got = malloc(PAGE);
   for (unsigned i = 0; i < PAGE; i++) {
@@ -396,7 +396,7 @@ HG_TEST(vloada_half3_reads_six_bytes) {
   for (unsigned i = 0; i < N; i++)
     for (unsigned k = 0; k < 3; k++)
       want[4 * i + k] = half_doubled(in[4 * i + k]);
-  cl_mem parent = buffer(&e, 2 * PAGE + PAGE, NULL);
+  cl_mem parent = hg_test_env_buffer(&e, 2 * PAGE + PAGE, NULL);
   CHECK(parent);
   CHECK_CL(clEnqueueWriteBuffer(e.q, parent, CL_TRUE, 0, 2 * PAGE, in, 0, NULL, NULL));
   cl_int err;
@@ -407,7 +407,7 @@ HG_TEST(vloada_half3_reads_six_bytes) {
   CHECK_CL(err);
   size_t sizes[2] = {sizeof sin, sizeof sout};
   const void *vals[2] = {&sin, &sout};
-  cl_int st = run(&e, "half3_double", N, 64, 2, sizes, vals);
+  cl_int st = hg_test_env_run(&e, "half3_double", N, 64, 2, sizes, vals);
   CHECK_MSG(st == CL_COMPLETE, "vloada_half3/vstorea_half3 up to a buffer's last byte: status %d", st);
   CHECK_CL(clEnqueueReadBuffer(e.q, parent, CL_TRUE, PAGE, PAGE, got, 0, NULL, NULL));
   for (unsigned i = 0; i < PAGE / 2; i++)
@@ -419,5 +419,5 @@ HG_TEST(vloada_half3_reads_six_bytes) {
   free(in);
   free(want);
   free(got);
-  env_close(&e);
+  hg_test_env_close(&e);
 }
