@@ -1,23 +1,25 @@
 /* Fresh stoppable launches in slices (lowering/opencl_c_slice.c, docs/opencl-c-safe-points.md).
  *
  * A kernel whose work-groups end quickly needs no safe point inside them to stop within the
- * latency goal: its range runs as consecutive slices of whole rows of groups (the highest
- * dimension with more than one group, so the groups done are a prefix in linear order), each
- * its own vendor launch of the plain code, and a stop request is answered between two slices:
- * the groups before are DONE, the others NOT_STARTED. Steady state costs one launch per slice
- * (a few microseconds against a slice's 250) and nothing inside the kernel, where the
- * in-kernel checks cost a reduction up to 1.6x on NVIDIA (docs/gpu-runs.md).
+ * latency goal: its range runs as consecutive slices of its groups in linear order (whole rows
+ * of the highest dimension with more than one group, or in 2-D parts of a row, left to right,
+ * so the groups done are a prefix), each its own vendor launch of the plain code, and a stop
+ * request is answered between two slices: the groups before are DONE, the others NOT_STARTED.
+ * Steady state costs one launch per slice (a few microseconds against a slice's 250) and
+ * nothing inside the kernel, where the in-kernel checks cost a reduction up to 1.6x on NVIDIA
+ * (docs/gpu-runs.md).
  *
  * Sizing. What decides is how long one group runs: a device runs many at once (here taken as
  * a wave: one group per compute unit on a CPU device, else 2048 work-items per compute unit,
  * the most NVIDIA and AMD keep resident), so a slice of fewer groups than a wave still lasts a
  * group's time. A kernel's first stoppable launch runs in its stoppable form, with safe points
  * inside the groups, and leaves a group's time: its device time over its waves (an upper
- * bound where the wave is smaller). Later launches whose groups and rows end within two
- * slices' time (HETGPU_SLICE_US) run in slices of whole waves sized to last one slice's time (growing at most MAX_GROWTH times per slice, the group's time updated by each); the
- * next slice is enqueued before the current one is waited for, so the device never waits for
- * the host and a stop waits for at most two slices. Not sliced: launches under a kernel time
- * limit (a group that never ends must still be stopped, at its safe points), the tests'
+ * bound where the wave is smaller). Later launches whose groups (in 3-D: planes of groups) end
+ * within two slices' time (HETGPU_SLICE_US) run in slices of whole waves sized to last one
+ * slice's time (growing at most MAX_GROWTH times per slice, the group's time updated by each);
+ * the next slice is enqueued before the current one is waited for, so the device never waits
+ * for the host and a stop waits for at most two slices. Not sliced: launches under a kernel
+ * time limit (a group that never ends must still be stopped, at its safe points), the tests'
  * countdown, and kernels whose groups print. A group that runs far longer than its kernel's
  * earlier ones delays a stop until it ends (the request's own timeout then decides,
  * docs/cl_hetgpu_migrate.md). */
@@ -62,35 +64,74 @@ static cl_int set_slice_args(cl_kernel kernel, cl_uint i, void *arg) {
   return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
 }
 
-/* One slice in flight: rows [row, row + rows) of dimension `dim`. */
+/* One slice in flight: groups [first, first + groups) in linear order. */
 typedef struct slice {
   cl_event ev;
-  uint64_t row, rows;
+  uint64_t first, groups;
   uint64_t host_start;
 } slice;
 
 typedef struct slicer {
   hg_vendor_backend *vb;
   hg_dev_kernel *k;
-  const hg_launch *l;
   const hg_vendor_range *r;
-  unsigned dim;       /* the dimension cut into slices */
-  uint64_t row_groups; /* groups in one row of `dim` */
-  uint64_t rows;       /* rows in the range */
-  uint64_t next_row;   /* first row not enqueued yet */
+  const hg_launch *l;
+  unsigned dim;     /* the highest dimension with more than one group */
+  uint64_t n[3];    /* groups per dimension */
+  uint64_t next;    /* first group not enqueued yet (linear: g0 + n0 * (g1 + n1 * g2)) */
   uint64_t device_ns;
 } slicer;
 
-static cl_int slice_enqueue(slicer *s, uint64_t rows, slice *out) {
+static unsigned sliced_dim(const hg_vendor_range *r, uint64_t *n) {
+  unsigned dim = 0;
+  for (unsigned d = 0; d < 3; d++) {
+    n[d] = r->global[d] / r->local[d];
+    if (d < r->work_dim && n[d] > 1)
+      dim = d;
+  }
+  return dim;
+}
+
+/* Groups a slice may take from `next` when `want` would do: whole rows of the sliced dimension
+ * (rows of dimension 0 in 2-D ranges may also be cut, left to right: the groups done stay a
+ * prefix), never fewer than one group or one plane (3-D). */
+static uint64_t slice_groups(const slicer *s, uint64_t want) {
+  uint64_t left = s->r->num_groups - s->next, g;
+  if (s->dim == 0) {
+    g = want;
+  } else if (s->dim == 1) {
+    uint64_t col = s->next % s->n[0];
+    g = col || want < s->n[0] ? (want < s->n[0] - col ? want : s->n[0] - col) : want / s->n[0] * s->n[0];
+  } else {
+    uint64_t plane = s->n[0] * s->n[1];
+    g = want < plane ? plane : want / plane * plane;
+  }
+  if (!g)
+    g = 1;
+  return g < left ? g : left;
+}
+
+static cl_int slice_enqueue(slicer *s, uint64_t want, slice *out) {
+  uint64_t groups = slice_groups(s, want), at = s->next;
+  uint64_t c[3] = {at % s->n[0], at / s->n[0] % s->n[1], at / (s->n[0] * s->n[1])}, size[3] = {1, 1, 1};
+  if (s->dim == 0 || (s->dim == 1 && (c[0] || groups < s->n[0]))) {
+    size[0] = groups; /* along dimension 0 (a cut row in 2-D) */
+  } else {
+    for (unsigned d = 0; d < s->dim; d++)
+      size[d] = s->n[d];
+    size[s->dim] = groups / (s->dim == 1 ? s->n[0] : s->n[0] * s->n[1]);
+  }
   hg_launch l = *s->l;
   slice_args a = {.r = s->r};
-  a.first[s->dim] = s->next_row;
-  l.global_offset[s->dim] = s->r->offset[s->dim] + s->next_row * s->r->local[s->dim];
-  l.global_size[s->dim] = rows * s->r->local[s->dim];
-  *out = (slice){.row = s->next_row, .rows = rows, .host_start = hg_host_clock_ns()};
+  for (unsigned d = 0; d < s->r->work_dim; d++) {
+    a.first[d] = c[d];
+    l.global_offset[d] = s->r->offset[d] + c[d] * s->r->local[d];
+    l.global_size[d] = size[d] * s->r->local[d];
+  }
+  *out = (slice){.first = at, .groups = groups, .host_start = hg_host_clock_ns()};
   cl_int err = hg_vendor_enqueue_kernel(s->vb, s->k, s->k->slice_kernel, &l, set_slice_args, &a, &out->ev);
   if (err == CL_SUCCESS)
-    s->next_row += rows;
+    s->next += groups;
   return err;
 }
 
@@ -121,37 +162,21 @@ static uint64_t group_ns_of(const hg_vendor_backend *vb, const hg_vendor_range *
   return ns / waves ? ns / waves : 1;
 }
 
-/* Rows for the next slice, a group lasting group_ns. */
-static uint64_t slice_rows(const slicer *s, uint64_t group_ns, uint64_t last_rows) {
+/* Groups wanted in the next slice, a group lasting group_ns (last: the slice before's, 0: none). */
+static uint64_t slice_want(const slicer *s, uint64_t group_ns, uint64_t last) {
   uint64_t waves = slice_target_ns(s->vb) / group_ns;
   uint64_t groups = (waves ? waves : 1) * wave_groups(s->vb, s->r);
-  uint64_t most = last_rows ? last_rows * s->row_groups * MAX_GROWTH : groups;
-  if (groups > most)
-    groups = most;
-  uint64_t rows = groups / s->row_groups;
-  if (!rows)
-    rows = 1;
-  return rows < s->rows - s->next_row ? rows : s->rows - s->next_row;
-}
-
-/* Cuts r into rows of its highest dimension with more than one group. */
-static void cut_rows(const hg_vendor_range *r, unsigned *dim, uint64_t *rows, uint64_t *row_groups) {
-  *dim = 0;
-  for (unsigned d = 0; d < r->work_dim; d++)
-    if (r->global[d] / r->local[d] > 1)
-      *dim = d;
-  *rows = r->global[*dim] / r->local[*dim];
-  *row_groups = r->num_groups / *rows;
+  return last && groups > last * MAX_GROWTH ? last * MAX_GROWTH : groups;
 }
 
 bool hg_vendor_slices_fit(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_vendor_range *r, const hg_launch *l) {
-  unsigned dim;
-  uint64_t rows, row_groups, group_ns = atomic_load(&k->slice_group_ns), target = slice_target_ns(vb);
+  uint64_t n[3], group_ns = atomic_load(&k->slice_group_ns), target = slice_target_ns(vb);
   if (!group_ns || !target || l->time_limit_ns || l->stop_after || group_ns > 2 * target)
     return false;
-  cut_rows(r, &dim, &rows, &row_groups);
-  uint64_t wave = wave_groups(vb, r);
-  return (row_groups + wave - 1) / wave * group_ns <= 2 * target;
+  if (sliced_dim(r, n) < 2)
+    return true;
+  uint64_t wave = wave_groups(vb, r); /* 3-D: a slice is at least a plane */
+  return (n[0] * n[1] + wave - 1) / wave * group_ns <= 2 * target;
 }
 
 void hg_vendor_slices_measured(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_vendor_range *r,
@@ -160,36 +185,37 @@ void hg_vendor_slices_measured(hg_vendor_backend *vb, hg_dev_kernel *k, const hg
     atomic_store(&k->slice_group_ns, group_ns_of(vb, r, device_ns, r->num_groups));
 }
 
-/* The state of the range with rows [0, done_rows) done and the rest not started. */
-static hg_ir_ndrange_state *state_after(const slicer *s, uint64_t done_rows) {
+/* The state of the range with groups [0, done) done and the rest not started. */
+static hg_ir_ndrange_state *state_after(const slicer *s, uint64_t done) {
   const hg_oc_stop_kernel *info = s->k->stop_info;
   hg_ir_ndrange_state *st = hg_ir_ndrange_state_new(info->name, s->r->work_dim, s->r->offset, s->r->global,
                                                     s->r->local, &info->layout, s->r->local_bytes);
   if (st)
-    memset(st->group_status, HG_GROUP_DONE, done_rows * s->row_groups);
+    memset(st->group_status, HG_GROUP_DONE, done);
   return st;
 }
 
 cl_int hg_vendor_run_sliced(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch *l, const hg_vendor_range *r,
                             hg_ir_ndrange_state **stopped, uint64_t *device_ns) {
   *stopped = NULL;
-  slicer s = {.vb = vb, .k = k, .l = l, .r = r};
-  cut_rows(r, &s.dim, &s.rows, &s.row_groups);
-  uint64_t group_ns = atomic_load(&k->slice_group_ns), done_rows = 0;
+  slicer s = {.vb = vb, .k = k, .r = r, .l = l};
+  s.dim = sliced_dim(r, s.n);
+  uint64_t group_ns = atomic_load(&k->slice_group_ns), done = 0;
   bool stop = false, have_next = false;
   slice cur = {0}, next = {0};
-  cl_int err = slice_enqueue(&s, slice_rows(&s, group_ns, 0), &cur);
+  cl_int err = slice_enqueue(&s, slice_want(&s, group_ns, 0), &cur);
   while (err == CL_SUCCESS) {
     stop = l->stop && atomic_load(&l->stop->requested);
     /* the next slice goes in before this one is waited for */
-    have_next = !stop && s.next_row < s.rows && (err = slice_enqueue(&s, slice_rows(&s, group_ns, cur.rows), &next)) == CL_SUCCESS;
+    have_next = !stop && s.next < r->num_groups &&
+                (err = slice_enqueue(&s, slice_want(&s, group_ns, cur.groups), &next)) == CL_SUCCESS;
     uint64_t ns = 0;
     cl_int wait_err = slice_wait(&s, &cur, &ns);
     if (err == CL_SUCCESS)
       err = wait_err;
     if (err == CL_SUCCESS) {
-      done_rows = cur.row + cur.rows;
-      group_ns = group_ns_of(vb, r, ns, cur.rows * s.row_groups);
+      done = cur.first + cur.groups;
+      group_ns = group_ns_of(vb, r, ns, cur.groups);
     }
     if (!have_next)
       break;
@@ -203,10 +229,10 @@ cl_int hg_vendor_run_sliced(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_la
   atomic_store(&k->slice_group_ns, group_ns);
   if (device_ns)
     *device_ns = s.device_ns;
-  if (err != CL_SUCCESS || done_rows == s.rows)
+  if (err != CL_SUCCESS || done == r->num_groups)
     return err;
-  *stopped = state_after(&s, done_rows);
-  HG_LOG(HG_LOG_SCHED, "%s: %s stopped between slices: %llu of %llu rows of groups done", vb->base.name, k->name,
-         (unsigned long long)done_rows, (unsigned long long)s.rows);
+  *stopped = state_after(&s, done);
+  HG_LOG(HG_LOG_SCHED, "%s: %s stopped between slices: %llu of %llu groups done", vb->base.name, k->name,
+         (unsigned long long)done, (unsigned long long)r->num_groups);
   return *stopped ? HG_LAUNCH_STOPPED : CL_OUT_OF_HOST_MEMORY;
 }
