@@ -369,7 +369,7 @@ cl_int hg_vendor_enqueue_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kern
   hg_vendor_print *print;
   cl_command_queue queue;
   cl_int err = enqueue_launch(vb, k, kernel, l, extra, extra_arg, true, ev, &print, &queue);
-  hg_vendor_print_release(print); /* none: the forms run this way do not print */
+  hg_vendor_print_release(print); /* none: sliced kernels do not print, robust ones have no forms */
   if (err == CL_SUCCESS && *ev)
     VCL(queue)->clFlush(queue);
   return err;
