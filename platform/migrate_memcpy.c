@@ -15,10 +15,10 @@
 #define SLICE_MIN (4u << 20) /* below this per thread, one thread copies it all */
 #define MAX_THREADS 16
 
-/* A copy whose destination is not read again soon (a chunk for the GPU's DMA, a migration's
- * target): streaming stores do not first read each destination line into the cache, so the copy
- * moves two bytes of memory traffic per byte instead of three, while the GPU's DMA competes for
- * the same memory. */
+/* A copy whose destination is not read again soon (a migration's target): streaming stores do
+ * not first read each destination line into the cache, so the copy moves two bytes of memory
+ * traffic per byte instead of three, while a GPU's DMA competes for the same memory. (Into a
+ * pinned chunk the GPU reads next they were slower: the DMA reads cached lines.) */
 void hg_migrate_stream_copy(void *dst, const void *src, size_t n) {
 #if defined(__x86_64__)
   char *d = dst;

@@ -70,6 +70,7 @@ static cl_int via_staging(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_d
  * flight: 46 GB/s at 256 MiB, 51 GB/s at 1 GiB, both directions. */
 #define PIPE_CHUNK (16u << 20)
 #define PIPE_RAMP_MIN (1u << 20)
+#define PIPE_RAMP_MAX 8 /* ramp chunks at each end, at most (1 MiB doubled up to PIPE_CHUNK: 4) */
 #define PIPE_BUFS 4
 #define PIPE_MAX_WORKERS 12
 #define PINNED_BACKENDS 16
@@ -112,21 +113,25 @@ typedef struct pipe_run {
  * waits): small ones there cut that wait from 16 MiB's time to 1 MiB's, about 0.6 ms of the
  * 4.9 ms a 256 MiB move takes at the PCIe rate. Returns the number of chunks. */
 static size_t pipe_plan(size_t size, size_t *off, size_t *len) {
-  size_t n = 0, lo = 0, hi = size, tail[8], nt = 0;
-  for (size_t step = PIPE_RAMP_MIN; step < PIPE_CHUNK && hi - lo > 2 * step && nt < 8; step *= 2) {
-    off[n] = lo, len[n++] = step, lo += step;
-    tail[nt++] = step, hi -= step;
+  size_t n = 0, lo = 0, hi = size, tail[PIPE_RAMP_MAX], nt = 0;
+  for (size_t step = PIPE_RAMP_MIN; step < PIPE_CHUNK && hi - lo > 2 * step && nt < PIPE_RAMP_MAX; step *= 2) {
+    off[n] = lo;
+    len[n++] = step;
+    lo += step;
+    tail[nt++] = step; /* its twin at the end, placed last */
+    hi -= step;
   }
   for (; lo < hi; lo += len[n++]) {
     off[n] = lo;
     len[n] = hi - lo < PIPE_CHUNK ? hi - lo : PIPE_CHUNK;
   }
-  while (nt)
-    off[n] = hi, len[n++] = tail[--nt], hi += len[n - 1];
+  while (nt) {
+    off[n] = hi;
+    len[n] = tail[--nt];
+    hi += len[n++];
+  }
   return n;
 }
-
-static size_t chunk_len(const pipe_run *r, size_t k) { return r->len[k]; }
 
 static bool chunk_ready(pipe_run *r, size_t k) {
   return atomic_load(&r->ready) > k || atomic_load(&r->stop);
@@ -168,7 +173,7 @@ static void *pipe_work(void *arg) {
     pipe_await(r, chunk_ready, k);
     if (atomic_load(&r->stop))
       break;
-    size_t n = chunk_len(r, k), per = (n / r->workers + 4095) & ~(size_t)4095;
+    size_t n = r->len[k], per = (n / r->workers + 4095) & ~(size_t)4095;
     size_t from = per * w->index < n ? per * w->index : n, len = from + per < n ? per : n - from;
     uint8_t *chunk = r->buf[k % PIPE_BUFS], *host = r->host + r->off[k];
     /* into the target: streamed (it is not read again soon); into a chunk: cached, the
@@ -204,9 +209,9 @@ static void pipe_wait_copied(pipe_run *r, size_t k) {
 
 static cl_int pipe_dma(pipe_run *r, size_t k) {
   unsigned i = (unsigned)(k % PIPE_BUFS);
-  return r->to_host ? r->gpu->ops->mem_read_async(r->gpu, r->mem, r->off[k], chunk_len(r, k), r->buf[i], false,
+  return r->to_host ? r->gpu->ops->mem_read_async(r->gpu, r->mem, r->off[k], r->len[k], r->buf[i], false,
                                                   &r->pending[i])
-                    : r->gpu->ops->mem_write_async(r->gpu, r->mem, r->off[k], chunk_len(r, k), r->buf[i], false,
+                    : r->gpu->ops->mem_write_async(r->gpu, r->mem, r->off[k], r->len[k], r->buf[i], false,
                                                    &r->pending[i]);
 }
 
@@ -313,7 +318,7 @@ static cl_int via_pipeline(hg_backend *gpu, hg_dev_mem *mem, uint8_t *host, bool
   pthread_t th[PIPE_MAX_WORKERS];
   unsigned started = 0;
   uint64_t t0 = hg_host_clock_ns(), t1 = 0, t2 = 0;
-  size_t most = size / PIPE_CHUNK + 2 + 2 * 8; /* whole chunks, a remainder, the two ramps */
+  size_t most = size / PIPE_CHUNK + 2 + 2 * PIPE_RAMP_MAX; /* whole chunks, a remainder, the two ramps */
   r.off = malloc(most * sizeof *r.off);
   r.len = malloc(most * sizeof *r.len);
   cl_int err = r.off && r.len && (r.done = calloc(most, sizeof *r.done)) ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;

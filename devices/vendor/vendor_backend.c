@@ -44,6 +44,14 @@ cl_int hg_vendor_wait(cl_event ev) {
   return err;
 }
 
+cl_int hg_vendor_wait_timed(cl_event ev, uint64_t *device_ns) {
+  cl_int err = wait_status(ev);
+  cl_ulong start, end;
+  *device_ns = err == CL_SUCCESS && hg_vendor_event_times(ev, &start, &end) && end >= start ? end - start : 0;
+  VCL(ev)->clReleaseEvent(ev);
+  return err;
+}
+
 cl_int hg_vendor_submitted(cl_command_queue queue, cl_int enqueue_err, cl_event ev, hg_token **token) {
   *token = NULL;
   if (enqueue_err != CL_SUCCESS)

@@ -346,13 +346,10 @@ cl_int hg_vendor_run_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel k
   if (err != CL_SUCCESS || !ev)
     return err;
 
-  /* keep the event for its profiling times: hg_vendor_wait releases it */
-  VCL(ev)->clRetainEvent(ev);
-  err = hg_vendor_wait(ev);
-  cl_ulong start, end;
-  if (err == CL_SUCCESS && device_ns && hg_vendor_event_times(ev, &start, &end))
-    *device_ns = end - start;
-  VCL(ev)->clReleaseEvent(ev);
+  uint64_t ran_ns;
+  err = hg_vendor_wait_timed(ev, &ran_ns);
+  if (device_ns)
+    *device_ns = ran_ns;
   if (print) {
     if (err == CL_SUCCESS)
       err = hg_vendor_print_fault(print);

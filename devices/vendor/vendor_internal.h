@@ -94,6 +94,8 @@ static inline hg_vendor_backend *hg_vendor_of(hg_backend *be) { return (hg_vendo
 cl_int hg_vendor_error(cl_int vendor_err);
 /* Waits for ev, checks its execution status, releases it. */
 cl_int hg_vendor_wait(cl_event ev);
+/* The same, and the command's device time (0 when the vendor did not profile it). */
+cl_int hg_vendor_wait_timed(cl_event ev, uint64_t *device_ns);
 /* The end of an asynchronous operation: the vendor event becomes the token (no allocation). The
  * queue is flushed so the work starts without waiting for a later wait. *token is NULL and the
  * error returned when the enqueue failed. */

@@ -35,7 +35,7 @@
 
 /* A slice's run on this device (HETGPU_SLICE_US; two in flight, a stop waits about half a
  * millisecond by default): a CPU device starts a launch more slowly, and gets slices twice as
- * long. Rows longer than two are not cut into slices. */
+ * long. */
 static uint64_t slice_target_ns(const hg_vendor_backend *vb) {
   return vb->base.type & CL_DEVICE_TYPE_CPU ? 2 * hg_slice_target_ns() : hg_slice_target_ns();
 }
@@ -47,20 +47,15 @@ typedef struct slice_args {
 
 static cl_int set_slice_args(cl_kernel kernel, cl_uint i, void *arg) {
   const slice_args *a = arg;
-  const cl_icd_dispatch *d = VCL(kernel);
+  cl_ulong v[9]; /* the order of lowering/opencl_c_slice.c */
+  for (unsigned dim = 0; dim < 3; dim++) {
+    v[dim] = a->first[dim];
+    v[3 + dim] = a->r->global[dim] / a->r->local[dim];
+    v[6 + dim] = a->r->offset[dim];
+  }
   cl_int err = CL_SUCCESS;
-  for (unsigned dim = 0; dim < 3; dim++) {
-    cl_ulong v = a->first[dim];
-    err |= d->clSetKernelArg(kernel, i++, sizeof v, &v);
-  }
-  for (unsigned dim = 0; dim < 3; dim++) {
-    cl_ulong v = a->r->global[dim] / a->r->local[dim];
-    err |= d->clSetKernelArg(kernel, i++, sizeof v, &v);
-  }
-  for (unsigned dim = 0; dim < 3; dim++) {
-    cl_ulong v = a->r->offset[dim];
-    err |= d->clSetKernelArg(kernel, i++, sizeof v, &v);
-  }
+  for (unsigned k = 0; k < 9; k++)
+    err |= VCL(kernel)->clSetKernelArg(kernel, i + k, sizeof v[k], &v[k]);
   return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
 }
 
@@ -137,14 +132,11 @@ static cl_int slice_enqueue(slicer *s, uint64_t want, slice *out) {
 
 /* Waits for a slice; its run time (device time when profiled, else host time) in *ns. */
 static cl_int slice_wait(slicer *s, slice *sl, uint64_t *ns) {
-  VCL(sl->ev)->clRetainEvent(sl->ev);
-  cl_int err = hg_vendor_wait(sl->ev);
-  cl_ulong start, end;
-  bool timed = err == CL_SUCCESS && hg_vendor_event_times(sl->ev, &start, &end) && end >= start;
-  VCL(sl->ev)->clReleaseEvent(sl->ev);
+  uint64_t device_ns;
+  cl_int err = hg_vendor_wait_timed(sl->ev, &device_ns);
   sl->ev = NULL;
-  *ns = timed ? end - start : hg_host_clock_ns() - sl->host_start;
-  s->device_ns += timed ? end - start : 0;
+  *ns = device_ns ? device_ns : hg_host_clock_ns() - sl->host_start;
+  s->device_ns += device_ns;
   return err;
 }
 
