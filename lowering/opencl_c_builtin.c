@@ -323,6 +323,15 @@ void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
       oc_puts(c->body, "(uint)");
       oc_value(c, c->body, in->operands[i]);
     }
+  } else if (!strcmp(name, "ctz") && in->num_operands == 1) {
+    /* ctz is OpenCL C 2.0: NVIDIA's 1.2 compiler lacks it and PoCL 3.1 declares it without a
+     * body. popcount(~x & (x - 1)), cast back so that promoted small types keep their width. */
+    oc_type(c, oc_vtype(c, in->operands[0]), tb, sizeof tb);
+    oc_printf(c->body, "popcount((%s)(~", tb);
+    oc_value_f(c, c->body, in->operands[0]);
+    oc_puts(c->body, " & (");
+    oc_value_f(c, c->body, in->operands[0]);
+    oc_printf(c->body, " - (%s)1))", tb);
   } else {
     oc_fix_call fx; /* a vendor deviation corrected by a helper (opencl_c_fix.c) */
     bool fixed = oc_fix_call_for(c, in, name, &fx);

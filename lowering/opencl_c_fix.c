@@ -78,6 +78,25 @@ static const char *const k_templates[OC_FIX_COUNT] = {
         "  r = fma(-n, ($F)-0x1.ec10cp-27f, r);\n"
         "  return ldexp(exp2(r * ($F)0x1.a934fp+1f), convert_$N_sat(n));\n"
         "}\n",
+    /* The zeros of the pi functions carry the signs the specification gives (PoCL 3.1 and
+     * NVIDIA were seen to give the other): sinpi(n) = copysign(0, n) for integers n,
+     * cospi(n + 0.5) = +0, tanpi(n) = copysign(0, n) for even n and copysign(0, -n) for odd,
+     * atanpi(+-0) = +-0. */
+    [OC_FIX_SINPI] =
+        "static inline $F hg_sinpi_$F($F x) {\n"
+        "  return (isfinite(x) & (x == rint(x))) ? copysign(($F)0, x) : sinpi(x);\n"
+        "}\n",
+    [OC_FIX_COSPI] =
+        "static inline $F hg_cospi_$F($F x) {\n"
+        "  return (isfinite(x) & (x - floor(x) == ($F)0.5)) ? ($F)0 : cospi(x);\n"
+        "}\n",
+    [OC_FIX_TANPI] =
+        "static inline $F hg_tanpi_$F($F x) {\n"
+        "  $F h = x * ($F)0.5;\n"
+        "  $F z = copysign(($F)0, (h != floor(h)) ? -x : x);\n"
+        "  return (isfinite(x) & (x == rint(x))) ? z : tanpi(x);\n"
+        "}\n",
+    [OC_FIX_ATANPI] = "static inline $F hg_atanpi_$F($F x) { return x == ($F)0 ? x : atanpi(x); }\n",
 };
 
 /* The unsigned 64-bit form of OC_FIX_MAD_SAT: overflow when the high half or the carry is set. */
@@ -173,6 +192,14 @@ bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_c
   if (!strcmp(name, "exp10") && in->num_operands == 1 && t0.scalar == HG_IR_F32 && c->relaxed_math) {
     c->fix_mask[OC_FIX_EXP10_RELAXED] |= fix_bit(0, lanes);
     snprintf(fx->callee, sizeof fx->callee, "hg_exp10_%s", fp_name(t0, tb, sizeof tb));
+    return true;
+  }
+  static const struct { const char *name; enum oc_fix fix; } pi_zero[] = {
+      {"sinpi", OC_FIX_SINPI}, {"cospi", OC_FIX_COSPI}, {"tanpi", OC_FIX_TANPI}, {"atanpi", OC_FIX_ATANPI}};
+  for (size_t i = 0; i < sizeof pi_zero / sizeof *pi_zero; i++) {
+    if (strcmp(name, pi_zero[i].name) || in->num_operands != 1 || !is_fp(t0)) continue;
+    c->fix_mask[pi_zero[i].fix] |= fix_bit(t0.scalar == HG_IR_F64, lanes);
+    snprintf(fx->callee, sizeof fx->callee, "hg_%s_%s", name, fp_name(t0, tb, sizeof tb));
     return true;
   }
   char dst[TB];

@@ -51,6 +51,10 @@ enum oc_fix {
   OC_FIX_MAD_SAT,     /* 64-bit */
   OC_FIX_SMOOTHSTEP,  /* double */
   OC_FIX_EXP10_RELAXED,
+  OC_FIX_SINPI, /* the signed zeros of the pi functions */
+  OC_FIX_COSPI,
+  OC_FIX_TANPI,
+  OC_FIX_ATANPI,
   OC_FIX_COUNT
 };
 

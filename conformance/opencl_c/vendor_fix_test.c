@@ -508,3 +508,106 @@ HG_TEST(exp10_relaxed_float) {
 out:
   free(x), free(o);
 }
+
+/* ---- the signed zeros of sinpi, cospi, tanpi, atanpi ---- */
+static const char *k_pi_src =
+    FP64_PRAGMA
+    "__kernel void k(__global const T *x, __global T *o, __global T4 *o4, __global T *o3) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  T v = x[i];\n"
+    "  o[4 * i] = sinpi(v); o[4 * i + 1] = cospi(v); o[4 * i + 2] = tanpi(v); o[4 * i + 3] = atanpi(v);\n"
+    "  T4 w = vload4(i, x + N);\n"
+    "  o4[4 * i] = sinpi(w); o4[4 * i + 1] = cospi(w); o4[4 * i + 2] = tanpi(w); o4[4 * i + 3] = atanpi(w);\n"
+    "  T3 u = vload3(i, x + 5 * N);\n"
+    "  vstore3(sinpi(u), 4 * i, o3); vstore3(cospi(u), 4 * i + 1, o3);\n"
+    "  vstore3(tanpi(u), 4 * i + 2, o3); vstore3(atanpi(u), 4 * i + 3, o3);\n"
+    "}\n";
+
+/* The specification's value of f (0 sinpi, 1 cospi, 2 tanpi, 3 atanpi) at x, in long double. */
+static long double pi_ref(int f, double x) {
+  const long double pi = 3.141592653589793238462643383279502884L;
+  if (f == 3) return x == 0 ? (long double)x : atanl(x) / pi; /* atanpi(+-0) = +-0 */
+  if (isinf(x) || isnan(x)) return NAN;
+  long double r = fmodl(x, 2.0L); /* exact: x = 2k + r, |r| < 2 */
+  if (f == 0 && x == rint(x)) return copysignl(0, x);     /* sinpi(n) = +-0 by the sign of n */
+  if (f == 1 && r - floorl(r) == 0.5L) return 0.0L;       /* cospi(n + 0.5) = +0 */
+  if (f == 2 && x == rint(x)) return copysignl(0, fmodl(x, 2.0L) != 0 ? -x : x); /* odd n: -0 for +n */
+  if (f == 2 && fabsl(r - truncl(r)) == 0.5L) return (fabsl(fmodl(x - 0.5L, 2.0L)) == 0) ? INFINITY : -INFINITY;
+  return f == 0 ? sinl(pi * r) : f == 1 ? cosl(pi * r) : tanl(pi * r);
+}
+
+static void check_pi(bool dbl) {
+  static const double sp[] = {0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 0.5, -0.5, 1.5, -2.5, 1e7, -33554433.0, INFINITY, NAN};
+  size_t es = dbl ? 8 : 4, nx = 8 * N;
+  void *x = malloc(nx * es), *o = malloc(4 * nx * es);
+  fill(x, nx, dbl, sp, sizeof sp / sizeof sp[0], -100, 100);
+  for (size_t i = 2; i < nx; i += 4) set(x, i, (double)((int)(hg_test_rand() % 2001) - 1000) * (i % 8 == 2 ? 1.0 : 0.5), dbl);
+  run r;
+  if (!run_open(&r, k_pi_src, type_opts(dbl))) { free(x), free(o); return; }
+  run_buf(&r, nx * es, x);
+  cl_mem m1 = run_buf(&r, 4 * N * es, NULL), m4 = run_buf(&r, 16 * N * es, NULL), m3 = run_buf(&r, 12 * N * es, NULL);
+  bool ok = run_kernel(&r, "k") && run_read(&r, m1, o, 4 * N * es) && run_read(&r, m4, (char *)o + 4 * N * es, 16 * N * es) &&
+            run_read(&r, m3, (char *)o + 20 * N * es, 12 * N * es);
+  static const char *const fn[] = {"sinpi", "cospi", "tanpi", "atanpi"};
+  size_t bad = 0;
+  for (size_t j = 0; j < 4 * nx && ok; j++) {
+    /* output j: function f of input i, in the layout each form writes */
+    size_t i, f;
+    if (j < 4 * N) i = j / 4, f = j % 4;
+    else if (j < 20 * N) i = N + ((j - 4 * N) / 16) * 4 + (j - 4 * N) % 4, f = ((j - 4 * N) / 4) % 4;
+    else i = 5 * N + ((j - 20 * N) / 12) * 3 + (j - 20 * N) % 3, f = ((j - 20 * N) / 3) % 4;
+    double xv = get(x, i, dbl), got = get(o, j, dbl);
+    long double want = pi_ref((int)f, xv);
+    bool good;
+    if (isnan(want) || want == 0 || isinf(want)) good = same(got, (double)want);
+    else good = fabsl(got - want) <= fabsl(want) * (dbl ? 1e-13L : 1e-5L) + (dbl ? 1e-300L : 1e-37L);
+    if (!good && bad++ < 4)
+      hg_test_fail(__FILE__, __LINE__, "%s((%s)%a): got %a, expected %La", fn[f], dbl ? "double" : "float", xv, got, want);
+  }
+  free(x), free(o);
+  run_close(&r);
+}
+HG_TEST(pi_zeros_float) { check_pi(false); }
+HG_TEST(pi_zeros_double) { check_pi(true); }
+
+/* ---- ctz (OpenCL C 2.0: NVIDIA's compiler lacks it, PoCL 3.1 has no body for it) ---- */
+static const char *k_ctz_src =
+    "__kernel void k(__global const T *x, __global T *o, __global T *o4) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  o[i] = ctz(x[i]);\n"
+    "  vstore4(ctz(vload4(i, x + N)), i, o4);\n"
+    "}\n";
+
+HG_TEST(ctz_every_integer_type) {
+  static const char *const types[] = {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"};
+  for (unsigned t = 0; t < 8; t++) {
+    unsigned es = 1u << (t / 2), nbits = 8 * es;
+    size_t nx = 5 * N;
+    unsigned char *x = malloc(nx * es), *o = malloc(nx * es);
+    for (size_t i = 0; i < nx; i++) {
+      uint64_t v = ((uint64_t)hg_test_rand() << 32 | hg_test_rand());
+      if (i % 3 == 0) v <<= hg_test_rand() % 64; /* many trailing zeros */
+      if (i % 17 == 0) v = 0;                    /* ctz(0) is the width */
+      memcpy(x + i * es, &v, es);                /* little-endian: the low bytes */
+    }
+    char opts[64];
+    snprintf(opts, sizeof opts, "-cl-std=CL3.0 -DT=%s -DN=1024", types[t]);
+    run r;
+    if (!run_open(&r, k_ctz_src, opts)) { free(x), free(o); return; }
+    run_buf(&r, nx * es, x);
+    cl_mem m1 = run_buf(&r, N * es, NULL), m4 = run_buf(&r, 4 * N * es, NULL);
+    bool ok = run_kernel(&r, "k") && run_read(&r, m1, o, N * es) && run_read(&r, m4, o + N * es, 4 * N * es);
+    size_t bad = 0;
+    for (size_t i = 0; i < nx && ok; i++) {
+      uint64_t v = 0, got = 0;
+      memcpy(&v, x + i * es, es);
+      memcpy(&got, o + i * es, es);
+      uint64_t want = v ? (uint64_t)__builtin_ctzll(v) : nbits;
+      if (got != want && bad++ < 3)
+        hg_test_fail(__FILE__, __LINE__, "ctz((%s)0x%llx): got %llu, expected %llu", types[t], (unsigned long long)v,
+                     (unsigned long long)got, (unsigned long long)want);
+    }
+    free(x), free(o);
+    run_close(&r);
+  }
+}

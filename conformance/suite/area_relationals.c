@@ -124,6 +124,57 @@ SUITE_TEST(relationals, select_bitselect_any_all) {
   clReleaseKernel(k);
 }
 
+/* shuffle and shuffle2: only the low bits of each mask element count (log2 of the lane count,
+ * of twice it for shuffle2), so the random masks also test that the high bits are ignored. */
+static const char SHUFFLE_SRC[] =
+    "__kernel void r_shuffle(__global const uint8 *a, __global const uint8 *b, __global const uint16 *m,\n"
+    "                        __global const uchar16 *c, __global const uchar16 *cm, __global uint16 *o,\n"
+    "                        __global uchar16 *oc, __global float2 *of) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  o[2 * i] = shuffle(a[i], m[i]);\n"
+    "  o[2 * i + 1] = shuffle2(a[i], b[i], m[i]);\n"
+    "  oc[i] = shuffle(c[i], cm[i]);\n"
+    "  of[i] = shuffle2(as_float4(a[i].lo), as_float4(b[i].hi), m[i].s37);\n"
+    "}\n";
+
+SUITE_TEST(relationals, shuffle_shuffle2) {
+  size_t n = 1024;
+  cl_program p = suite_build(SHUFFLE_SRC, "");
+  cl_kernel k = p ? suite_kernel(p, "r_shuffle") : NULL;
+  if (p) clReleaseProgram(p);
+  if (!k) return;
+  uint32_t *a = malloc(n * 32), *b = malloc(n * 32), *m = malloc(n * 64), *o = malloc(n * 128), *of = malloc(n * 8);
+  uint8_t *c = malloc(n * 16), *cm = malloc(n * 16), *oc = malloc(n * 16);
+  suite_fill(a, n * 32), suite_fill(b, n * 32), suite_fill(m, n * 64), suite_fill(c, n * 16), suite_fill(cm, n * 16);
+  for (size_t i = 0; i < n * 8; i++) { /* finite floats for the float2 form: clear the top exponent bit */
+    a[i] &= 0xbfffffffu;
+    b[i] &= 0xbfffffffu;
+  }
+  cl_mem ma = suite_buffer(n * 32, a), mb = suite_buffer(n * 32, b), mm = suite_buffer(n * 64, m), mc = suite_buffer(n * 16, c),
+         mcm = suite_buffer(n * 16, cm), mo = suite_buffer(n * 128, NULL), moc = suite_buffer(n * 16, NULL), mof = suite_buffer(n * 8, NULL);
+  if (!suite_failed() &&
+      suite_args(k, 8, sizeof ma, &ma, sizeof mb, &mb, sizeof mm, &mm, sizeof mc, &mc, sizeof mcm, &mcm, sizeof mo, &mo,
+                 sizeof moc, &moc, sizeof mof, &mof) &&
+      suite_run1(k, n, 64) && suite_read(mo, o, n * 128) && suite_read(moc, oc, n * 16) && suite_read(mof, of, n * 8))
+    for (size_t i = 0; i < n && !suite_failed(); i++) {
+      const uint32_t *x = a + 8 * i, *y = b + 8 * i, *mk = m + 16 * i;
+      for (int j = 0; j < 16; j++) {
+        uint32_t k2 = mk[j] % 16;
+        if (o[32 * i + j] != x[mk[j] % 8]) suite_fail("shuffle(uint8, uint16) item %zu lane %d", i, j);
+        if (o[32 * i + 16 + j] != (k2 < 8 ? x[k2] : y[k2 - 8])) suite_fail("shuffle2(uint8, uint8, uint16) item %zu lane %d", i, j);
+        if (oc[16 * i + j] != c[16 * i + cm[16 * i + j] % 16]) suite_fail("shuffle(uchar16, uchar16) item %zu lane %d", i, j);
+      }
+      for (int j = 0; j < 2; j++) {
+        uint32_t k3 = mk[j ? 7 : 3] % 8; /* of x.lo (lanes 0-3) ++ y.hi (lanes 4-7) */
+        if (of[2 * i + j] != (k3 < 4 ? x[k3] : y[k3])) suite_fail("shuffle2(float4, float4, uint2) item %zu lane %d", i, j);
+      }
+    }
+  free(a), free(b), free(m), free(o), free(of), free(c), free(cm), free(oc);
+  cl_mem ms[] = {ma, mb, mm, mc, mcm, mo, moc, mof};
+  for (int j = 0; j < 8; j++) if (ms[j]) clReleaseMemObject(ms[j]);
+  clReleaseKernel(k);
+}
+
 __attribute__((constructor)) static void register_relationals(void) {
   static char names[3 * NFN][40];
   for (int m = 0; m < 3; m++)

@@ -545,6 +545,24 @@ static LLVMValueRef vector_data(bctx *x) {
     LLVMSetAlignment(s, es);
     return s;
   }
+  if ((!strcmp(n, "shuffle") && x->n == 2) || (!strcmp(n, "shuffle2") && x->n == 3)) {
+    /* result lane i = (x ++ y)[mask[i] % (N or 2N)]: only the low bits of each mask element
+     * count, N a power of two, so a lane index is always in range */
+    bool two = x->n == 3;
+    unsigned N = x->at[0].lanes, M = x->rt.lanes;
+    LLVMValueRef mask = x->a[two ? 2 : 1], r = LLVMGetUndef(x->T);
+    for (unsigned i = 0; i < M; i++) {
+      LLVMValueRef idx = LLVMBuildZExtOrBitCast(B, lane(g, mask, i), g->i64, "");
+      idx = LLVMBuildAnd(B, idx, ci64(g, (two ? 2 * N : N) - 1), "");
+      LLVMValueRef v = LLVMBuildExtractElement(B, x->a[0], LLVMBuildAnd(B, idx, ci64(g, N - 1), ""), "");
+      if (two) {
+        LLVMValueRef w = LLVMBuildExtractElement(B, x->a[1], LLVMBuildAnd(B, idx, ci64(g, N - 1), ""), "");
+        v = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGE, idx, ci64(g, N), ""), w, v, "");
+      }
+      r = LLVMBuildInsertElement(B, r, v, ci32(g, i), "");
+    }
+    return r;
+  }
   return NULL;
 }
 
