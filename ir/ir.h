@@ -323,6 +323,12 @@ unsigned hg_ir_scalar_bytes(hg_ir_scalar s); /* BOOL counts 1 */
 bool hg_ir_verify(const hg_ir_module *m, char *err, size_t err_size);
 /* Lays out private slots and local memory, finds safe points and the values live at each. */
 void hg_ir_compute_state(hg_ir_module *m);
+/* The alignment of the built-in type a kernel argument's type name points to ("char3*": 4,
+ * "long16*": 128); 1 for any other type. */
+uint32_t hg_ir_pointee_align(const char *type_name);
+/* Where a __local argument's buffer starts in a kernel's local memory (spec §7): at a multiple
+ * of 16, or of the alignment of the built-in type it points to when that is larger. */
+uint32_t hg_ir_local_arg_align(const hg_ir_kernel_arg *a);
 
 /* ---- text and binary forms ------------------------------------------------------------ */
 char *hg_ir_print(const hg_ir_module *m); /* malloc'd text */

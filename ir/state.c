@@ -9,6 +9,28 @@
 
 static uint32_t align_up(uint32_t x, uint32_t a) { return a ? (x + a - 1) / a * a : x; }
 
+uint32_t hg_ir_pointee_align(const char *type_name) {
+  static const struct { const char *name; uint32_t size; } k_scalars[] = {
+      {"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"half", 2}, {"int", 4}, {"uint", 4},
+      {"float", 4}, {"long", 8}, {"ulong", 8}, {"double", 8}};
+  if (!type_name) return 1;
+  for (size_t i = 0; i < sizeof k_scalars / sizeof *k_scalars; i++) {
+    size_t n = strlen(k_scalars[i].name);
+    if (strncmp(type_name, k_scalars[i].name, n)) continue;
+    char *end;
+    unsigned long lanes = strtoul(type_name + n, &end, 10);
+    if (end == type_name + n) lanes = 1;
+    if (*end != '*' || !(lanes == 1 || lanes == 2 || lanes == 3 || lanes == 4 || lanes == 8 || lanes == 16)) return 1;
+    return k_scalars[i].size * (uint32_t)(lanes == 3 ? 4 : lanes);
+  }
+  return 1;
+}
+
+uint32_t hg_ir_local_arg_align(const hg_ir_kernel_arg *a) {
+  uint32_t p = hg_ir_pointee_align(a ? a->type_name : NULL);
+  return p > 16 ? p : 16;
+}
+
 static void layout_slots(hg_ir_function *f) {
   uint32_t off = 0, maxal = 1;
   for (uint32_t i = 0; i < f->num_slots; i++) {

@@ -95,9 +95,8 @@ static void emit_params(oc_ctx *c, oc_buf *out, bool as_kernel) {
         if (a->kind == HG_KARG_GLOBAL_PTR && t.addrspace != HG_AS_GLOBAL) oc_fail(c, "argument %u kind mismatch", i);
         if (a->kind == HG_KARG_CONSTANT_PTR && t.addrspace != HG_AS_CONSTANT) oc_fail(c, "argument %u kind mismatch", i);
         if (a->kind == HG_KARG_LOCAL_PTR && t.addrspace != HG_AS_LOCAL) oc_fail(c, "argument %u kind mismatch", i);
-        /* no wider than the accesses need: NVIDIA did not launch a kernel whose one __local
-         * ulong16 argument took all of its local memory, where __local int launched */
-        if (a->kind == HG_KARG_LOCAL_PTR) oc_printf(out, "__local %s *", c->local_arg_pointee);
+        if (a->kind == HG_KARG_LOCAL_PTR)
+          oc_printf(out, "__local %s *", oc_local_arg_pointee(c->local_access_align, a->type_name));
         else oc_printf(out, "%s%s", oc_type(c, t, tb, sizeof tb), t.scalar == HG_IR_PTR ? "" : " ");
       }
     } else {
@@ -421,7 +420,7 @@ static char *lower(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_s
     oc_fail(&c, "out of memory");
     goto done;
   }
-  c.local_arg_pointee = oc_local_arg_pointee(m, reachable);
+  c.local_access_align = oc_local_access_align(m, reachable);
   for (uint32_t fi = 0; fi < nf; fi++) {
     const hg_ir_function *f = &m->functions[fi];
     if (!reachable[fi]) continue;

@@ -77,7 +77,7 @@ typedef struct oc_ctx {
   struct hg_printf_table *printf; /* what the host needs to format the records (opencl_c_printf.c) */
   uint64_t *string_ids;   /* per global: its string id + 1 in the printf table, 0 when not entered */
   bool printf_used;       /* the preamble's printf helpers are needed */
-  const char *local_arg_pointee; /* the type __local kernel arguments point to (its alignment) */
+  unsigned local_access_align; /* the alignment the module's __local accesses need */
   /* current function */
   const hg_ir_function *f;
   uint32_t fidx;
@@ -185,7 +185,8 @@ void oc_emit_memset(oc_ctx *c, const hg_ir_inst *in);
 /* The pointee type to declare __local kernel arguments with: a vendor places each such buffer at
  * its declared pointee's alignment, so the type of the widest alignment the reachable
  * functions' local (and generic) accesses rely on ("uint" when they access ints alone). */
-const char *oc_local_arg_pointee(const hg_ir_module *m, const bool *reachable);
+unsigned oc_local_access_align(const hg_ir_module *m, const bool *reachable);
+const char *oc_local_arg_pointee(unsigned access_align, const char *type_name);
 /* Bytes a load or store of a value of type t moves (vec3: three elements; pointers 8). */
 unsigned oc_mem_bytes(hg_ir_type t);
 /* Pointer expression of value v cast to `AS T *` (T a C type name). */

@@ -90,8 +90,7 @@ static unsigned local_access_align(const hg_ir_function *f, const hg_ir_inst *in
   }
 }
 
-const char *oc_local_arg_pointee(const hg_ir_module *m, const bool *reachable) {
-  static const char *const by_log2[] = {"uchar", "ushort", "uint", "ulong", "ulong2", "ulong4", "ulong8", "ulong16"};
+unsigned oc_local_access_align(const hg_ir_module *m, const bool *reachable) {
   unsigned need = 1;
   for (uint32_t fi = 0; fi < m->num_functions; fi++) {
     const hg_ir_function *f = &m->functions[fi];
@@ -102,6 +101,17 @@ const char *oc_local_arg_pointee(const hg_ir_module *m, const bool *reachable) {
         if (a > need) need = a;
       }
   }
+  return need;
+}
+
+/* A __local argument points to the widest of what the module's local accesses need and its own
+ * declared type, so the vendor aligns its buffer as the original kernel's (the CTS checks
+ * char2 at 2, long16 at 128). No wider: NVIDIA did not launch a kernel whose one __local
+ * ulong16 argument took all of its local memory, where __local int launched. */
+const char *oc_local_arg_pointee(unsigned access_align, const char *type_name) {
+  static const char *const by_log2[] = {"uchar", "ushort", "uint", "ulong", "ulong2", "ulong4", "ulong8", "ulong16"};
+  unsigned need = hg_ir_pointee_align(type_name);
+  if (access_align > need) need = access_align;
   unsigned log2 = 0;
   while ((1u << log2) < need && log2 < 7) log2++;
   return by_log2[log2];

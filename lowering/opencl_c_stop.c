@@ -493,8 +493,10 @@ static void move_local(oc_ctx *c, oc_buf *b, const char *area, bool save, const 
     }
   }
   if (!k->num_local_params) return;
-  oc_printf(b, "%s{\n%s  uint hg_lo = %uu;\n", indent, indent, (k->local_static_size + 15u) & ~15u);
+  oc_printf(b, "%s{\n%s  uint hg_lo = %uu;\n", indent, indent, k->local_static_size);
   for (uint32_t i = 0; i < k->num_local_params; i++) {
+    uint32_t a = k->local_param_align[i];
+    oc_printf(b, "%s  hg_lo = (hg_lo + %uu) & ~%uu;\n", indent, a - 1, a - 1);
     oc_printf(b, "%s  for (uint hg_j = hg_lid; hg_j < hg_ls%u; hg_j += hg_wgn) ", indent, i);
     if (save) {
       oc_printf(b, "(%s)[hg_lo + hg_j] = ((__local uchar *)", area);
@@ -505,7 +507,7 @@ static void move_local(oc_ctx *c, oc_buf *b, const char *area, bool save, const 
       oc_param_name(c, b, k->local_params[i]);
       oc_printf(b, ")[hg_j] = (%s)[hg_lo + hg_j];\n", area);
     }
-    oc_printf(b, "%s  hg_lo = (hg_lo + hg_ls%u + 15u) & ~15u;\n", indent, i);
+    oc_printf(b, "%s  hg_lo += hg_ls%u;\n", indent, i);
   }
   oc_printf(b, "%s}\n", indent);
 }
@@ -996,7 +998,9 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
     k.resumable = calloc(nsp, 1);
     k.barrier = calloc(nsp, 1);
     k.local_params = calloc(f->num_params ? f->num_params : 1, sizeof *k.local_params);
-    ok = p.sp && p.chain && p.chain_len && p.block_first && k.resumable && k.barrier && k.local_params;
+    k.local_param_align = calloc(f->num_params ? f->num_params : 1, sizeof *k.local_param_align);
+    ok = p.sp && p.chain && p.chain_len && p.block_first && k.resumable && k.barrier && k.local_params &&
+         k.local_param_align;
   }
   if (ok) ok = have_loops = oc_loops_compute(f, &l);
   if (!ok) goto fail;
@@ -1040,7 +1044,10 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   k.local_static_size = f->local_static_size;
   k.num_params = f->num_params;
   for (uint32_t i = 0; f->args && i < f->num_params; i++)
-    if (f->args[i].kind == HG_KARG_LOCAL_PTR) k.local_params[k.num_local_params++] = i;
+    if (f->args[i].kind == HG_KARG_LOCAL_PTR) {
+      k.local_param_align[k.num_local_params] = hg_ir_local_arg_align(&f->args[i]);
+      k.local_params[k.num_local_params++] = i;
+    }
   k.printf = c->uses_printf[fidx];
   k.name = prefixed("", f->name);
   k.resume_name = prefixed("hg_resume_", f->name);
@@ -1078,6 +1085,7 @@ fail:
   free(k.resumable);
   free(k.barrier);
   free(k.local_params);
+  free(k.local_param_align);
   hg_ir_state_layout_free(&k.layout);
   oc_fail(c, "out of memory");
 }

@@ -81,6 +81,7 @@ typedef struct hg_oc_stop_kernel {
   uint32_t num_params;       /* the application's arguments */
   uint32_t num_local_params;
   uint32_t *local_params;    /* their argument indices */
+  uint32_t *local_param_align; /* where each one's buffer starts in the state (hg_ir_local_arg_align) */
   bool printf;               /* takes the printf buffer after the application's arguments */
 } hg_oc_stop_kernel;
 

@@ -17,6 +17,7 @@ void hg_oc_stop_table_free(hg_oc_stop_table *t) {
     free(k->resumable);
     free(k->barrier);
     free(k->local_params);
+    free(k->local_param_align);
     hg_ir_state_layout_free(&k->layout);
   }
   free(t->kernels);
@@ -30,10 +31,10 @@ const hg_oc_stop_kernel *hg_oc_stop_table_find(const hg_oc_stop_table *t, const 
 }
 
 uint32_t hg_oc_local_bytes(const hg_oc_stop_kernel *k, const uint64_t *sizes) {
-  uint64_t end = k->local_static_size, at = (end + 15u) & ~(uint64_t)15u;
+  uint64_t end = k->local_static_size;
   for (uint32_t i = 0; i < k->num_local_params; i++) {
-    end = at + sizes[i];
-    at = (end + 15u) & ~(uint64_t)15u;
+    uint64_t a = k->local_param_align[i];
+    end = (end + a - 1) / a * a + sizes[i];
   }
   return end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
 }

@@ -305,7 +305,10 @@ cl_ulong hg_kernel_local_mem_size(cl_kernel k) {
   pthread_mutex_lock(&k->lock);
   for (uint32_t i = 0; i < f->num_params; i++)
     if (f->args[i].kind == HG_KARG_LOCAL_PTR && k->args[i].set)
-      total = ((total + 15) & ~(cl_ulong)15) + k->args[i].size;
+    {
+      cl_ulong align = hg_ir_local_arg_align(&f->args[i]);
+      total = (total + align - 1) / align * align + k->args[i].size;
+    }
   pthread_mutex_unlock(&k->lock);
   return total;
 }

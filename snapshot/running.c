@@ -19,7 +19,7 @@ bool hg_snap_local_bytes(const hg_ir_function *f, const hg_snap_kernel_arg *args
     /* each size is < 2^64 and end < 2^32 + 16 here, so the sum cannot wrap */
     if (args[i].size > UINT32_MAX)
       return false;
-    end = hg_snap_align(end, 16) + args[i].size;
+    end = hg_snap_align(end, hg_ir_local_arg_align(&f->args[i])) + args[i].size;
     if (end > UINT32_MAX)
       return false;
   }

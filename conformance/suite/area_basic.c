@@ -27,6 +27,54 @@ SUITE_TEST(basic, vector_add_int_float) {
   clReleaseMemObject(ma), clReleaseMemObject(mb), clReleaseMemObject(mo), clReleaseKernel(k);
 }
 
+/* __local pointer arguments start at the alignment of the type they point to (OpenCL C: a
+ * pointer is aligned to its type; the CTS's kernel_memory_alignment_local checks the addresses),
+ * whatever the sizes before them; each buffer is also used, through a barrier, by the group. */
+static const char SRC_local_argument_alignment[] =
+    "__kernel void b_local_argument_alignment(__local char *c, __local char2 *c2, __local short3 *s3, __local char *c1,\n"
+    "                __local int4 *i4, __local char *c1b, __local float8 *f8, __local char *c1c, __local long16 *l16,\n"
+    "                __global ulong *addr, __global int *o) {\n"
+    "  size_t l = get_local_id(0), g = get_group_id(0), n = get_local_size(0);\n"
+    "  if (l == 0) {\n"
+    "    addr[8 * g] = (ulong)c2; addr[8 * g + 1] = (ulong)s3; addr[8 * g + 2] = (ulong)i4; addr[8 * g + 3] = (ulong)f8;\n"
+    "    addr[8 * g + 4] = (ulong)l16; addr[8 * g + 5] = (ulong)c; addr[8 * g + 6] = (ulong)c1; addr[8 * g + 7] = (ulong)c1b;\n"
+    "  }\n"
+    "  i4[l] = (int4)((int)(g * n + l));\n  l16[l] = (long16)((long)l);\n  c1c[l] = (char)l;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  size_t p = n - 1 - l;\n"
+    "  o[g * n + l] = i4[p].w + (int)l16[p].sf + c1c[p];\n}\n";
+
+SUITE_TEST(basic, local_argument_alignment) {
+  size_t n = 64, groups = 8, total = n * groups;
+  cl_kernel k = suite_batch_kernel(batch(), "b_local_argument_alignment");
+  if (!k) return;
+  uint64_t *addr = malloc(groups * 64);
+  int32_t *o = malloc(total * 4);
+  cl_mem ma = suite_buffer(groups * 64, NULL), mo = suite_buffer(total * 4, NULL);
+  /* odd sizes before each wider buffer, so that only the argument's own alignment aligns it */
+  size_t sizes[9] = {3, 2 * 5, 8 * 3, 1, 16 * n, 7, 32 * 2, n, 128 * n};
+  bool ok = !suite_failed();
+  for (cl_uint i = 0; i < 9 && ok; i++) ok = clSetKernelArg(k, i, sizes[i], NULL) == CL_SUCCESS;
+  if (!ok) suite_fail("clSetKernelArg of a __local argument failed");
+  if (ok && clSetKernelArg(k, 9, sizeof ma, &ma) == CL_SUCCESS && clSetKernelArg(k, 10, sizeof mo, &mo) == CL_SUCCESS &&
+      suite_run1(k, total, n) && suite_read(ma, addr, groups * 64) && suite_read(mo, o, total * 4)) {
+    static const char *const what[] = {"char2", "short3", "int4", "float8", "long16"};
+    static const uint64_t align[] = {2, 8, 16, 32, 128};
+    for (size_t g = 0; g < groups && !suite_failed(); g++)
+      for (int a = 0; a < 5; a++)
+        if (addr[8 * g + a] % align[a]) suite_fail("group %zu: the __local %s * argument is at 0x%llx", g, what[a], (unsigned long long)addr[8 * g + a]);
+    for (size_t i = 0; i < total && !suite_failed(); i++) {
+      size_t g = i / n, p = n - 1 - i % n;
+      int32_t want = (int32_t)(g * n + p) + (int32_t)p + (int8_t)p;
+      if (o[i] != want) suite_fail("item %zu: %d, expected %d", i, o[i], want);
+    }
+  }
+  free(addr), free(o);
+  if (ma) clReleaseMemObject(ma);
+  if (mo) clReleaseMemObject(mo);
+  clReleaseKernel(k);
+}
+
 static const char SRC_scalar_and_struct_arguments[] =
     "typedef struct { int i; float f; long l; char c; } S;\n"
     "__constant int table[4] = {10, 20, 30, 40};\n"
@@ -108,6 +156,7 @@ static suite_batch *batch(void) {
     return b;
   b = suite_batch_new("", "");
   suite_batch_add(b, "b_vector_add_int_float", "%s", SRC_vector_add_int_float);
+  suite_batch_add(b, "b_local_argument_alignment", "%s", SRC_local_argument_alignment);
   suite_batch_add(b, "b_scalar_and_struct_arguments", "%s", SRC_scalar_and_struct_arguments);
   suite_batch_add(b, "b_loops_private_arrays", "%s", SRC_loops_private_arrays);
   suite_batch_add(b, "b_transpose_2d", "%s", SRC_transpose_2d);

@@ -187,13 +187,13 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   /* the neutral state's local memory ends where the last __local argument does (ir-spec §7);
    * the L1 copy of it is rounded up to 16 bytes (the driver copies words) */
   uint64_t local_neutral = local_end;
-  local_end = align16(local_end);
   for (uint32_t i = 0; i < f->num_params; i++)
     if (launch->args[i].kind == HG_ARG_LOCAL) {
-      local_at[i] = local_end;
-      local_neutral = local_end + launch->args[i].size;
-      local_end = align16(local_neutral);
+      uint64_t align = hg_ir_local_arg_align(&f->args[i]);
+      local_at[i] = (local_neutral + align - 1) / align * align;
+      local_neutral = local_at[i] + launch->args[i].size;
     }
+  local_end = align16(local_neutral);
   /* struct arguments: each work-item's copy after the step function's slots (as the driver) */
   uint64_t copy_at = align16(step->private_size);
   for (uint32_t i = 0; i < f->num_params; i++) {
