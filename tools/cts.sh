@@ -13,8 +13,11 @@
 #   the areas docs/conformance.md records. math_brute_force and conversions run wimpy (-w).
 # Environment: HETGPU_BUILD (hetGPU's build directory, default build), CTS_BUILD (default
 #   build-cts), CTS_TIMEOUT (seconds per area and platform, default 3600), CTS_PLATFORMS
-#   (default "hetGPU PoCL"; NVIDIA on the GPU machine: an .icd path as NAME=ICD, e.g.
-#   "hetGPU NVIDIA=/etc/OpenCL/vendors/nvidia.icd"), CTS_CL_HEADERS (the OpenCL headers the CTS
+#   (default "hetGPU PoCL"; "RISC-V" is hetGPU on its RISC-V backend; NVIDIA on the GPU
+#   machine: an .icd path as NAME=ICD, e.g. "hetGPU NVIDIA=/etc/OpenCL/vendors/nvidia.icd"),
+#   CTS_JOBS (default 1: an area's tests split over this many processes of its binary at once;
+#   conversions then runs one process per vector size, six; the long areas need it to fit an
+#   hour), CTS_CL_HEADERS (the OpenCL headers the CTS
 #   compiles against, default /usr/include; a recent CTS needs a checkout of the Khronos
 #   OpenCL-Headers, newer than Debian 12's), CTS_SPIRV_HEADERS (the directory holding
 #   include/spirv, default /usr; likewise a checkout of the Khronos SPIRV-Headers for a recent CTS).
@@ -56,10 +59,41 @@ cmake --build "$out" -j"$(nproc)" --target "${targets[@]}" > "$out/logs/build.lo
 platforms=(${CTS_PLATFORMS:-hetGPU PoCL})
 vendors_of() {
   case $1 in
-  hetGPU) echo "$hg_build/vendors" ;;
+  hetGPU | RISC-V) echo "$hg_build/vendors" ;;
   PoCL) echo /etc/OpenCL/vendors/pocl.icd ;;
   *=*) echo "${1#*=}" ;;
   esac
+}
+
+# Runs an area's binary ($1) with arguments ($2) for platform $3 into log $4, in CTS_JOBS
+# processes when asked: the test names its --help lists, dealt round-robin, or for conversions
+# one vector size each. Returns the largest exit status.
+run_area() {
+  local bin=$1 args=$2 p=$3 log=$4 jobs=${CTS_JOBS:-1} backend=""
+  [ "${p%%=*}" = RISC-V ] && backend=riscv
+  local chunks=("")
+  if [ "$jobs" -gt 1 ]; then
+    if [ "$(basename "$bin")" = test_conversions ]; then
+      chunks=("-1" "-2" "-3" "-4" "-8" "-16")
+    else
+      local names
+      names=$(cd "$(dirname "$bin")" && "./$(basename "$bin")" --help 2>&1 | sed -n '/^Test names:/,$p' | tail -n +2 | awk 'NF {print $1}')
+      if [ -n "$names" ]; then
+        chunks=()
+        for ((i = 0; i < jobs; i++)); do chunks+=("$(echo "$names" | awk -v n="$jobs" -v i="$i" 'NR % n == i' | tr '\n' ' ')"); done
+      fi
+    fi
+  fi
+  local i=0 pids=() rc=0
+  for c in "${chunks[@]}"; do
+    [ -n "$c" ] || [ ${#chunks[@]} -eq 1 ] || continue
+    (cd "$(dirname "$bin")" && OCL_ICD_VENDORS=$(vendors_of "$p") HETGPU_BACKEND=${backend:-${HETGPU_BACKEND:-}} \
+      timeout "$timeout_s" "./$(basename "$bin")" $args $c > "$log.part$i" 2>&1) &
+    pids+=($!); i=$((i + 1))
+  done
+  for pid in "${pids[@]}"; do wait "$pid"; local r=$?; [ $r -gt $rc ] && rc=$r; done
+  cat "$log".part* > "$log" 2>/dev/null; rm -f "$log".part*
+  return $rc
 }
 
 summary=$(mktemp)
@@ -76,8 +110,7 @@ for a in "${areas[@]}"; do
   for p in "${platforms[@]}"; do
     name=${p%%=*} log="$out/logs/$a.${name}.log"
     if [ -z "$dir" ]; then printf ' | %-26s' "not built" >> "$summary"; continue; fi
-    (cd "$(dirname "$dir")" && OCL_ICD_VENDORS=$(vendors_of "$p") timeout "$timeout_s" "./$(basename "$dir")" $args \
-      > "$log" 2>&1)
+    run_area "$dir" "$args" "$p" "$log"
     rc=$?
     pass=$(grep -c ' passed$' "$log"); fail=$(grep -c ' FAILED$' "$log")
     skip=$(grep -cE ' test not supported$| test currently not implemented$' "$log")
