@@ -8,6 +8,7 @@
 static bool enabled = true;
 static uint32_t interval = 256;
 static uint64_t slice_ns = 250000;
+static int forms_background = -1; /* -1: GPU devices only */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void read_settings(void) {
@@ -22,6 +23,9 @@ static void read_settings(void) {
   v = s && *s ? strtol(s, &end, 10) : -1;
   if (v >= 0 && v <= 1000000 && end && !*end)
     slice_ns = (uint64_t)v * 1000;
+  s = getenv("HETGPU_FORMS_BACKGROUND");
+  if (s && (!strcmp(s, "0") || !strcmp(s, "1")))
+    forms_background = s[0] - '0';
 }
 
 bool hg_safepoints_enabled(void) {
@@ -37,4 +41,9 @@ uint32_t hg_safepoint_interval(void) {
 uint64_t hg_slice_target_ns(void) {
   pthread_once(&once, read_settings);
   return slice_ns;
+}
+
+bool hg_forms_in_background(bool gpu) {
+  pthread_once(&once, read_settings);
+  return forms_background < 0 ? gpu : forms_background == 1;
 }

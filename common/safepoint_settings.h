@@ -14,5 +14,9 @@ uint32_t hg_safepoint_interval(void);
 /* HETGPU_SLICE_US: how long a slice of a sliced launch should run on a GPU, 0 (no slices) to
  * 10^6 microseconds (default 250; CPU devices twice as long). */
 uint64_t hg_slice_target_ns(void);
+/* HETGPU_FORMS_BACKGROUND: whether a vendor device builds the stoppable forms of a program after
+ * the program, in the background (unset: on GPU devices, whose compilers take their time over
+ * the forms; "0": never; "1": every device). */
+bool hg_forms_in_background(bool gpu);
 
 #endif

@@ -392,10 +392,10 @@ static void emit_preamble(oc_ctx *c, oc_buf *out) {
   oc_puts(out, "\n");
 }
 
-/* The plain kernels, and their stoppable and resume forms when `stop` is not NULL; or (robust)
- * the robust kernels alone. */
-static char *lower(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_stop_table *stop, bool robust,
-                   char *err, size_t err_size) {
+/* The plain kernels, and their stoppable and resume forms when `stop` is not NULL (the forms
+ * alone when `forms_only`); or (robust) the robust kernels alone. */
+static char *lower(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_stop_table *stop, bool forms_only,
+                   bool robust, char *err, size_t err_size) {
   if (err && err_size) err[0] = 0;
   hg_printf_table scratch = {0};
   if (!printf_table) printf_table = &scratch;
@@ -415,7 +415,10 @@ static char *lower(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_s
   size_t nf = m->num_functions;
   bool *reachable = calloc(nf ? nf : 1, sizeof *reachable);
   bool *used_globals = calloc(m->num_globals ? m->num_globals : 1, sizeof *used_globals);
-  oc_buf code = {0}, protos = {0}, globals = {0}, out = {0};
+  oc_buf code = {0}, protos = {0}, globals = {0}, out = {0}, discard = {0};
+  /* forms only: the plain functions and kernels are still lowered, for what they set in c (the
+   * printf table's string numbers, the extensions the preamble enables), but not kept */
+  oc_buf *plain_code = forms_only ? &discard : &code, *plain_protos = forms_only ? &discard : &protos;
   if (!reachable || !used_globals || !analyse(&c, reachable)) {
     oc_fail(&c, "out of memory");
     goto done;
@@ -434,14 +437,14 @@ static char *lower(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_s
     c.f = f;
     c.fidx = fi;
     c.as_kernel = false;
-    emit_signature(&c, &protos, false);
-    oc_puts(&protos, ";\n");
-    oc_emit_function(&c, &code, fi, false);
+    emit_signature(&c, plain_protos, false);
+    oc_puts(plain_protos, ";\n");
+    oc_emit_function(&c, plain_code, fi, false);
   }
   for (uint32_t fi = 0; fi < nf && !c.failed; fi++) {
     if (!m->functions[fi].is_kernel) continue;
     if (c.uses_printf[fi] && !oc_printf_add_kernel(&c, m->functions[fi].name)) oc_fail(&c, "out of memory");
-    oc_emit_function(&c, &code, fi, true);
+    oc_emit_function(&c, plain_code, fi, true);
     if (stop && !c.failed) oc_stop_emit_forms(&c, &code, fi, stop);
   }
   c.f = NULL;
@@ -465,6 +468,7 @@ done:
   oc_buf_free(&code);
   oc_buf_free(&protos);
   oc_buf_free(&globals);
+  oc_buf_free(&discard);
   if (c.failed || printf_table == &scratch) hg_printf_table_free(printf_table);
   if (c.failed) {
     oc_buf_free(&out);
@@ -475,18 +479,25 @@ done:
 }
 
 char *hg_lower_opencl_c(const hg_ir_module *m, hg_printf_table *printf_table, char *err, size_t err_size) {
-  return lower(m, printf_table, NULL, false, err, err_size);
+  return lower(m, printf_table, NULL, false, false, err, err_size);
 }
 
 char *hg_lower_opencl_c_robust(const hg_ir_module *m, hg_printf_table *printf_table, char *err, size_t err_size) {
-  return lower(m, printf_table, NULL, true, err, err_size);
+  return lower(m, printf_table, NULL, false, true, err, err_size);
 }
 
 char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *printf_table,
                                   hg_oc_stop_table *stop, char *err, size_t err_size) {
   memset(stop, 0, sizeof *stop);
   stop->max_barriers = max_barriers;
-  return lower(m, printf_table, stop, false, err, err_size);
+  return lower(m, printf_table, stop, false, false, err, err_size);
+}
+
+char *hg_lower_opencl_c_forms(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *printf_table,
+                              hg_oc_stop_table *stop, char *err, size_t err_size) {
+  memset(stop, 0, sizeof *stop);
+  stop->max_barriers = max_barriers;
+  return lower(m, printf_table, stop, true, false, err, err_size);
 }
 
 /* ---- build options ---- */

@@ -99,6 +99,10 @@ typedef struct hg_oc_stop_table {
  * many entries that grew without end, e.g. a tree reduction unrolled to 9 barriers). */
 char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *printf_table,
                                   hg_oc_stop_table *stop, char *err, size_t err_size);
+/* The same forms without the plain kernels and functions, for a vendor program of their own
+ * built after the plain one (devices/vendor/vendor_forms.c); the stop table is the same. */
+char *hg_lower_opencl_c_forms(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *printf_table,
+                              hg_oc_stop_table *stop, char *err, size_t err_size);
 void hg_oc_stop_table_free(hg_oc_stop_table *t);
 const hg_oc_stop_kernel *hg_oc_stop_table_find(const hg_oc_stop_table *t, const char *kernel);
 

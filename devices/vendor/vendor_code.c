@@ -6,6 +6,7 @@
 
 #include "devices/cache.h"
 #include "devices/vendor/vendor_internal.h"
+#include "ir/ir.h"
 #include "lowering/opencl_c.h"
 #include "common/log.h"
 #include "common/robust_settings.h"
@@ -76,9 +77,7 @@ static void program_to_cache(hg_vendor_backend *vb, cl_program prog, const hg_ca
   free(bin);
 }
 
-/* Builds `source` (from the cache when it holds the vendor binary); *log receives the
- * vendor's build log when it built. */
-static cl_int build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust, cl_program *out,
+cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust, cl_program *out,
                            char **log) {
   hg_backend *be = &vb->base;
   *out = NULL;
@@ -122,6 +121,26 @@ static cl_int build_source(hg_vendor_backend *vb, const char *source, const char
   return CL_SUCCESS;
 }
 
+/* Program-scope variables a kernel may write: the forms must be in the same vendor program as
+ * the plain kernels, or the two would each have their own copy. */
+static bool has_program_variables(const struct hg_ir_module *m) {
+  for (uint32_t g = 0; m && g < m->num_globals; g++)
+    if (m->globals[g].addrspace == HG_AS_GLOBAL && !m->globals[g].is_const)
+      return true;
+  return false;
+}
+
+static cl_int lowering_failed(hg_backend *be, const char *err_text, char **log) {
+  HG_LOG(HG_LOG_COMPILE, "%s: lowering to OpenCL C failed: %s", be->name, err_text);
+  if (log) {
+    char msg[800];
+    snprintf(msg, sizeof msg, "hetGPU: lowering for %s failed: %s", be->name,
+             err_text[0] ? err_text : "no OpenCL C back end available");
+    *log = dup_string(msg);
+  }
+  return CL_BUILD_PROGRAM_FAILURE;
+}
+
 cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
                                hg_dev_program **out, char **log) {
   hg_vendor_backend *vb = hg_vendor_of(be);
@@ -137,18 +156,29 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   bool forms = hg_safepoints_enabled() && !robust; /* off, the forms would only cost compile time */
   /* PoCL (CPU devices) compiles the forms of kernels with many barriers without end */
   uint32_t max_barriers = (be->type & CL_DEVICE_TYPE_CPU) ? 4 : 0;
-  char *source = robust  ? hg_lower_opencl_c_robust(module, &table, err_text, sizeof err_text)
-                 : forms ? hg_lower_opencl_c_stoppable(module, max_barriers, &table, &stop, err_text, sizeof err_text)
-                         : hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
-  if (!source) {
-    HG_LOG(HG_LOG_COMPILE, "%s: lowering to OpenCL C failed: %s", be->name, err_text);
-    if (log) {
-      char msg[800];
-      snprintf(msg, sizeof msg, "hetGPU: lowering for %s failed: %s", be->name,
-               err_text[0] ? err_text : "no OpenCL C back end available");
-      *log = dup_string(msg);
+  /* the forms after the program, in a vendor program of their own (vendor_forms.c) */
+  bool later = forms && hg_forms_in_background(!(be->type & CL_DEVICE_TYPE_CPU)) && !has_program_variables(module);
+  char *forms_source = NULL;
+  if (later) {
+    hg_printf_table forms_table; /* the plain lowering's, string for string */
+    forms_source = hg_lower_opencl_c_forms(module, max_barriers, &forms_table, &stop, err_text, sizeof err_text);
+    if (!forms_source)
+      return lowering_failed(be, err_text, log);
+    hg_printf_table_free(&forms_table);
+    if (!stop.num_kernels) { /* no kernel has forms */
+      free(forms_source);
+      forms_source = NULL;
+      hg_oc_stop_table_free(&stop);
     }
-    return CL_BUILD_PROGRAM_FAILURE;
+  }
+  char *source = robust            ? hg_lower_opencl_c_robust(module, &table, err_text, sizeof err_text)
+                 : forms && !later ? hg_lower_opencl_c_stoppable(module, max_barriers, &table, &stop, err_text,
+                                                                 sizeof err_text)
+                                   : hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
+  if (!source) {
+    free(forms_source);
+    hg_oc_stop_table_free(&stop);
+    return lowering_failed(be, err_text, log);
   }
   /* The caller's options first, the lowering's last, so the -cl-std the lowered source is
    * written in wins over one the application gave for its own source. */
@@ -166,15 +196,21 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
     goto done;
   }
   snprintf(opts, opts_len, "%s%s%s", options, *options && *lower_opts ? " " : "", lower_opts);
-  err = build_source(vb, source, opts, robust, &p->program, log);
-  if (err == CL_BUILD_PROGRAM_FAILURE && forms && stop.num_kernels) {
+  err = hg_vendor_build_source(vb, source, opts, robust, &p->program, log);
+  if (err == CL_BUILD_PROGRAM_FAILURE && forms && !later && stop.num_kernels) {
     /* the forms must never cost the application its program: build the plain kernels alone */
     HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build; building the plain kernels", be->name);
     hg_oc_stop_table_free(&stop);
     hg_printf_table_free(&table);
     free(source);
     source = hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
-    err = source ? build_source(vb, source, opts, false, &p->program, log) : CL_BUILD_PROGRAM_FAILURE;
+    err = source ? hg_vendor_build_source(vb, source, opts, false, &p->program, log) : CL_BUILD_PROGRAM_FAILURE;
+  }
+  if (err == CL_SUCCESS && forms_source) {
+    p->forms = hg_vendor_forms_queue(vb, forms_source, opts);
+    forms_source = NULL; /* the queue's now */
+    if (!p->forms)
+      hg_oc_stop_table_free(&stop); /* no forms: launches run plain */
   }
 done:
   if (err == CL_SUCCESS) {
@@ -195,12 +231,14 @@ done:
   *out = p;
   free(opts);
   free(source);
+  free(forms_source);
   return err;
 }
 
 void hg_vendor_program_free(hg_backend *be, hg_dev_program *p) {
   if (!p)
     return;
+  hg_vendor_forms_drop(p->forms);
   VCL(p->program)->clReleaseProgram(p->program);
   hg_printf_table_free(&p->printf);
   hg_oc_stop_table_free(&p->stop);
@@ -255,13 +293,13 @@ void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *k) {
   free(k);
 }
 
-static cl_int set_arg(cl_kernel kernel, cl_uint index, const hg_launch_arg *a) {
+static cl_int set_arg(hg_vendor_backend *vb, cl_kernel kernel, cl_uint index, const hg_launch_arg *a) {
   const cl_icd_dispatch *d = VCL(kernel);
   switch (a->kind) {
   case HG_ARG_BUFFER: {
     cl_mem mem = NULL; /* a NULL buffer argument: a NULL pointer in the kernel */
     if (a->mem) {
-      cl_int err = hg_vendor_mem_at(a->mem, a->offset, &mem);
+      cl_int err = hg_vendor_mem_at(vb, a->mem, a->offset, &mem);
       if (err != CL_SUCCESS)
         return err;
     }
@@ -298,7 +336,7 @@ static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel 
   const size_t *local = any_local ? l->local_size : NULL;
   pthread_mutex_lock(&k->launch_lock);
   for (cl_uint i = 0; i < l->num_args && err == CL_SUCCESS; i++) {
-    err = set_arg(kernel, i, &l->args[i]);
+    err = set_arg(vb, kernel, i, &l->args[i]);
     if (err != CL_SUCCESS)
       HG_LOG(HG_LOG_SCHED, "%s: setting argument %u failed (%d)", vb->base.name, i, err);
   }

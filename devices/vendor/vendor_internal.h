@@ -63,10 +63,13 @@ struct hg_dev_mem {
   hg_vendor_sub *subs;
 };
 
+typedef struct hg_vendor_forms hg_vendor_forms; /* vendor_forms.c */
+
 struct hg_dev_program {
   cl_program program;
   hg_printf_table printf; /* from the lowering, made again on a cache hit */
-  hg_oc_stop_table stop;  /* the kernels that have stoppable and resume forms in the program */
+  hg_oc_stop_table stop;  /* the kernels that have stoppable and resume forms */
+  hg_vendor_forms *forms; /* where the forms are built after `program`; NULL: they are in it */
   bool robust;            /* lowered in the robust form (HETGPU_ROBUST, docs/robust-access.md) */
 };
 
@@ -191,7 +194,21 @@ cl_int hg_vendor_mem_write_rect_async(hg_backend *be, hg_dev_mem *dst, const hg_
 cl_int hg_vendor_mem_copy_rect_async(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect,
                                      bool timed, hg_token **token);
 /* The vendor buffer a kernel argument at (mem, offset) names: mem itself or a cached sub-buffer. */
-cl_int hg_vendor_mem_at(hg_dev_mem *mem, size_t offset, cl_mem *out);
+cl_int hg_vendor_mem_at(hg_vendor_backend *vb, hg_dev_mem *mem, size_t offset, cl_mem *out);
+
+/* Builds `source` with `opts` (from the cache when it holds the vendor binary); *log receives
+ * the vendor's build log when it built (log may be NULL). */
+cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust,
+                              cl_program *out, char **log);
+
+/* Stoppable forms built after their program (vendor_forms.c). hg_vendor_forms_queue takes
+ * `source` (the forms alone) and returns NULL when out of memory (nothing queued). */
+hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, const char *opts);
+/* The vendor program holding the forms; NULL while they are not built (wait: after building
+ * them, NULL only when they failed to build). */
+cl_program hg_vendor_forms_program(hg_vendor_forms *forms, bool wait);
+/* With the program: forgets the forms, whatever their state. */
+void hg_vendor_forms_drop(hg_vendor_forms *forms);
 
 cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
                                hg_dev_program **out, char **log);

@@ -276,19 +276,23 @@ static bool range_of(const hg_oc_stop_kernel *k, const hg_launch *l, hg_vendor_r
   return true;
 }
 
-/* Creates the forms of k at its first stoppable launch. */
-static bool make_forms(hg_vendor_backend *vb, hg_dev_kernel *k) {
+/* Creates the forms of k at its first stoppable launch; false when they cannot be made, or
+ * (not `wait`) are still being built (vendor_forms.c). */
+static bool make_forms(hg_vendor_backend *vb, hg_dev_kernel *k, bool wait) {
   const hg_oc_stop_kernel *info = k->stop_info;
+  cl_program prog = k->prog->forms ? hg_vendor_forms_program(k->prog->forms, wait) : k->prog->program;
+  if (!prog)
+    return false;
   pthread_mutex_lock(&k->launch_lock);
   cl_int err = CL_SUCCESS;
   if (info->stop_name && !k->stop_kernel)
-    k->stop_kernel = VCL(k->prog->program)->clCreateKernel(k->prog->program, info->stop_name, &err);
+    k->stop_kernel = VCL(prog)->clCreateKernel(prog, info->stop_name, &err);
   if (!k->resume_kernel && err == CL_SUCCESS)
-    k->resume_kernel = VCL(k->prog->program)->clCreateKernel(k->prog->program, info->resume_name, &err);
+    k->resume_kernel = VCL(prog)->clCreateKernel(prog, info->resume_name, &err);
   if (info->catchup_name && !k->catchup_kernel && err == CL_SUCCESS)
-    k->catchup_kernel = VCL(k->prog->program)->clCreateKernel(k->prog->program, info->catchup_name, &err);
+    k->catchup_kernel = VCL(prog)->clCreateKernel(prog, info->catchup_name, &err);
   if (info->slice_name && !k->slice_kernel && err == CL_SUCCESS)
-    k->slice_kernel = VCL(k->prog->program)->clCreateKernel(k->prog->program, info->slice_name, &err);
+    k->slice_kernel = VCL(prog)->clCreateKernel(prog, info->slice_name, &err);
   bool ok = k->resume_kernel && (!info->stop_name || k->stop_kernel) && (!info->catchup_name || k->catchup_kernel) &&
             (!info->slice_name || k->slice_kernel);
   pthread_mutex_unlock(&k->launch_lock);
@@ -304,7 +308,7 @@ size_t hg_vendor_kernel_work_group_size(hg_backend *be, hg_dev_kernel *k) {
   cl_device_id dev = vb->device;
   size_t best = HG_PROFILE_MAX_WORK_GROUP_SIZE;
   if (k->stop_info)
-    make_forms(vb, k); /* those that cannot be made are never launched */
+    make_forms(vb, k, true); /* those that cannot be made are never launched */
   cl_kernel forms[] = {k->kernel, k->stop_kernel, k->resume_kernel, k->catchup_kernel, k->slice_kernel};
   for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
     size_t n = 0;
@@ -438,7 +442,7 @@ bool hg_vendor_kernel_can_resume(hg_backend *be, hg_dev_kernel *k, const hg_ir_n
   (void)be;
   if (hg_ir_ndrange_state_finished(state) || hg_vendor_state_untouched(state))
     return true; /* nothing to resume: a fresh launch */
-  if (!k->stop_info)
+  if (!k->stop_info || (k->prog->forms && !hg_vendor_forms_program(k->prog->forms, true)))
     return false; /* no forms for this kernel on this device */
   for (unsigned d = 0; d < 3; d++)
     if (state->global_size[d] % state->local_size[d])
@@ -485,7 +489,10 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
       return CL_OUT_OF_HOST_MEMORY;
   }
   /* groups that end quickly stop between slices of the range, at no cost inside the kernel */
-  if (fresh && fits && info->slice_name && hg_vendor_slices_fit(vb, k, &r, l) && make_forms(vb, k))
+  /* a fresh launch without a time limit or test countdown does not wait for forms still being
+   * built: it runs plain */
+  bool need_forms = !fresh || l->time_limit_ns || l->stop_after;
+  if (fresh && fits && info->slice_name && hg_vendor_slices_fit(vb, k, &r, l) && make_forms(vb, k, need_forms))
     return hg_vendor_run_sliced(vb, k, l, &r, stopped, device_ns);
   /* the group's vote (GROUP mode) takes local memory of its own: a fresh launch that already
    * uses all the vendor has (NVIDIA: exactly the profile's 48 KiB) runs plain, unstoppable */
@@ -500,7 +507,7 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
     return err;
   }
   hg_vendor_stops *st = stops_of(vb);
-  if (!st || !make_forms(vb, k)) {
+  if (!st || !make_forms(vb, k, need_forms)) {
     if (fresh)
       return hg_vendor_kernel_launch(be, k, l, device_ns);
     return CL_OUT_OF_RESOURCES;
