@@ -4,13 +4,16 @@
  * the plain kernels (NVIDIA, docs/gpu-runs.md), and clBuildProgram would wait for all of it. So
  * the plain kernels are built first and clBuildProgram returns; the forms, lowered alone
  * (hg_lower_opencl_c_forms), go to one thread per process that builds them in a vendor program of
- * their own, in the order the programs were built. Until a program's forms are ready its fresh
+ * their own, in the order the programs were built, once no program was built for a while
+ * (FORMS_QUIET_NS). Until a program's forms are ready its fresh
  * launches run plain (a migration waits for them at the kernel boundary); whoever needs the
  * forms themselves (a resume, a launch with a time limit or a test countdown, the kernel's
  * work-group size, which is the smallest over its forms) waits for them, building them on its
  * own thread when the builder has not reached them. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "devices/vendor/vendor_internal.h"
 #include "common/log.h"
@@ -26,11 +29,25 @@ struct hg_vendor_forms {
   struct hg_vendor_forms *next;
 };
 
+/* The builder starts a program's forms only once no program was queued for this long: a
+ * vendor's compiler serves one build at a time per process (NVIDIA: building the forms behind
+ * each program cost a burst of back-to-back builds as much as building them with it,
+ * docs/gpu-runs.md), so forms wait for a burst of builds (an application's start, a test suite)
+ * to end instead of delaying each next one. */
+#define FORMS_QUIET_NS 100000000ull
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a job queued, a build ended, quitting */
 static hg_vendor_forms *head, *tail;
 static bool builder_started, quitting;
-static unsigned building; /* builds in progress on any thread */
+static unsigned building;       /* builds in progress on any thread */
+static uint64_t last_queued_ns; /* CLOCK_REALTIME, which `changed` waits by */
+
+static uint64_t realtime_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
 
 static void forms_free(hg_vendor_forms *f) {
   if (f->program)
@@ -84,6 +101,12 @@ static void *builder(void *arg) {
       pthread_cond_wait(&changed, &lock);
       continue;
     }
+    uint64_t quiet_at = last_queued_ns + FORMS_QUIET_NS, now = realtime_ns();
+    if (now < quiet_at && now + FORMS_QUIET_NS >= quiet_at) { /* (a clock set back: build now) */
+      struct timespec until = {(time_t)(quiet_at / 1000000000ull), (long)(quiet_at % 1000000000ull)};
+      pthread_cond_timedwait(&changed, &lock, &until);
+      continue;
+    }
     unlink_job(f);
     build(f);
   }
@@ -132,6 +155,7 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, cons
   else
     head = f;
   tail = f;
+  last_queued_ns = realtime_ns();
   pthread_cond_broadcast(&changed);
   pthread_mutex_unlock(&lock);
   return f;
