@@ -146,12 +146,14 @@ static void do_list(reply *r) {
 static void add_report(reply *r, const cl_migration_report_hetgpu *rep) {
   reply_addf(r,
              "report source=%u target=%u status=%d buffers=%u programs=%u kernels=%u stopped=%u bytes=%llu "
-             "quiesce_ns=%llu capture_ns=%llu transfer_ns=%llu build_ns=%llu resume_ns=%llu total_ns=%llu\n",
+             "quiesce_ns=%llu capture_ns=%llu transfer_ns=%llu build_ns=%llu resume_ns=%llu total_ns=%llu "
+             "prepare_ns=%llu downtime_ns=%llu\n",
              rep->source, rep->target, rep->status, rep->buffers, rep->programs, rep->kernels, rep->kernels_stopped,
              (unsigned long long)rep->bytes, (unsigned long long)rep->quiesce_ns,
              (unsigned long long)rep->capture_ns, (unsigned long long)rep->transfer_ns,
              (unsigned long long)rep->build_ns, (unsigned long long)rep->resume_ns,
-             (unsigned long long)rep->total_ns);
+             (unsigned long long)rep->total_ns, (unsigned long long)rep->prepare_ns,
+             (unsigned long long)rep->downtime_ns);
 }
 
 /* The migration flags of a request's "at=" word. */

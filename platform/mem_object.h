@@ -57,15 +57,18 @@ cl_int hg_mem_storage_acquire(hg_mem_storage *st, hg_backend *be, hg_mem_access 
 /* Makes the host copy valid (no transfer when the contents may be undefined). */
 cl_int hg_mem_storage_to_host(hg_mem_storage *st, bool content_undefined);
 
-/* A migration moves a storage in two steps so that a failure anywhere leaves the source whole:
- * stage makes a current copy on the target without touching the others (*allocated: the
- * target's allocation is new; *moved: bytes copied, 0 when the target was current already;
- * *lost: every current copy was on a lost device, the target's copy is zeroed instead);
- * then either commit (the target's copy becomes valid; the others keep their marks, since a
- * valid one holds the same bytes) or abort (a new target allocation is freed again). The caller
- * keeps every command away meanwhile. Release frees every copy but `keep`'s (valid there): a
- * migration with CL_MIGRATE_RELEASE_SOURCE_HETGPU, once commands run again. */
-cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *allocated, size_t *moved, bool *lost);
+/* A migration moves a storage in steps so that a failure anywhere leaves the source whole:
+ * prepare, while commands still run on the source, allocates the target's copy when it is not
+ * current there and makes its pages resident when it is host memory (the page faults leave the
+ * downtime); stage makes a current copy on the target without touching the others (*moved:
+ * bytes copied, 0 when the target was current already; *lost: every current copy was on a lost
+ * device, the target's copy is zeroed instead); then either commit (the target's copy becomes
+ * valid; the others keep their marks, since a valid one holds the same bytes) or abort (the
+ * target's copy is freed unless it is current: it holds nothing the context needs). The caller
+ * keeps every command away from stage and commit. Release frees every copy but `keep`'s (valid
+ * there): a migration with CL_MIGRATE_RELEASE_SOURCE_HETGPU, once commands run again. */
+cl_int hg_mem_storage_prepare(hg_mem_storage *st, hg_backend *target);
+cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, size_t *moved, bool *lost);
 void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target);
 void hg_mem_storage_release(hg_mem_storage *st, hg_backend *keep);
 /* Frees every copy on `be` that is not needed: stale ones, and valid ones while another copy
@@ -78,7 +81,7 @@ size_t hg_mem_evict_stale(hg_backend *be);
  * asked (a vendor may assert, or the kernel's OOM killer end the process). */
 cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, hg_dev_mem **out);
 void hg_mem_backend_free(hg_backend *be, hg_dev_mem *mem, size_t size);
-void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target, bool allocated);
+void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target);
 /* The current contents readable on the host, for a checkpoint: a valid backend copy mapped in
  * host memory when a backend can (no copy made), else the host copy, filled first. Valid while
  * no command runs, until hg_mem_storage_host_done, which unmaps it and frees a host copy that

@@ -206,8 +206,31 @@ static unsigned live_copy(const hg_mem_storage *st) {
   return HG_MEM_MAX_BACKENDS;
 }
 
-cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *allocated, size_t *moved, bool *lost) {
-  *allocated = false;
+/* The target's allocation for a migration (the fault point "alloc" fails it). */
+static cl_int allocate_for_move(hg_mem_storage *st, hg_backend *target) {
+  if (st->dev[target->index].mem)
+    return CL_SUCCESS;
+  return hg_fault_injected("alloc") ? CL_MEM_OBJECT_ALLOCATION_FAILURE : ensure_allocated(st, target);
+}
+
+cl_int hg_mem_storage_prepare(hg_mem_storage *st, hg_backend *target) {
+  pthread_mutex_lock(&st->lock);
+  hg_mem_copy *t = &st->dev[target->index];
+  bool fresh = !t->mem; /* a copy kept from an earlier visit (current or not) is resident already */
+  cl_int err = fresh ? allocate_for_move(st, target) : CL_SUCCESS;
+  if (err == CL_SUCCESS && fresh && target->ops->mem_host_map) {
+    /* its bytes are not current: the mapping may drop them */
+    void *p = target->ops->mem_host_map(target, t->mem, true);
+    if (p) {
+      hg_migrate_prefault(p, st->size);
+      target->ops->mem_host_unmap(target, t->mem, p);
+    }
+  }
+  pthread_mutex_unlock(&st->lock);
+  return err;
+}
+
+cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, size_t *moved, bool *lost) {
   *moved = 0;
   *lost = false;
   pthread_mutex_lock(&st->lock);
@@ -215,15 +238,8 @@ cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, bool *alloca
   cl_int err = CL_SUCCESS;
   if (t->valid)
     goto out; /* already current there (read-only since the last visit) */
-  if (!t->mem) {
-    if (hg_fault_injected("alloc")) {
-      err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
-      goto out;
-    }
-    if ((err = ensure_allocated(st, target)) != CL_SUCCESS)
-      goto out;
-    *allocated = true;
-  }
+  if ((err = allocate_for_move(st, target)) != CL_SUCCESS)
+    goto out;
   unsigned from;
   if (st->host_valid) {
     err = target->ops->mem_write(target, t->mem, 0, st->size, st->host);
@@ -281,14 +297,13 @@ void hg_mem_storage_release(hg_mem_storage *st, hg_backend *keep) {
   pthread_mutex_unlock(&st->lock);
 }
 
-void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target, bool allocated) {
-  if (!allocated)
-    return;
+void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target) {
   pthread_mutex_lock(&st->lock);
   hg_mem_copy *t = &st->dev[target->index];
-  hg_mem_backend_free(target, t->mem, st->size);
-  t->mem = NULL;
-  t->valid = false;
+  if (t->mem && !t->valid) {
+    hg_mem_backend_free(target, t->mem, st->size);
+    t->mem = NULL;
+  }
   pthread_mutex_unlock(&st->lock);
 }
 

@@ -1,6 +1,8 @@
 /* Moving a context to another backend at a kernel boundary (docs/cl_hetgpu_migrate.md).
  *
  * Phases, each timed for the report:
+ *  prepare   before the gate closes, while commands still run on the source: the target's builds,
+ *            allocations (made resident in host memory) and pinned chunks (prepare_target)
  *  quiesce   close the placement gate: wait until no command is being handed to the source;
  *            queued commands wait at the gate and run on whichever backend it opens onto
  *  capture   list the context's buffers, programs and kernels (the list stays locked)
@@ -82,22 +84,22 @@ static cl_int build_on_target(cl_context ctx, hg_backend *target, cl_migration_r
   return CL_SUCCESS;
 }
 
-/* Stages every root buffer on the target; on failure aborts what was staged. Under
- * objects_lock; `allocated` has one entry per object. */
-static cl_int stage_buffers(cl_context ctx, hg_backend *target, bool *allocated, cl_migration_report_hetgpu *r) {
+static cl_int buffer_move_error(cl_int err) {
+  return err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+}
+
+/* Stages every root buffer on the target. Under objects_lock. */
+static cl_int stage_buffers(cl_context ctx, hg_backend *target, cl_migration_report_hetgpu *r) {
   for (size_t i = 0; i < ctx->num_objects; i++) {
     hg_mem_storage *st = hg_ctx_object_storage(&ctx->objects[i]);
     if (!st)
       continue;
     size_t moved;
     bool lost;
-    cl_int err = hg_mem_storage_stage(st, target, &allocated[i], &moved, &lost);
+    cl_int err = hg_mem_storage_stage(st, target, &moved, &lost);
     if (err != CL_SUCCESS) {
       HG_LOG(HG_LOG_MIGRATE, "moving a buffer (%zu bytes) to %s failed: %d", st->size, target->name, err);
-      for (size_t j = 0; j <= i; j++)
-        if ((st = hg_ctx_object_storage(&ctx->objects[j])))
-          hg_mem_storage_abort(st, target, allocated[j]);
-      return err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+      return buffer_move_error(err);
     }
     r->buffers++;
     r->bytes += moved;
@@ -113,6 +115,37 @@ static void each_storage(cl_context ctx, hg_backend *target, void (*fn)(hg_mem_s
     if (st)
       fn(st, target);
   }
+}
+
+/* Before the gate closes, while commands still run on the source: builds the context's programs
+ * and kernels on the target, gives every root buffer not current there its allocation (resident
+ * when it is host memory) and makes a GPU side's pinned chunks. What costs time without needing
+ * the context still (a compiler, page faults: 5-14x the copy itself into fresh host memory,
+ * pinning) leaves the downtime; the work after the gate closes finds it done, but for objects
+ * made meanwhile. On an error the caller aborts (the target's copies that hold nothing current
+ * are freed). */
+static cl_int prepare_target(cl_context ctx, hg_backend *source, hg_backend *target) {
+  cl_migration_report_hetgpu counted = {0}; /* the counts are the downtime's build */
+  size_t largest = 0;
+  pthread_mutex_lock(&ctx->objects_lock);
+  cl_int err = build_on_target(ctx, target, &counted);
+  for (size_t i = 0; i < ctx->num_objects && err == CL_SUCCESS; i++) {
+    hg_mem_storage *st = hg_ctx_object_storage(&ctx->objects[i]);
+    if (st && (err = hg_mem_storage_prepare(st, target)) != CL_SUCCESS)
+      err = buffer_move_error(err);
+    if (st && st->size > largest)
+      largest = st->size;
+  }
+  pthread_mutex_unlock(&ctx->objects_lock);
+  if (err == CL_SUCCESS)
+    hg_migrate_pipeline_prepare(source, target, largest);
+  return err;
+}
+
+static void abort_on_target(cl_context ctx, hg_backend *target) {
+  pthread_mutex_lock(&ctx->objects_lock);
+  each_storage(ctx, target, hg_mem_storage_abort);
+  pthread_mutex_unlock(&ctx->objects_lock);
 }
 
 static cl_int count_stopped(hg_command *cmd, void *arg) {
@@ -145,19 +178,16 @@ static cl_int target_resumes(hg_command *cmd, void *arg) {
 static cl_int move_context(cl_context ctx, hg_backend *target, cl_migration_report_hetgpu *r, uint64_t t[3]) {
   hg_placement_each_stopped(&ctx->placement, count_stopped, &r->kernels_stopped);
   pthread_mutex_lock(&ctx->objects_lock);
-  bool *allocated = calloc(ctx->num_objects ? ctx->num_objects : 1, sizeof *allocated);
   t[0] = hg_host_clock_ns();
-  cl_int err = allocated ? build_on_target(ctx, target, r) : CL_OUT_OF_HOST_MEMORY;
+  cl_int err = build_on_target(ctx, target, r);
   if (err == CL_SUCCESS)
     err = hg_placement_each_stopped(&ctx->placement, target_resumes, target);
   t[1] = hg_host_clock_ns();
   if (err == CL_SUCCESS)
-    err = stage_buffers(ctx, target, allocated, r);
+    err = stage_buffers(ctx, target, r);
   t[2] = hg_host_clock_ns();
-  if (err == CL_SUCCESS)
-    each_storage(ctx, target, hg_mem_storage_commit);
+  each_storage(ctx, target, err == CL_SUCCESS ? hg_mem_storage_commit : hg_mem_storage_abort);
   pthread_mutex_unlock(&ctx->objects_lock);
-  free(allocated);
   return err;
 }
 
@@ -173,16 +203,24 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
   hg_backend *source = hg_context_backend(ctx);
   cl_migration_report_hetgpu r = {.source = source->index, .target = target->index};
   if (source != target) {
-    err = hg_context_quiesce(ctx, flags, timeout_ns);
-    uint64_t quiesced = hg_host_clock_ns(), t[3];
-    r.quiesce_ns = quiesced - start;
-    if (err == CL_SUCCESS) {
+    err = prepare_target(ctx, source, target);
+    uint64_t closing = hg_host_clock_ns(), t[3];
+    r.prepare_ns = closing - start;
+    if (err == CL_SUCCESS)
+      err = hg_context_quiesce(ctx, flags, timeout_ns);
+    uint64_t quiesced = hg_host_clock_ns();
+    r.quiesce_ns = r.downtime_ns = quiesced - closing;
+    if (err != CL_SUCCESS) {
+      abort_on_target(ctx, target);
+    } else {
       err = move_context(ctx, target, &r, t);
       hg_context_reopen(ctx, err == CL_SUCCESS ? target : source);
+      uint64_t reopened = hg_host_clock_ns();
       r.capture_ns = t[0] - quiesced;
       r.build_ns = t[1] - t[0];
       r.transfer_ns = t[2] - t[1];
-      r.resume_ns = hg_host_clock_ns() - t[2];
+      r.resume_ns = reopened - t[2];
+      r.downtime_ns = reopened - closing;
       if (err == CL_SUCCESS && (flags & CL_MIGRATE_RELEASE_SOURCE_HETGPU)) {
         /* every copy but the target's goes now, not in the downtime: commands use the target's */
         pthread_mutex_lock(&ctx->objects_lock);

@@ -3,6 +3,7 @@
 #define HETGPU_PLATFORM_MIGRATE_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "platform/fault_inject.h"
 #include "platform/migrate.h"
@@ -10,9 +11,21 @@
 
 /* memcpy with several threads for large copies (platform/migrate_memcpy.c). */
 void hg_migrate_memcpy(void *dst, const void *src, size_t n);
+/* Makes [p, p + n) resident for writing, with several threads for large ranges; its bytes
+ * become unspecified. */
+void hg_migrate_prefault(void *p, size_t n);
 /* One thread's copy with streaming stores (destination not read again soon). */
 void hg_migrate_stream_copy(void *dst, const void *src, size_t n);
 
+/* Before a move between a and b whose largest buffer has `largest` bytes: makes the pinned
+ * chunks and copying threads of a GPU side that will move through them (once per process;
+ * pinning costs about as much as the copies), so that the first move's downtime does not pay
+ * for them (platform/migrate_pipeline.c). */
+void hg_migrate_pipeline_prepare(hg_backend *a, hg_backend *b, size_t largest);
+/* Moves `size` bytes between a GPU's allocation and a host mapping through the GPU's pinned
+ * chunks (to_host: from the GPU); *used is false, and nothing moved, when the chunks are not to
+ * be had (platform/migrate_pipeline.c). */
+cl_int hg_migrate_pipeline(hg_backend *gpu, hg_dev_mem *mem, uint8_t *host, bool to_host, size_t size, bool *used);
 /* Copies `size` bytes of allocation sm on src to dm on dst (platform/migrate_transfer.c). */
 cl_int hg_migrate_copy(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size);
 

@@ -154,7 +154,8 @@ HG_TEST(context_info_and_reports) {
   CHECK_CL(clGetContextInfo(ctx, CL_CONTEXT_LAST_MIGRATION_HETGPU, sizeof last, &last, &size));
   CHECK(size == sizeof last && last.status == CL_SUCCESS && last.source == start && last.target == other);
   CHECK(last.bytes == r.bytes && last.buffers == r.buffers && last.total_ns == r.total_ns);
-  CHECK(r.quiesce_ns + r.capture_ns + r.build_ns + r.transfer_ns + r.resume_ns <= r.total_ns);
+  CHECK(r.quiesce_ns + r.capture_ns + r.build_ns + r.transfer_ns + r.resume_ns <= r.downtime_ns);
+  CHECK(r.prepare_ns + r.downtime_ns <= r.total_ns && r.downtime_ns >= r.quiesce_ns && r.prepare_ns > 0);
   CHECK_CL(mg.migrate(ctx, CL_BACKEND_DEFAULT_HETGPU, 0, 0, &r));
   CHECK(mg_backend_of(ctx) == start && r.target == start && mg_migrations(ctx) == 2);
   clReleaseContext(ctx);

@@ -16,7 +16,7 @@ extern "C" {
 
 #define cl_hetgpu_migrate 1
 #define CL_HETGPU_MIGRATE_EXTENSION_NAME "cl_hetgpu_migrate"
-#define CL_HETGPU_MIGRATE_EXTENSION_VERSION CL_MAKE_VERSION(1, 1, 0)
+#define CL_HETGPU_MIGRATE_EXTENSION_VERSION CL_MAKE_VERSION(1, 2, 0)
 
 /* A backend of the platform: 0 .. (number of backends - 1), stable for the life of the process. */
 typedef cl_uint cl_backend_id_hetgpu;
@@ -82,8 +82,10 @@ typedef struct cl_migration_report_hetgpu {
   cl_ulong capture_ns;   /* reading state off the source that is not buffer contents */
   cl_ulong transfer_ns;  /* moving buffer contents source -> target */
   cl_ulong build_ns;     /* building programs and kernels on the target */
-  cl_ulong resume_ns;    /* switching over, freeing the source copies, reopening the gate */
+  cl_ulong resume_ns;    /* committing or aborting, reopening the gate */
   cl_ulong total_ns;
+  cl_ulong prepare_ns;   /* before the gate closed: building and allocating on the target (1.2.0) */
+  cl_ulong downtime_ns;  /* the gate closed: quiesce through resume (1.2.0) */
 } cl_migration_report_hetgpu;
 
 typedef cl_int(CL_API_CALL *clGetBackendIDsHETGPU_fn)(cl_platform_id platform, cl_uint num_entries,
