@@ -140,6 +140,13 @@ typedef struct hg_backend_ops {
    * using (its memory is host memory). *handle is what host_pinned_free takes. */
   void *(*host_pinned_alloc)(hg_backend *be, size_t size, void **handle);
   void (*host_pinned_free)(hg_backend *be, void *handle);
+  /* Optional: makes the host range [ptr, ptr + size) reach the device's transfers at the link's
+   * full rate until host_unregister, so that mem_read/mem_write with a pointer into it need no
+   * staging (NVIDIA's OpenCL pins the pages under a CL_MEM_USE_HOST_PTR buffer, about 35 ms
+   * per GiB, and then moves them at 55 GB/s where pageable memory gets 7-14 GB/s). Returns a
+   * handle, or NULL when it cannot. The range stays mapped and allocated until then. */
+  void *(*host_register)(hg_backend *be, void *ptr, size_t size);
+  void (*host_unregister)(hg_backend *be, void *handle);
 
   /* code: lower the IR module for this backend and build it; log receives a malloc'd build log */
   cl_int (*program_build)(hg_backend *be, const struct hg_ir_module *module, const char *options,

@@ -16,6 +16,10 @@ static size_t evict_in_context(cl_context ctx, hg_backend *be) {
     hg_mem_storage *st = hg_ctx_object_storage(&ctx->objects[i]);
     if (!st || pthread_mutex_trylock(&st->lock))
       continue;
+    if (st->pin.with) { /* a migration is moving it through a registered copy */
+      pthread_mutex_unlock(&st->lock);
+      continue;
+    }
     hg_mem_copy *c = &st->dev[be->index];
     bool other_valid = st->host_valid;
     for (unsigned b = 0; b < HG_MEM_MAX_BACKENDS; b++) /* a copy on a lost device is no duplicate */

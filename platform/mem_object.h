@@ -29,6 +29,14 @@ typedef struct hg_mem_copy {
   bool valid;      /* holds the current contents */
 } hg_mem_copy;
 
+/* A migration's host-side copy registered with the backend on the other side of the move (a
+ * GPU's host_register), from the migration's prepare phase until it ends (hg_migrate_pin). */
+typedef struct hg_mem_pin {
+  hg_backend *with; /* the backend holding the registration; NULL: none */
+  void *handle;
+  const void *host; /* the host mapping registered */
+} hg_mem_pin;
+
 /* Where a root buffer's bytes live: at most one allocation per backend, plus a host copy made
  * by migrations to the host and used as staging between backends. At least one copy is valid
  * at any time. Sub-buffers share their parent's record. */
@@ -40,6 +48,7 @@ typedef struct hg_mem_storage {
   bool host_valid;
   void *mapped;        /* a backend copy mapped for hg_mem_storage_host_contents, or NULL */
   unsigned mapped_on;  /* that backend's index */
+  hg_mem_pin pin;      /* while a migration moves it: a copy is not freed before it is unpinned */
 } hg_mem_storage;
 
 /* What a command is about to do with a buffer's storage on a backend. */
@@ -59,15 +68,18 @@ cl_int hg_mem_storage_to_host(hg_mem_storage *st, bool content_undefined);
 
 /* A migration moves a storage in steps so that a failure anywhere leaves the source whole:
  * prepare, while commands still run on the source, allocates the target's copy when it is not
- * current there and makes its pages resident when it is host memory (the page faults leave the
- * downtime); stage makes a current copy on the target without touching the others (*moved:
+ * current there, makes its pages resident when it is host memory (the page faults leave the
+ * downtime) and registers the move's host side with a GPU on the other side (unpin ends that,
+ * after the downtime; abort, release and destroy unpin first; *unpinned: the bytes it will move
+ * without a registration); stage makes a current copy on the target without touching the others (*moved:
  * bytes copied, 0 when the target was current already; *lost: every current copy was on a lost
  * device, the target's copy is zeroed instead); then either commit (the target's copy becomes
  * valid; the others keep their marks, since a valid one holds the same bytes) or abort (the
  * target's copy is freed unless it is current: it holds nothing the context needs). The caller
  * keeps every command away from stage and commit. Release frees every copy but `keep`'s (valid
  * there): a migration with CL_MIGRATE_RELEASE_SOURCE_HETGPU, once commands run again. */
-cl_int hg_mem_storage_prepare(hg_mem_storage *st, hg_backend *target);
+cl_int hg_mem_storage_prepare(hg_mem_storage *st, hg_backend *target, size_t *unpinned);
+void hg_mem_storage_unpin(hg_mem_storage *st, hg_backend *target);
 cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, size_t *moved, bool *lost);
 void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target);
 void hg_mem_storage_release(hg_mem_storage *st, hg_backend *keep);

@@ -136,6 +136,7 @@ fail:
 void hg_mem_storage_destroy(hg_mem_storage *st) {
   if (!st)
     return;
+  hg_migrate_unpin(&st->pin); /* a buffer released while a migration prepared it */
   for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++) {
     if (st->dev[i].mem) {
       hg_backend *be = hg_backend_at(i);
@@ -213,7 +214,7 @@ static cl_int allocate_for_move(hg_mem_storage *st, hg_backend *target) {
   return hg_fault_injected("alloc") ? CL_MEM_OBJECT_ALLOCATION_FAILURE : ensure_allocated(st, target);
 }
 
-cl_int hg_mem_storage_prepare(hg_mem_storage *st, hg_backend *target) {
+cl_int hg_mem_storage_prepare(hg_mem_storage *st, hg_backend *target, size_t *unpinned) {
   pthread_mutex_lock(&st->lock);
   hg_mem_copy *t = &st->dev[target->index];
   bool fresh = !t->mem; /* a copy kept from an earlier visit (current or not) is resident already */
@@ -226,8 +227,19 @@ cl_int hg_mem_storage_prepare(hg_mem_storage *st, hg_backend *target) {
       target->ops->mem_host_unmap(target, t->mem, p);
     }
   }
+  unsigned from = live_copy(st);
+  if (err == CL_SUCCESS && !t->valid && !st->host_valid && from < HG_MEM_MAX_BACKENDS)
+    hg_migrate_pin(&st->pin, hg_backend_at(from), st->dev[from].mem, target, t->mem, st->size);
+  *unpinned = t->valid || st->pin.with ? 0 : st->size;
   pthread_mutex_unlock(&st->lock);
   return err;
+}
+
+void hg_mem_storage_unpin(hg_mem_storage *st, hg_backend *target) {
+  (void)target;
+  pthread_mutex_lock(&st->lock);
+  hg_migrate_unpin(&st->pin);
+  pthread_mutex_unlock(&st->lock);
 }
 
 cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, size_t *moved, bool *lost) {
@@ -247,7 +259,7 @@ cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, size_t *move
   }
   while ((from = live_copy(st)) < HG_MEM_MAX_BACKENDS) {
     hg_backend *src = hg_backend_at(from);
-    err = hg_migrate_copy(src, st->dev[from].mem, target, t->mem, st->size);
+    err = hg_migrate_copy(src, st->dev[from].mem, target, t->mem, st->size, &st->pin);
     if (err != HG_ERR_DEVICE_LOST)
       goto copied;
     /* the source's device died under the copy (nothing noticed before): mark it, try another */
@@ -285,6 +297,7 @@ void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target) {
 
 void hg_mem_storage_release(hg_mem_storage *st, hg_backend *keep) {
   pthread_mutex_lock(&st->lock);
+  hg_migrate_unpin(&st->pin);
   for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++) {
     hg_mem_copy *c = &st->dev[i];
     if (i == keep->index || !c->mem)
@@ -299,6 +312,7 @@ void hg_mem_storage_release(hg_mem_storage *st, hg_backend *keep) {
 
 void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target) {
   pthread_mutex_lock(&st->lock);
+  hg_migrate_unpin(&st->pin);
   hg_mem_copy *t = &st->dev[target->index];
   if (t->mem && !t->valid) {
     hg_mem_backend_free(target, t->mem, st->size);

@@ -2,7 +2,8 @@
  *
  * Phases, each timed for the report:
  *  prepare   before the gate closes, while commands still run on the source: the target's builds,
- *            allocations (made resident in host memory) and pinned chunks (prepare_target)
+ *            allocations (made resident in host memory), host memory registered with a GPU on
+ *            the other side, pinned chunks (prepare_target)
  *  quiesce   close the placement gate: wait until no command is being handed to the source;
  *            queued commands wait at the gate and run on whichever backend it opens onto
  *  capture   list the context's buffers, programs and kernels (the list stays locked)
@@ -119,32 +120,35 @@ static void each_storage(cl_context ctx, hg_backend *target, void (*fn)(hg_mem_s
 
 /* Before the gate closes, while commands still run on the source: builds the context's programs
  * and kernels on the target, gives every root buffer not current there its allocation (resident
- * when it is host memory) and makes a GPU side's pinned chunks. What costs time without needing
- * the context still (a compiler, page faults: 5-14x the copy itself into fresh host memory,
- * pinning) leaves the downtime; the work after the gate closes finds it done, but for objects
+ * when it is host memory), registers the host side of a move with a GPU on the other side, and
+ * makes that GPU's pinned chunks for what could not be registered. What costs time without
+ * needing the context still (a compiler, page faults: 5-14x the copy itself into fresh host
+ * memory, pinning) leaves the downtime; the work after the gate closes finds it done, but for objects
  * made meanwhile. On an error the caller aborts (the target's copies that hold nothing current
  * are freed). */
 static cl_int prepare_target(cl_context ctx, hg_backend *source, hg_backend *target) {
   cl_migration_report_hetgpu counted = {0}; /* the counts are the downtime's build */
-  size_t largest = 0;
+  size_t largest_unpinned = 0;
   pthread_mutex_lock(&ctx->objects_lock);
   cl_int err = build_on_target(ctx, target, &counted);
   for (size_t i = 0; i < ctx->num_objects && err == CL_SUCCESS; i++) {
     hg_mem_storage *st = hg_ctx_object_storage(&ctx->objects[i]);
-    if (st && (err = hg_mem_storage_prepare(st, target)) != CL_SUCCESS)
+    size_t unpinned = 0;
+    if (st && (err = hg_mem_storage_prepare(st, target, &unpinned)) != CL_SUCCESS)
       err = buffer_move_error(err);
-    if (st && st->size > largest)
-      largest = st->size;
+    if (unpinned > largest_unpinned)
+      largest_unpinned = unpinned;
   }
   pthread_mutex_unlock(&ctx->objects_lock);
-  if (err == CL_SUCCESS)
-    hg_migrate_pipeline_prepare(source, target, largest);
+  if (err == CL_SUCCESS) /* the pipeline, for what could not be registered */
+    hg_migrate_pipeline_prepare(source, target, largest_unpinned);
   return err;
 }
 
-static void abort_on_target(cl_context ctx, hg_backend *target) {
+/* Calls fn on every root buffer's storage, taking the object list's lock. */
+static void each_storage_locked(cl_context ctx, hg_backend *target, void (*fn)(hg_mem_storage *, hg_backend *)) {
   pthread_mutex_lock(&ctx->objects_lock);
-  each_storage(ctx, target, hg_mem_storage_abort);
+  each_storage(ctx, target, fn);
   pthread_mutex_unlock(&ctx->objects_lock);
 }
 
@@ -211,7 +215,7 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
     uint64_t quiesced = hg_host_clock_ns();
     r.quiesce_ns = r.downtime_ns = quiesced - closing;
     if (err != CL_SUCCESS) {
-      abort_on_target(ctx, target);
+      each_storage_locked(ctx, target, hg_mem_storage_abort);
     } else {
       err = move_context(ctx, target, &r, t);
       hg_context_reopen(ctx, err == CL_SUCCESS ? target : source);
@@ -221,12 +225,10 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
       r.transfer_ns = t[2] - t[1];
       r.resume_ns = reopened - t[2];
       r.downtime_ns = reopened - closing;
-      if (err == CL_SUCCESS && (flags & CL_MIGRATE_RELEASE_SOURCE_HETGPU)) {
-        /* every copy but the target's goes now, not in the downtime: commands use the target's */
-        pthread_mutex_lock(&ctx->objects_lock);
-        each_storage(ctx, target, hg_mem_storage_release);
-        pthread_mutex_unlock(&ctx->objects_lock);
-      }
+      /* after the downtime: registrations end (unpinning takes 5-20 ms per GiB), and with
+       * CL_MIGRATE_RELEASE_SOURCE_HETGPU every copy but the target's goes (release unpins too) */
+      bool release = err == CL_SUCCESS && (flags & CL_MIGRATE_RELEASE_SOURCE_HETGPU);
+      each_storage_locked(ctx, target, release ? hg_mem_storage_release : hg_mem_storage_unpin);
     }
   }
   err = hg_backend_result(target, err);

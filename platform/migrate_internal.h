@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "platform/fault_inject.h"
+#include "platform/mem_object.h"
 #include "platform/migrate.h"
 #include "platform/platform.h"
 
@@ -26,8 +27,16 @@ void hg_migrate_pipeline_prepare(hg_backend *a, hg_backend *b, size_t largest);
  * chunks (to_host: from the GPU); *used is false, and nothing moved, when the chunks are not to
  * be had (platform/migrate_pipeline.c). */
 cl_int hg_migrate_pipeline(hg_backend *gpu, hg_dev_mem *mem, uint8_t *host, bool to_host, size_t size, bool *used);
-/* Copies `size` bytes of allocation sm on src to dm on dst (platform/migrate_transfer.c). */
-cl_int hg_migrate_copy(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size);
+/* Before a move of `size` bytes from sm on src to dm on dst: when one side's memory is mapped in
+ * host memory and the other can register host memory (a GPU: host_register), registers that
+ * mapping with it, so the copy is one DMA at the link's rate; nothing when not (the copy then
+ * takes another path). hg_migrate_unpin ends the registration (platform/migrate_transfer.c). */
+void hg_migrate_pin(hg_mem_pin *pin, hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size);
+void hg_migrate_unpin(hg_mem_pin *pin);
+/* Copies `size` bytes of allocation sm on src to dm on dst, through `pin` (NULL: none) when its
+ * registration covers this move's host side (platform/migrate_transfer.c). */
+cl_int hg_migrate_copy(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size,
+                       const hg_mem_pin *pin);
 
 /* The backend of an id, or NULL (CL_INVALID_BACKEND_HETGPU); CL_BACKEND_DEFAULT_HETGPU is the
  * one HETGPU_BACKEND selects (platform/migrate_api.c). */

@@ -2,6 +2,8 @@
  * (platform/migrate.c). The fastest way both sides allow:
  *  - both sides' memory can be mapped in host memory without a copy (mem_host_map: the RISC-V
  *    simulator, a CPU vendor device): one memcpy between the mappings, on several threads;
+ *  - one side's can and the other registered that mapping (host_register, a GPU pinning it in
+ *    the migration's prepare phase, hg_migrate_pin): one DMA between them at the link's rate;
  *  - one side's can and the other is a GPU with pinned host memory (host_pinned_alloc): through
  *    pinned chunks kept per GPU, the GPU's DMA of some overlapping a pool of threads' copies of
  *    the others (platform/migrate_pipeline.c);
@@ -15,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "common/log.h"
 #include "platform/fault_inject.h"
 
 #define CHUNK (8u << 20)
@@ -54,20 +57,64 @@ static cl_int via_staging(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_d
   return err;
 }
 
-cl_int hg_migrate_copy(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size) {
+/* A side's memory mapped in host memory for a move, or NULL (a GPU's; tests: map_source /
+ * map_target make that side's mapping fail, as a vendor's may). */
+static void *side_map(hg_backend *be, hg_dev_mem *m, bool write, const char *fault_point) {
+  return be->ops->mem_host_map && !hg_fault_injected(fault_point) ? be->ops->mem_host_map(be, m, write) : NULL;
+}
+
+/* Below this a registration costs more than the transfer it speeds up. */
+#define PIN_MIN_SIZE (4u << 20)
+
+void hg_migrate_pin(hg_mem_pin *pin, hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size) {
+  if (pin->with || size < PIN_MIN_SIZE || hg_fault_injected("pin"))
+    return;
+  void *from = side_map(src, sm, false, "map_source"), *to = side_map(dst, dm, true, "map_target");
+  hg_backend *other = from ? dst : src, *host = from ? src : dst;
+  void *p = from ? from : to;
+  /* one side mapped (both: one memcpy; neither: staged), the other able to register it */
+  if (!from != !to && other->ops->host_register) {
+    if ((pin->handle = other->ops->host_register(other, p, size))) {
+      pin->with = other;
+      pin->host = p;
+    }
+    HG_LOG(HG_LOG_MIGRATE, "%zu bytes of %s's memory %sregistered with %s", size, host->name,
+           pin->with ? "" : "not ", other->name);
+  }
+  if (from)
+    src->ops->mem_host_unmap(src, sm, from);
+  if (to)
+    dst->ops->mem_host_unmap(dst, dm, to);
+}
+
+void hg_migrate_unpin(hg_mem_pin *pin) {
+  if (pin->with)
+    pin->with->ops->host_unregister(pin->with, pin->handle);
+  *pin = (hg_mem_pin){0};
+}
+
+/* Whether the host mapping `p` of a move is registered with `other`, the side facing it. */
+static bool pinned(const hg_mem_pin *pin, const void *p, const hg_backend *other) {
+  return pin && pin->with == other && pin->host == p;
+}
+
+cl_int hg_migrate_copy(hg_backend *src, hg_dev_mem *sm, hg_backend *dst, hg_dev_mem *dm, size_t size,
+                       const hg_mem_pin *pin) {
   if (hg_fault_injected("transfer"))
     return CL_OUT_OF_RESOURCES;
-  /* tests: map_source / map_target make that side's mapping fail (as a vendor's may) */
-  void *to = dst->ops->mem_host_map && !hg_fault_injected("map_target") ? dst->ops->mem_host_map(dst, dm, true) : NULL;
-  void *from = src->ops->mem_host_map && !hg_fault_injected("map_source") ? src->ops->mem_host_map(src, sm, false) : NULL;
+  void *to = side_map(dst, dm, true, "map_target"), *from = side_map(src, sm, false, "map_source");
   cl_int err = CL_SUCCESS;
   bool piped = false;
   if (to && from)
     hg_migrate_memcpy(to, from, size);
+  else if (to && pinned(pin, to, src)) /* one DMA into registered memory */
+    err = src->ops->mem_read(src, sm, 0, size, to);
   else if (to && src->ops->mem_read_async && (err = hg_migrate_pipeline(src, sm, to, true, size, &piped), piped))
     ;
   else if (to)
     err = src->ops->mem_read(src, sm, 0, size, to);
+  else if (from && pinned(pin, from, dst))
+    err = dst->ops->mem_write(dst, dm, 0, size, from);
   else if (from && dst->ops->mem_write_async && (err = hg_migrate_pipeline(dst, dm, from, false, size, &piped), piped))
     ;
   else if (from)

@@ -1,7 +1,9 @@
 /* The copy paths of a migration keep every byte of large buffers: besides the one memcpy
- * between two host mappings (PoCL <-> RISC-V), the pipelined path a GPU takes (a pool of
- * threads copying chunks while the device's DMA moves others) runs here with PoCL standing in
- * for the GPU: HETGPU_FAULT_INJECT=map_source / map_target make that side's host mapping fail.
+ * between two host mappings (PoCL <-> RISC-V), the paths a GPU takes run here with PoCL
+ * standing in for the GPU (HETGPU_FAULT_INJECT=map_source / map_target make that side's host
+ * mapping fail): one transfer to or from the RISC-V mapping PoCL registered in the migration's
+ * prepare phase (host_register), and, with the fault point pin failing the registration, the
+ * pipelined path (threads copying chunks while the device's DMA moves others).
  * Buffers of sizes that are not a multiple of the chunk (16 MiB) nor of a page move back and
  * forth, a kernel changing every word between moves (so each move copies fresh bytes), and
  * every word is compared with the host reference after every move. */
@@ -40,11 +42,20 @@ HG_TEST(large_buffers_keep_their_bytes_on_every_path) {
     buf[b] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, words[b] * 4, ref[b], &err);
     CHECK_CL(err);
   }
-  /* even rounds move to RISC-V, odd ones back to PoCL: PoCL's side unmapped in rounds 2-5 takes
-   * the pipeline (2, 3) or the staged copy (4, 5); RISC-V's unmapped in 6, 7 a direct copy */
-  static const char *const faults[] = {NULL,         NULL,         "map_source", "map_target",
-                                       "map_source,map_target", "map_source,map_target", "map_target", "map_source"};
-  for (int round = 0; round < 8; round++) {
+  /* even rounds move to RISC-V, odd ones back to PoCL: PoCL's side unmapped in rounds 2-7 takes
+   * the registered mapping (2, 3), the pipeline (4, 5) or the staged copy (6, 7); RISC-V's
+   * unmapped in 8, 9 a direct copy (RISC-V registers nothing) */
+  static const char *const faults[] = {NULL,
+                                       NULL,
+                                       "map_source",
+                                       "map_target",
+                                       "map_source,pin",
+                                       "map_target,pin",
+                                       "map_source,map_target",
+                                       "map_source,map_target",
+                                       "map_target",
+                                       "map_source"};
+  for (int round = 0; round < (int)(sizeof faults / sizeof *faults); round++) {
     const char *fault = faults[round];
     if (fault)
       setenv("HETGPU_FAULT_INJECT", fault, 1);

@@ -179,6 +179,8 @@ void hg_vendor_mem_host_unmap(hg_backend *be, hg_dev_mem *m, void *ptr);
  * devices. */
 void *hg_vendor_host_pinned_alloc(hg_backend *be, size_t size, void **handle);
 void hg_vendor_host_pinned_free(hg_backend *be, void *handle);
+void *hg_vendor_host_register(hg_backend *be, void *ptr, size_t size);
+void hg_vendor_host_unregister(hg_backend *be, void *handle);
 cl_int hg_vendor_mem_read_async(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst,
                                 bool timed, hg_token **token);
 cl_int hg_vendor_mem_write_async(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src,

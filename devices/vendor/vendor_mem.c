@@ -368,3 +368,26 @@ void hg_vendor_host_pinned_free(hg_backend *be, void *handle) {
   VCL(p->mem)->clReleaseMemObject(p->mem);
   free(p);
 }
+
+/* ---- registered host memory (migrations) ---- */
+
+/* A CL_MEM_USE_HOST_PTR buffer over the range, which no command ever uses: NVIDIA pins the pages
+ * when it is created (and would fill a device copy of them at its first use, which never comes),
+ * after which its transfers from and to any pointer in the range run at the PCIe rate (measured
+ * on the H100 machine, docs/gpu-runs.md). Any device type: a CPU device's costs nothing and lets
+ * the tests take this path with PoCL standing in for a GPU. */
+void *hg_vendor_host_register(hg_backend *be, void *ptr, size_t size) {
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  cl_int err = CL_SUCCESS;
+  cl_mem m = VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, size, ptr, &err);
+  if (!m)
+    HG_LOG(HG_LOG_MEM, "%s: %zu bytes of host memory not registered (%d)", be->name, size, err);
+  return m;
+}
+
+void hg_vendor_host_unregister(hg_backend *be, void *handle) {
+  (void)be;
+  cl_mem m = handle;
+  if (m)
+    VCL(m)->clReleaseMemObject(m);
+}
