@@ -18,10 +18,10 @@ void hg_migrate_prefault(void *p, size_t n);
 /* One thread's copy with streaming stores (destination not read again soon). */
 void hg_migrate_stream_copy(void *dst, const void *src, size_t n);
 
-/* Before a move between a and b whose largest buffer has `largest` bytes: makes the pinned
- * chunks and copying threads of a GPU side that will move through them (once per process;
- * pinning costs about as much as the copies), so that the first move's downtime does not pay
- * for them (platform/migrate_pipeline.c). */
+/* Before a move between a and b whose largest buffer moved without a registration
+ * (hg_migrate_pin) has `largest` bytes: makes the pinned chunks and copying threads of a GPU
+ * side that will move it through them (once per process; pinning costs about as much as the
+ * copies), so that the first move's downtime does not pay for them (platform/migrate_pipeline.c). */
 void hg_migrate_pipeline_prepare(hg_backend *a, hg_backend *b, size_t largest);
 /* Moves `size` bytes between a GPU's allocation and a host mapping through the GPU's pinned
  * chunks (to_host: from the GPU); *used is false, and nothing moved, when the chunks are not to
