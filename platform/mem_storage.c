@@ -218,7 +218,7 @@ cl_int hg_mem_storage_prepare(hg_mem_storage *st, hg_backend *target, size_t *un
   pthread_mutex_lock(&st->lock);
   hg_mem_copy *t = &st->dev[target->index];
   bool fresh = !t->mem; /* a copy kept from an earlier visit (current or not) is resident already */
-  cl_int err = fresh ? allocate_for_move(st, target) : CL_SUCCESS;
+  cl_int err = allocate_for_move(st, target);
   if (err == CL_SUCCESS && fresh && target->ops->mem_host_map) {
     /* its bytes are not current: the mapping may drop them */
     void *p = target->ops->mem_host_map(target, t->mem, true);
