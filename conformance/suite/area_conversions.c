@@ -253,7 +253,83 @@ static void run_conv(const void *arg) {
   free(out);
 }
 
+/* The saturating float -> integer conversions at every vector width: the RISC-V backend once
+ * gave lane 1 of convert_uint3_sat(float3) 0xffffffff for negative and fractional inputs (LLVM
+ * 15's llvm.fptoui.sat on <3 x float>; CTS conversions -3). Default rounding, each lane against
+ * the scalar reference. */
+static const int VEC_W[] = {2, 3, 4, 8, 16};
+#define VEC_N 960 /* a multiple of every width */
+
+static void run_vector_sat(const void *arg) {
+  int src = (int)(intptr_t)arg;
+  if (src == T_DOUBLE && !S.fp64) {
+    suite_skip("no cl_khr_fp64");
+    return;
+  }
+  static suite_batch *b[2];
+  suite_batch **bb = &b[src == T_DOUBLE];
+  if (!*bb) {
+    *bb = suite_batch_new(src == T_DOUBLE ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable" : "", "");
+    for (int dst = 0; dst < T_FLOAT; dst++)
+      for (size_t w = 0; w < sizeof VEC_W / sizeof *VEC_W; w++) {
+        char name[48];
+        snprintf(name, sizeof name, "vs_%s_%s%d", TN[src], TN[dst], VEC_W[w]);
+        suite_batch_add(*bb, name,
+                        "__kernel void %s(__global const %s *a, __global %s *o) {\n"
+                        "  size_t i = get_global_id(0);\n  vstore%d(convert_%s%d_sat(vload%d(i, a)), i, o); }\n",
+                        name, TN[src], TN[dst], VEC_W[w], TN[dst], VEC_W[w], VEC_W[w]);
+      }
+  }
+  size_t ss = TS[src];
+  unsigned char *in = malloc(VEC_N * ss), *out = malloc(VEC_N * 8), want[8];
+  static const double special[] = {-1.0, 0.5, -0.5, -0.0, 1e30, -1e30, 4294967296.0, 65536.5, -129.0, 3e9};
+  for (int dst = 0; dst < T_FLOAT && !suite_failed(); dst++) {
+    for (size_t i = 0; i < VEC_N; i++) {
+      if (i % 3 == 1) { /* the specials land in every lane of every width */
+        double v = special[(i / 3) % (sizeof special / sizeof *special)];
+        float f = (float)v;
+        if (src == T_FLOAT)
+          memcpy(in + i * ss, &f, 4);
+        else
+          memcpy(in + i * ss, &v, 8);
+      } else {
+        gen_input(src, in + i * ss, dst);
+      }
+    }
+    cl_mem mi = suite_buffer(VEC_N * ss, in), mo = suite_buffer(VEC_N * TS[dst], NULL);
+    for (size_t w = 0; w < sizeof VEC_W / sizeof *VEC_W && !suite_failed(); w++) {
+      char name[48];
+      snprintf(name, sizeof name, "vs_%s_%s%d", TN[src], TN[dst], VEC_W[w]);
+      cl_kernel k = suite_batch_kernel(*bb, name);
+      if (!k)
+        break;
+      bool ok = clSetKernelArg(k, 0, sizeof mi, &mi) == CL_SUCCESS && clSetKernelArg(k, 1, sizeof mo, &mo) == CL_SUCCESS;
+      if (!ok)
+        suite_fail("clSetKernelArg failed");
+      if (ok && suite_run1(k, VEC_N / (size_t)VEC_W[w], 0))
+        suite_read(mo, out, VEC_N * TS[dst]);
+      for (size_t i = 0; ok && !suite_failed() && i < VEC_N; i++) {
+        reference(src, dst, in + i * ss, 0, true, want);
+        if (memcmp(out + i * TS[dst], want, TS[dst])) {
+          uint64_t gi = 0, wi = 0;
+          memcpy(&gi, out + i * TS[dst], TS[dst]), memcpy(&wi, want, TS[dst]);
+          suite_fail("convert_%s%d_sat(%s%d) lane %zu of vector %zu: (%s)%.21Lg gave 0x%llx, expected 0x%llx", TN[dst],
+                     VEC_W[w], TN[src], VEC_W[w], i % (size_t)VEC_W[w], i / (size_t)VEC_W[w], TN[src],
+                     load(in + i * ss, src), (unsigned long long)gi, (unsigned long long)wi);
+        }
+      }
+      clReleaseKernel(k);
+    }
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+  }
+  free(in);
+  free(out);
+}
+
 __attribute__((constructor)) static void register_conversions(void) {
+  suite_register("conversions", "vector_sat_from_float", run_vector_sat, (const void *)(intptr_t)T_FLOAT);
+  suite_register("conversions", "vector_sat_from_double", run_vector_sat, (const void *)(intptr_t)T_DOUBLE);
   static char names[NUM_T * NUM_T][32];
   for (int s = 0; s < NUM_T; s++)
     for (int d = 0; d < NUM_T; d++) {

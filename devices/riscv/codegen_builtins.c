@@ -707,6 +707,21 @@ static LLVMValueRef convert(bctx *x) {
     if (rm && !strcmp(rm, "rte")) a = round_integral(x, a, RND_RINT);
     else if (rm && !strcmp(rm, "rtp")) a = round_integral(x, a, RND_CEIL);
     else if (rm && !strcmp(rm, "rtn")) a = round_integral(x, a, RND_FLOOR);
+    if (sat && tu && hg_ir_scalar_bytes((hg_ir_scalar)to.scalar) == 4) {
+      /* through 64 bits, clamped: on RV64 LLVM 15 lowers fptoui.sat to i32 as fcvt.wu, whose
+       * result the hardware sign-extends, and then packs two lanes of a vector into one 64-bit
+       * register as if it were zero-extended: lane 1 of convert_uint3_sat took lane 0's sign
+       * bits (CTS conversions -3, suite conversions/vector_sat_from_float) */
+      LLVMTypeRef wide = to.lanes > 1 ? LLVMVectorType(g->i64, to.lanes) : g->i64;
+      LLVMTypeRef ov[2] = {wide, LLVMTypeOf(a)};
+      LLVMValueRef w = hg_rv_intrinsic(g, "llvm.fptoui.sat", ov, 2, &a, 1);
+      LLVMValueRef lim = LLVMConstInt(g->i64, 0xffffffffull, 0);
+      LLVMValueRef mm[2] = {w, to.lanes > 1 ? LLVMConstVector((LLVMValueRef[16]){lim, lim, lim, lim, lim, lim, lim, lim,
+                                                                                 lim, lim, lim, lim, lim, lim, lim, lim},
+                                                               to.lanes)
+                                            : lim};
+      return LLVMBuildTrunc(B, hg_rv_intrinsic(g, "llvm.umin", &wide, 1, mm, 2), x->T, "");
+    }
     if (sat) {
       LLVMTypeRef ov[2] = {x->T, LLVMTypeOf(a)};
       return hg_rv_intrinsic(g, tu ? "llvm.fptoui.sat" : "llvm.fptosi.sat", ov, 2, &a, 1);
