@@ -10,11 +10,6 @@
  * hands out 0x10000 upwards; 0x10005 is Mesa, 0x10006 PoCL). */
 #define HG_PROFILE_VENDOR_ID 0x1FFFFu
 
-/* Nominal figures (hints, not limits): the same on every backend. */
-#define HG_PROFILE_MAX_COMPUTE_UNITS 16u
-#define HG_PROFILE_MAX_CLOCK_MHZ 1000u
-#define HG_PROFILE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE 32u
-
 /* Limits every admitted backend honours (devices/profile.c checks those a backend reports). */
 #define HG_PROFILE_ADDRESS_BITS 64u
 #define HG_PROFILE_MAX_WORK_ITEM_DIMENSIONS 3u

@@ -112,6 +112,30 @@ typedef struct hg_backend_limits {
   bool fp64;
 } hg_backend_limits;
 
+/* What applications size and tune their work by, as the backend device reports it. The virtual
+ * device shows those of the backend the process starts on (docs/virtual-device.md, "Tuning
+ * hints"); nothing correct depends on them. Vector widths are indexed by hg_vector_type. */
+typedef enum hg_vector_type {
+  HG_VECTOR_CHAR,
+  HG_VECTOR_SHORT,
+  HG_VECTOR_INT,
+  HG_VECTOR_LONG,
+  HG_VECTOR_FLOAT,
+  HG_VECTOR_DOUBLE,
+  HG_VECTOR_TYPES
+} hg_vector_type;
+
+typedef struct hg_backend_hints {
+  cl_uint compute_units;
+  cl_uint clock_mhz;
+  size_t work_group_size_multiple;
+  cl_uint preferred_vector_width[HG_VECTOR_TYPES];
+  cl_uint native_vector_width[HG_VECTOR_TYPES];
+  cl_device_mem_cache_type cache_type;
+  cl_uint cache_line_size;
+  cl_ulong cache_size;
+} hg_backend_hints;
+
 typedef struct hg_backend_ops {
   const char *kind; /* "vendor", "riscv" */
   void (*destroy)(hg_backend *be);
@@ -225,6 +249,7 @@ struct hg_backend {
   char driver_version[128]; /* keys the program cache */
   cl_device_type type;
   hg_backend_limits limits;
+  hg_backend_hints hints;
   unsigned index; /* position in the backend list */
   atomic_bool lost; /* its device returned HG_ERR_DEVICE_LOST: nothing runs there any more */
 };

@@ -1,5 +1,5 @@
 /* The admission rule (a backend is used only if it honours every limit of the virtual device)
- * and the global-memory figures, which depend on the admitted backends. */
+ * and the memory figures, which follow the backend the process starts on. */
 #include "devices/profile.h"
 
 #include <stdio.h>
@@ -36,24 +36,37 @@ bool hg_profile_admits(const hg_backend_limits *raw, char *why, size_t why_size)
   return true;
 }
 
+/* What one backend can hold: its global memory, no more than four of its largest allocations
+ * (the specification's ratio). */
+static cl_ulong usable_mem(const hg_backend *be) {
+  const hg_backend_limits *l = &be->limits;
+  return l->max_mem_alloc_size * 4 < l->global_mem_size ? l->max_mem_alloc_size * 4 : l->global_mem_size;
+}
+
 cl_ulong hg_profile_global_mem_size(void) {
+  const hg_backend *start = hg_backend_active();
+  if (!start)
+    return 0;
+  cl_ulong size = usable_mem(start);
   const char *env = getenv("HETGPU_GLOBAL_MEM_SIZE");
-  cl_ulong size = 0;
-  for (unsigned i = 0; i < hg_backend_count(); i++) {
-    const hg_backend_limits *l = &hg_backend_at(i)->limits;
-    cl_ulong usable = l->global_mem_size;
-    /* the largest allocation must be able to be a quarter of global memory */
-    if (l->max_mem_alloc_size * 4 < usable)
-      usable = l->max_mem_alloc_size * 4;
-    if (!size || usable < size)
-      size = usable;
-  }
   if (env) {
     cl_ulong want = strtoull(env, NULL, 0);
-    if (want >= HG_PROFILE_MIN_GLOBAL_MEM_SIZE && (!size || want < size))
+    if (want >= HG_PROFILE_MIN_GLOBAL_MEM_SIZE && want < size)
       size = want;
   }
   return size;
 }
 
-cl_ulong hg_profile_max_mem_alloc_size(void) { return hg_profile_global_mem_size() / 4; }
+cl_ulong hg_profile_max_mem_alloc_size(void) {
+  const hg_backend *start = hg_backend_active();
+  cl_ulong global = hg_profile_global_mem_size();
+  if (!start)
+    return 0;
+  cl_ulong alloc = start->limits.max_mem_alloc_size;
+  return alloc > global ? global : alloc < global / 4 ? global / 4 : alloc;
+}
+
+cl_ulong hg_profile_backend_mem_budget(const hg_backend *be) {
+  cl_ulong own = usable_mem(be), device = hg_profile_global_mem_size();
+  return own < device ? own : device;
+}

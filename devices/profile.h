@@ -12,8 +12,13 @@
 /* True when a backend with these raw limits can run everything the profile promises; else
  * writes the first shortfall to why. */
 bool hg_profile_admits(const hg_backend_limits *raw, char *why, size_t why_size);
-/* The profile's global memory size and largest allocation (after hg_backends_init). */
+/* The device's global memory size and largest allocation (after hg_backends_init): those of the
+ * backend the process starts on (hg_backend_active), global memory lowered by
+ * HETGPU_GLOBAL_MEM_SIZE. */
 cl_ulong hg_profile_global_mem_size(void);
 cl_ulong hg_profile_max_mem_alloc_size(void);
+/* The bytes of buffers `be` may hold: its own memory, at most the device's. A migration to a
+ * backend whose budget the context's buffers pass is refused (CL_MEM_OBJECT_ALLOCATION_FAILURE). */
+cl_ulong hg_profile_backend_mem_budget(const hg_backend *be);
 
 #endif

@@ -1,6 +1,8 @@
 /* The virtual device: clGetDeviceIDs, clGetDeviceInfo, clRetainDevice/clReleaseDevice and the
- * timers. Every answer comes from the fixed profile (devices/profile.h), so the device looks
- * the same whichever backend runs the work; docs/virtual-device.md explains each value. */
+ * timers. Limits and capabilities come from the fixed profile (devices/profile.h), the same
+ * whichever backend runs the work; tuning hints (type, compute units, clock, vector widths,
+ * cache) and the memory figures are those of the backend the process starts on, fixed for the
+ * process's life. docs/virtual-device.md explains each value. */
 
 #include "common/host_clock.h"
 #include "devices/profile.h"
@@ -21,7 +23,19 @@ cl_device_id hg_device_get(void) {
   return &the_device;
 }
 
-#define HG_DEVICE_TYPE CL_DEVICE_TYPE_GPU
+/* The starting backend's kind (DEFAULT is ours to add; CUSTOM devices are never admitted). */
+static cl_device_type virtual_device_type(void) {
+  const hg_backend *be = hg_platform_backend();
+  cl_device_type kinds = be ? be->type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR) : 0;
+  if (kinds & CL_DEVICE_TYPE_GPU)
+    return CL_DEVICE_TYPE_GPU;
+  return kinds & CL_DEVICE_TYPE_CPU ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_ACCELERATOR;
+}
+
+_Static_assert(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE - CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR == HG_VECTOR_DOUBLE &&
+                   CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE - CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR == HG_VECTOR_DOUBLE,
+               "vector-width queries index hg_backend_hints in hg_vector_type order");
+
 #define HG_VALID_DEVICE_TYPES                                                                     \
   (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | \
    CL_DEVICE_TYPE_CUSTOM)
@@ -36,8 +50,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_devic
   if ((num_entries == 0 && devices) || (!devices && !num_devices))
     return CL_INVALID_VALUE;
   /* DEFAULT and ALL match the one device; otherwise its type must be asked for. */
-  bool match = device_type == CL_DEVICE_TYPE_ALL || (device_type & (CL_DEVICE_TYPE_DEFAULT | HG_DEVICE_TYPE));
-  if (!match || !hg_platform_backend()) {
+  if (!hg_platform_backend() ||
+      !(device_type == CL_DEVICE_TYPE_ALL || (device_type & (CL_DEVICE_TYPE_DEFAULT | virtual_device_type())))) {
     if (num_devices)
       *num_devices = 0;
     return CL_DEVICE_NOT_FOUND;
@@ -97,11 +111,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
                                                 size_t param_value_size, void *param_value,
                                                 size_t *param_value_size_ret) {
   HG_CHECK_DEVICE(device, CL_INVALID_DEVICE);
-  hg_platform_backend(); /* probes the backends, which fix the global memory figures */
+  const hg_backend *start = hg_platform_backend(); /* probes the backends */
+  static const hg_backend_hints no_backend = {.compute_units = 1, .work_group_size_multiple = 1};
+  const hg_backend_hints *hint = start ? &start->hints : &no_backend;
   switch (param_name) {
   /* identity */
   case CL_DEVICE_TYPE:
-    HG_INFO_VALUE(cl_device_type, HG_DEVICE_TYPE);
+    HG_INFO_VALUE(cl_device_type, virtual_device_type());
   case CL_DEVICE_VENDOR_ID:
     HG_INFO_VALUE(cl_uint, HG_PROFILE_VENDOR_ID);
   case CL_DEVICE_NAME:
@@ -146,9 +162,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
 
   /* execution */
   case CL_DEVICE_MAX_COMPUTE_UNITS:
-    HG_INFO_VALUE(cl_uint, HG_PROFILE_MAX_COMPUTE_UNITS);
+    HG_INFO_VALUE(cl_uint, hint->compute_units);
   case CL_DEVICE_MAX_CLOCK_FREQUENCY:
-    HG_INFO_VALUE(cl_uint, HG_PROFILE_MAX_CLOCK_MHZ);
+    HG_INFO_VALUE(cl_uint, hint->clock_mhz);
   case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
     HG_INFO_VALUE(cl_uint, HG_PROFILE_MAX_WORK_ITEM_DIMENSIONS);
   case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
@@ -159,7 +175,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
   case CL_DEVICE_MAX_WORK_GROUP_SIZE:
     HG_INFO_VALUE(size_t, HG_PROFILE_MAX_WORK_GROUP_SIZE);
   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-    HG_INFO_VALUE(size_t, HG_PROFILE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
+    HG_INFO_VALUE(size_t, hint->work_group_size_multiple);
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
@@ -224,11 +240,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
     HG_INFO_VALUE(cl_ulong, hg_profile_max_mem_alloc_size());
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
-    HG_INFO_VALUE(cl_device_mem_cache_type, CL_NONE); /* no cache is common to every backend */
+    HG_INFO_VALUE(cl_device_mem_cache_type, hint->cache_type);
   case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
-    HG_INFO_VALUE(cl_uint, 0);
+    HG_INFO_VALUE(cl_uint, hint->cache_line_size);
   case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
-    HG_INFO_VALUE(cl_ulong, 0);
+    HG_INFO_VALUE(cl_ulong, hint->cache_size);
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     HG_INFO_VALUE(size_t, 0); /* no program-scope global variables */
@@ -245,7 +261,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
     HG_INFO_VALUE(cl_uint, HG_PROFILE_MIN_DATA_TYPE_ALIGN_SIZE);
 
-  /* floating point and vectors: scalar code is what every backend runs well; no fp16 */
+  /* floating point; vector widths are the starting backend's; no fp16 */
   case CL_DEVICE_SINGLE_FP_CONFIG:
     HG_INFO_VALUE(cl_device_fp_config, HG_SINGLE_FP_CONFIG);
   case CL_DEVICE_DOUBLE_FP_CONFIG:
@@ -258,13 +274,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+    HG_INFO_VALUE(cl_uint, hint->preferred_vector_width[param_name - CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR]);
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
-    HG_INFO_VALUE(cl_uint, 1);
+    HG_INFO_VALUE(cl_uint, hint->native_vector_width[param_name - CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR]);
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
     HG_INFO_VALUE(cl_uint, 0);

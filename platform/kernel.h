@@ -13,7 +13,6 @@
  * beside the whole local memory): below it no backend needs asking (docs/virtual-device.md). */
 #define HG_KERNEL_SAFE_WORK_GROUP_SIZE 256u
 #define HG_KERNEL_SMALL_PRIVATE 2048u
-#define HG_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE 32u
 
 typedef struct hg_kernel_arg {
   bool set;

@@ -29,12 +29,19 @@ static cl_int allocation_error(cl_int err) {
 static atomic_ullong allocated[HG_MEM_MAX_BACKENDS]; /* bytes per backend */
 
 cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
-  unsigned long long limit = hg_profile_global_mem_size();
+  /* A backend smaller than the one the process started on (whose figures the device shows)
+   * refuses what it cannot hold here, before its own failure modes are reached. */
+  unsigned long long limit = hg_profile_backend_mem_budget(be);
+  if (size > be->limits.max_mem_alloc_size) {
+    HG_LOG(HG_LOG_MEM, "%zu bytes in one allocation pass the %llu %s allows", size,
+           (unsigned long long)be->limits.max_mem_alloc_size, be->name);
+    return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  }
   unsigned long long before = atomic_fetch_add(&allocated[be->index], size);
-  if (limit && before + size > limit) {
+  if (before + size > limit) {
     atomic_fetch_sub(&allocated[be->index], size);
-    HG_LOG(HG_LOG_MEM, "%zu more bytes on %s would pass the device's %llu of global memory (%llu allocated)", size,
-           be->name, limit, before);
+    HG_LOG(HG_LOG_MEM, "%zu more bytes on %s would pass its %llu bytes of buffers (%llu allocated)", size, be->name,
+           limit, before);
     return CL_MEM_OBJECT_ALLOCATION_FAILURE;
   }
   cl_int err = be->ops->mem_alloc(be, size, out);

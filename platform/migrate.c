@@ -19,6 +19,7 @@
 
 #include "common/host_clock.h"
 #include "common/log.h"
+#include "devices/profile.h"
 #include "platform/context_objects.h"
 #include "platform/kernel.h"
 #include "platform/mem_object.h"
@@ -140,6 +141,9 @@ static cl_int prepare_target(cl_context ctx, hg_backend *source, hg_backend *tar
       largest_unpinned = unpinned;
   }
   pthread_mutex_unlock(&ctx->objects_lock);
+  if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE)
+    HG_LOG(HG_LOG_MIGRATE, "context %llu: %s cannot hold its buffers (%llu bytes of buffers there at most)",
+           (unsigned long long)ctx->id, target->name, (unsigned long long)hg_profile_backend_mem_budget(target));
   if (err == CL_SUCCESS) /* the pipeline, for what could not be registered */
     hg_migrate_pipeline_prepare(source, target, largest_unpinned);
   return err;

@@ -236,18 +236,20 @@ HG_TEST(device_ids_by_type) {
   }
   if (!hg_test_is_hetgpu())
     return;
-  CHECK(type == CL_DEVICE_TYPE_GPU);
-  cl_device_type others[] = {CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_CUSTOM,
-                             CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_ACCELERATOR};
-  for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+  /* its one type is the starting backend's (api_device_hints): asking for any other finds nothing */
+  const cl_device_type each[] = {CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR,
+                                 CL_DEVICE_TYPE_CUSTOM};
+  for (size_t i = 0; i < sizeof each / sizeof each[0]; i++) {
+    if (each[i] == kind)
+      continue;
     cl_uint n = 99;
     cl_device_id d;
-    CHECK_ERR(clGetDeviceIDs(hg_test_platform, others[i], 1, &d, &n), CL_DEVICE_NOT_FOUND);
+    CHECK_ERR(clGetDeviceIDs(hg_test_platform, each[i], 1, &d, &n), CL_DEVICE_NOT_FOUND);
   }
   /* one device, one handle, whatever was asked for */
   cl_device_id d[2] = {NULL, NULL};
   cl_uint n = 0;
-  CHECK_CL(clGetDeviceIDs(hg_test_platform, CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_CPU, 2, d, &n));
+  CHECK_CL(clGetDeviceIDs(hg_test_platform, kind | CL_DEVICE_TYPE_CUSTOM, 2, d, &n));
   CHECK(n == 1 && d[0] == hg_test_device && d[1] == NULL);
 }
 
@@ -462,7 +464,6 @@ HG_TEST(device_profile_hetgpu) {
             "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
             "cl_khr_il_program cl_hetgpu_migrate");
 #undef CHECK_STR
-  CHECK(u(CL_DEVICE_TYPE) == CL_DEVICE_TYPE_GPU);
   CHECK(u(CL_DEVICE_VENDOR_ID) == 0x1FFFF);
   CHECK(u(CL_DEVICE_NUMERIC_VERSION) == CL_MAKE_VERSION(3, 0, 0));
   CHECK(u(CL_DEVICE_COMPILER_AVAILABLE) == CL_TRUE && u(CL_DEVICE_LINKER_AVAILABLE) == CL_TRUE);
@@ -477,8 +478,6 @@ HG_TEST(device_profile_hetgpu) {
   CHECK(u(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE) == 64 * 1024 && u(CL_DEVICE_MAX_CONSTANT_ARGS) == 8);
   CHECK(u(CL_DEVICE_PRINTF_BUFFER_SIZE) == 1024 * 1024);
   CHECK(u(CL_DEVICE_PROFILING_TIMER_RESOLUTION) == 1);
-  CHECK(u(CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE) == 32);
-  CHECK(u(CL_DEVICE_MAX_MEM_ALLOC_SIZE) == u(CL_DEVICE_GLOBAL_MEM_SIZE) / 4);
   CHECK(u(CL_DEVICE_GLOBAL_MEM_SIZE) >= 512ull * 1024 * 1024);
   CHECK(u(CL_DEVICE_EXECUTION_CAPABILITIES) == CL_EXEC_KERNEL);
   CHECK(u(CL_DEVICE_QUEUE_ON_HOST_PROPERTIES) == (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE));

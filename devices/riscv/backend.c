@@ -9,6 +9,7 @@
 
 #include "devices/riscv/backend_internal.h"
 #include "common/log.h"
+#include "common/profile_limits.h"
 
 /* HETGPU_SIM_GUARD: simulated seconds (at the model's 1 GHz) one work-group may run before it
  * fails its launch as hung; fractions allowed, 0 turns the guard off. Default (unset or not such
@@ -25,12 +26,28 @@ static uint64_t guard_cycles(void) {
   return v == 0 ? UINT64_MAX : v * 1e9 < 1 ? 1 : (uint64_t)(v * 1e9);
 }
 
+/* HETGPU_RISCV_DRAM_SIZE: the simulated chip's DRAM in bytes (default HG_RV_DRAM_SIZE). */
+static uint64_t dram_size(void) {
+  const char *s = getenv("HETGPU_RISCV_DRAM_SIZE");
+  char *end = NULL;
+  unsigned long long v = s && *s ? strtoull(s, &end, 0) : 0;
+  if (!s || !*s)
+    return HG_RV_DRAM_SIZE;
+  if (*end || v < HG_PROFILE_MIN_GLOBAL_MEM_SIZE || v > HG_SIM_DRAM_MAX) {
+    HG_LOG(HG_LOG_BACKEND, "riscv: HETGPU_RISCV_DRAM_SIZE=%s is not a size from %llu to %llu bytes; %llu", s,
+           (unsigned long long)HG_PROFILE_MIN_GLOBAL_MEM_SIZE, (unsigned long long)HG_SIM_DRAM_MAX,
+           (unsigned long long)HG_RV_DRAM_SIZE);
+    return HG_RV_DRAM_SIZE;
+  }
+  return v;
+}
+
 hg_sim_machine *hg_rv_machine(hg_rv_backend *rb) {
   pthread_mutex_lock(&rb->lock);
   if (!rb->sim) {
     hg_sim_config cfg;
     hg_sim_default_config(&cfg);
-    cfg.dram_size = HG_RV_DRAM_SIZE;
+    cfg.dram_size = rb->dram_size;
     cfg.max_cycles_per_job = guard_cycles();
     int rc = hg_sim_create(&cfg, &rb->sim);
     if (rc)
@@ -220,9 +237,10 @@ unsigned hg_riscv_probe(hg_backend **out, unsigned max) {
   /* keys the program cache: bump when the code generator changes what it emits */
   snprintf(be->driver_version, sizeof be->driver_version, "hetgpu-riscv 0.3 LLVM-15 %.80s", be->device_name);
   be->type = CL_DEVICE_TYPE_ACCELERATOR;
+  rb->dram_size = dram_size();
   hg_backend_limits *l = &be->limits;
-  l->global_mem_size = HG_RV_DRAM_SIZE;
-  l->max_mem_alloc_size = HG_RV_DRAM_SIZE / 4;
+  l->global_mem_size = rb->dram_size;
+  l->max_mem_alloc_size = rb->dram_size / 4;
   /* local memory lives in one tile's L1 beside the frames and the stack */
   l->local_mem_size = cfg.l1_size / 2;
   l->max_work_group_size = 1024;
@@ -231,9 +249,18 @@ unsigned hg_riscv_probe(hg_backend **out, unsigned max) {
   if (l->mem_base_addr_align_bits > 4096)
     l->mem_base_addr_align_bits = 4096; /* report the profile's: every sub-buffer it allows works */
   l->max_parameter_size = 4096;
-  l->max_constant_buffer_size = HG_RV_DRAM_SIZE / 4;
+  l->max_constant_buffer_size = rb->dram_size / 4;
   l->max_constant_args = 64;
   l->fp64 = true;
+  /* Each tile runs whole work-groups one work-item after another on a scalar core (no vector
+   * unit) at the model's nominal 1 GHz; its L1 is a scratchpad, DRAM has no cache. */
+  hg_backend_hints *h = &be->hints;
+  h->compute_units = cfg.grid_w * cfg.grid_h;
+  h->clock_mhz = 1000;
+  h->work_group_size_multiple = 1;
+  for (int t = 0; t < HG_VECTOR_TYPES; t++)
+    h->preferred_vector_width[t] = h->native_vector_width[t] = 1;
+  h->cache_type = CL_NONE;
   out[0] = be;
   HG_LOG(HG_LOG_BACKEND, "probed %s", be->name);
   return 1;

@@ -9,8 +9,9 @@
 #include "devices/riscv/sim/sim.h"
 #include "ir/ndrange_state.h"
 
-/* Simulator DRAM: 4 GiB of address space, host pages used only where written (the simulator
- * maps it lazily), so the virtual device's global memory is not lowered below PoCL's. */
+/* Simulator DRAM: 4 GiB of address space by default, host pages used only where written (the
+ * simulator maps it lazily). HETGPU_RISCV_DRAM_SIZE (bytes) models a chip with more or less,
+ * from the profile's minimum global memory to the simulator's address map. */
 #define HG_RV_DRAM_SIZE (4ull << 30)
 
 typedef struct hg_rv_backend {
@@ -19,6 +20,7 @@ typedef struct hg_rv_backend {
   hg_sim_machine *sim;
   uint64_t next_program_id;
   uint64_t loaded_program; /* whose code is in the code window (0: none) */
+  uint64_t dram_size;
 } hg_rv_backend;
 
 /* A buffer's allocation is its size rounded up to this: the page GPUs map memory in, so a

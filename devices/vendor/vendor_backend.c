@@ -12,6 +12,7 @@
 #include "devices/vendor/vendor.h"
 #include "devices/vendor/vendor_internal.h"
 #include "common/log.h"
+#include "common/profile_limits.h"
 
 cl_int hg_vendor_error(cl_int e) {
   /* the OpenCL 3.0 error codes: -1..-19 (runtime) and -30..-73 (API) */
@@ -205,6 +206,43 @@ static bool read_limits(cl_device_id dev, hg_backend_limits *l) {
   return true;
 }
 
+/* The vendor's tuning hints. Unlike the limits they decide nothing: a query a vendor does not
+ * answer (CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE is new in 3.0) keeps a neutral value. */
+static void read_hints(cl_device_id dev, hg_backend_hints *h) {
+  static const cl_device_info preferred[HG_VECTOR_TYPES] = {
+      CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
+      CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT,  CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
+      CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE};
+  static const cl_device_info native[HG_VECTOR_TYPES] = {
+      CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT,
+      CL_DEVICE_NATIVE_VECTOR_WIDTH_INT,  CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG,
+      CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE};
+  memset(h, 0, sizeof *h);
+  if (device_info(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof h->compute_units, &h->compute_units) || !h->compute_units)
+    h->compute_units = 1;
+  if (device_info(dev, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof h->clock_mhz, &h->clock_mhz))
+    h->clock_mhz = 0;
+  if (device_info(dev, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof h->work_group_size_multiple,
+                  &h->work_group_size_multiple) ||
+      !h->work_group_size_multiple || h->work_group_size_multiple > HG_PROFILE_MAX_WORK_GROUP_SIZE)
+    h->work_group_size_multiple = 1;
+  for (int t = 0; t < HG_VECTOR_TYPES; t++) {
+    if (device_info(dev, preferred[t], sizeof(cl_uint), &h->preferred_vector_width[t]) ||
+        !h->preferred_vector_width[t])
+      h->preferred_vector_width[t] = 1;
+    if (device_info(dev, native[t], sizeof(cl_uint), &h->native_vector_width[t]) || !h->native_vector_width[t])
+      h->native_vector_width[t] = 1;
+  }
+  if (device_info(dev, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, sizeof h->cache_type, &h->cache_type) ||
+      device_info(dev, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, sizeof h->cache_line_size, &h->cache_line_size) ||
+      device_info(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof h->cache_size, &h->cache_size) ||
+      (h->cache_type != CL_READ_ONLY_CACHE && h->cache_type != CL_READ_WRITE_CACHE)) {
+    h->cache_type = CL_NONE;
+    h->cache_line_size = 0;
+    h->cache_size = 0;
+  }
+}
+
 /* An in-order vendor queue, profiling or not. */
 static cl_command_queue create_queue(hg_vendor_backend *vb, bool profiling, cl_int *err) {
   const cl_icd_dispatch *d = VCL(vb->context);
@@ -256,8 +294,7 @@ static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id dev
   /* without it every operation goes to the profiling queue, slower but right */
   vb->plain_queue = create_queue(vb, false, &err);
   hg_vendor_clock_calibrate(vb);
-  if (device_info(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof vb->compute_units, &vb->compute_units) != CL_SUCCESS)
-    vb->compute_units = 1;
+  read_hints(device, &be->hints);
   return vb;
 fail:
   vendor_destroy(be);

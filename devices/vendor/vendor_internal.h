@@ -45,7 +45,6 @@ typedef struct hg_vendor_backend {
   /* stoppable launches (vendor_stop.c): made at the first one, under stops_lock */
   pthread_mutex_t stops_lock;
   struct hg_vendor_stops *stops;
-  cl_uint compute_units; /* sizes the first slice of a sliced launch (vendor_slice.c) */
 } hg_vendor_backend;
 
 /* A vendor sub-buffer made for a kernel argument at a non-zero offset, cached per offset. */

@@ -142,7 +142,7 @@ static cl_int slice_wait(slicer *s, slice *sl, uint64_t *ns) {
 
 /* Groups the device runs at once (the sizing above). */
 static uint64_t wave_groups(const hg_vendor_backend *vb, const hg_vendor_range *r) {
-  uint64_t units = vb->compute_units ? vb->compute_units : 1;
+  uint64_t units = vb->base.hints.compute_units;
   if (vb->base.type & CL_DEVICE_TYPE_CPU)
     return units;
   return units * (r->items < 2048 ? 2048 / r->items : 1);
