@@ -159,6 +159,16 @@ typedef struct hg_backend_ops {
    * (migrations and checkpoints move buffers through it with one copy). */
   void *(*mem_host_map)(hg_backend *be, hg_dev_mem *mem, bool write);
   void (*mem_host_unmap)(hg_backend *be, hg_dev_mem *mem, void *ptr);
+  /* Optional: the allocation's one host address for its whole life, when the backend keeps it
+   * in host memory there (the RISC-V DRAM, a CPU vendor's buffer over our pages), else NULL:
+   * clEnqueueMapBuffer hands the application this memory instead of a copy. The application's
+   * access is bracketed by mem_host_begin (returns once the work submitted before it is done
+   * and the bytes are there) and mem_host_end (the work after it sees what the host wrote);
+   * either may be NULL when nothing is needed. Begins may nest, each with its end; other
+   * operations may run on the allocation in between (on other regions). */
+  void *(*mem_host_address)(hg_backend *be, hg_dev_mem *mem);
+  cl_int (*mem_host_begin)(hg_backend *be, hg_dev_mem *mem);
+  void (*mem_host_end)(hg_backend *be, hg_dev_mem *mem);
   /* Optional: page-locked host memory the device's transfers reach at full speed (a vendor
    * GPU's pinned buffer), for migrations to stage through; NULL when the backend has none worth
    * using (its memory is host memory). *handle is what host_pinned_free takes. */

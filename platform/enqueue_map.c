@@ -1,12 +1,21 @@
 /* clEnqueueMapBuffer and clEnqueueUnmapMemObject. A mapping is host memory holding a region of
- * the buffer: the application's own host_ptr region for CL_MEM_USE_HOST_PTR buffers, else a
- * staging allocation of ours. The map command fills it from the device copy (unless the
- * region is invalidated); the unmap command of a write mapping writes it back. */
+ * the buffer:
+ *  - zero-copy, where the backend the context runs on keeps the buffer in host memory at a fixed
+ *    address (mem_host_address: PoCL and the other CPU vendors, the RISC-V DRAM): that memory
+ *    itself, its access bracketed by the backend's mem_host_begin (map) and mem_host_end (unmap);
+ *  - the application's own host_ptr region for CL_MEM_USE_HOST_PTR buffers (the specification
+ *    names that pointer), filled and written back by copies;
+ *  - else a staging allocation of ours: the map command fills it from the device copy (unless
+ *    the region is invalidated); the unmap command of a write mapping writes it back.
+ * A context that migrated between a zero-copy map and its unmap gets the region copied from
+ * and to its new backend; the old allocation stays until the unmap (hg_mem_storage_map_direct). */
 #include <stdlib.h>
 
 #include "common/log.h"
 #include "platform/mem.h"
 #include "platform/mem_enqueue.h"
+#include "platform/mem_object.h"
+#include "platform/platform.h"
 
 #define MAP_FLAGS (CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)
 /* Staging memory suits every OpenCL C type (long16, double16: 128 bytes). */
@@ -20,40 +29,65 @@ typedef struct map_cmd {
   hg_command cmd;
   cl_mem mem;            /* retained */
   hg_mem_mapping *map;   /* one reference */
+  bool unmap;
 } map_cmd;
 
 static void map_cleanup(hg_command *c) {
   map_cmd *cmd = (map_cmd *)c;
+  if (cmd->unmap && cmd->map->direct_on) /* the zero-copy mapping's allocation may go now */
+    hg_mem_storage_unmap_direct(cmd->mem->storage, cmd->map->direct_on);
   hg_mem_mapping_release(cmd->map);
   hg_mem_release(cmd->mem);
+}
+
+/* The zero-copy mapping's own allocation is what the command got: no copy is needed. */
+static bool in_place(const hg_command *c, const hg_mem_mapping *m, const hg_dev_mem *dm) {
+  return m->direct_on == hg_command_backend(c) && m->direct_mem == dm;
 }
 
 static cl_int map_run(hg_command *c) {
   map_cmd *cmd = (map_cmd *)c;
   hg_mem_mapping *m = cmd->map;
-  if (m->flags & CL_MAP_WRITE_INVALIDATE_REGION)
+  if ((m->flags & CL_MAP_WRITE_INVALIDATE_REGION) && !m->direct_on)
     return CL_SUCCESS; /* the region's old contents are not wanted */
+  /* zero-copy: the whole allocation must be current, since the application sees all of it */
   hg_dev_mem *dm;
   size_t base;
   cl_int err = hg_command_buffer(c, cmd->mem, HG_MEM_READ, &dm, &base);
   if (err != CL_SUCCESS)
     return err;
   hg_backend *be = hg_command_backend(c);
+  if (in_place(c, m, dm)) {
+    err = be->ops->mem_host_begin ? be->ops->mem_host_begin(be, dm) : CL_SUCCESS;
+    atomic_store(&m->direct_begun, err == CL_SUCCESS);
+    return err;
+  }
+  if (m->flags & CL_MAP_WRITE_INVALIDATE_REGION)
+    return CL_SUCCESS;
   return be->ops->mem_read(be, dm, base + m->offset, m->size, m->ptr);
+}
+
+static void direct_end(hg_mem_mapping *m) {
+  if (atomic_exchange(&m->direct_begun, false) && m->direct_on->ops->mem_host_end)
+    m->direct_on->ops->mem_host_end(m->direct_on, m->direct_mem);
 }
 
 static cl_int unmap_run(hg_command *c) {
   map_cmd *cmd = (map_cmd *)c;
   hg_mem_mapping *m = cmd->map;
-  if (!map_writes(m->flags))
-    return CL_SUCCESS;
-  hg_dev_mem *dm;
-  size_t base;
-  cl_int err = hg_command_buffer(c, cmd->mem, hg_mem_write_access(cmd->mem, m->size), &dm, &base);
-  if (err != CL_SUCCESS)
-    return err;
-  hg_backend *be = hg_command_backend(c);
-  return be->ops->mem_write(be, dm, base + m->offset, m->size, m->ptr);
+  cl_int err = CL_SUCCESS;
+  if (map_writes(m->flags)) {
+    hg_dev_mem *dm;
+    size_t base;
+    err = hg_command_buffer(c, cmd->mem, hg_mem_write_access(cmd->mem, m->size), &dm, &base);
+    if (err == CL_SUCCESS && !in_place(c, m, dm)) {
+      hg_backend *be = hg_command_backend(c);
+      err = be->ops->mem_write(be, dm, base + m->offset, m->size, m->ptr);
+    }
+  }
+  if (m->direct_on)
+    direct_end(m);
+  return err;
 }
 
 /* Takes a mapping off the buffer's list; false when it was no longer there. */
@@ -106,22 +140,29 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
   m->offset = offset;
   m->size = size;
   m->flags = map_flags;
-  if (buffer->flags & CL_MEM_USE_HOST_PTR) {
-    m->ptr = (char *)buffer->host_ptr + offset;
-  } else {
-    m->staged = true;
-    if (posix_memalign(&m->ptr, STAGING_ALIGN, size)) {
-      m->ptr = NULL;
-      err = CL_OUT_OF_HOST_MEMORY;
-      goto fail;
-    }
-  }
-
   hg_command *c;
   err = hg_command_create(command_queue, CL_COMMAND_MAP_BUFFER, sizeof(map_cmd), num_events_in_wait_list,
                           event_wait_list, &c);
   if (err != CL_SUCCESS)
     goto fail;
+  char *direct = NULL;
+  if (buffer->flags & CL_MEM_USE_HOST_PTR) {
+    m->ptr = (char *)buffer->host_ptr + offset;
+  } else if ((direct = hg_mem_storage_map_direct(buffer->storage, hg_context_backend(buffer->context),
+                                                 &m->direct_mem)) != NULL) {
+    m->direct_on = hg_context_backend(buffer->context);
+    m->ptr = direct + buffer->origin + offset;
+  } else {
+    m->staged = true;
+    if (posix_memalign(&m->ptr, STAGING_ALIGN, size)) {
+      m->ptr = NULL;
+      c->run = NULL;
+      c->cleanup = NULL;
+      hg_command_discard(c);
+      err = CL_OUT_OF_HOST_MEMORY;
+      goto fail;
+    }
+  }
   map_cmd *cmd = (map_cmd *)c;
   cmd->mem = buffer;
   cmd->map = m;
@@ -140,8 +181,11 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
   err = hg_command_submit(c, event, blocking_map);
   if (err != CL_SUCCESS) {
     /* a blocking map that failed hands out nothing */
-    if (mapping_unlink(buffer, m))
+    if (mapping_unlink(buffer, m)) {
+      if (m->direct_on)
+        hg_mem_storage_unmap_direct(buffer->storage, m->direct_on);
       hg_mem_mapping_release(m);
+    }
     HG_SET_ERR(errcode_ret, err);
     return NULL;
   }
@@ -196,6 +240,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
   map_cmd *cmd = (map_cmd *)c;
   cmd->mem = memobj;
   cmd->map = m;
+  cmd->unmap = true;
   hg_mem_retain(memobj);
   c->run = unmap_run;
   c->cleanup = map_cleanup;

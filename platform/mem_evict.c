@@ -24,7 +24,7 @@ static size_t evict_in_context(cl_context ctx, hg_backend *be) {
     bool other_valid = st->host_valid;
     for (unsigned b = 0; b < HG_MEM_MAX_BACKENDS; b++) /* a copy on a lost device is no duplicate */
       other_valid |= b != be->index && st->dev[b].valid && !atomic_load(&hg_backend_at(b)->lost);
-    if (c->mem && (!c->valid || other_valid)) {
+    if (c->mem && !c->host_maps && (!c->valid || other_valid)) {
       hg_mem_backend_free(be, c->mem, st->size);
       c->mem = NULL;
       c->valid = false;

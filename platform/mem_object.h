@@ -25,8 +25,9 @@
 
 /* One backend's copy of a root buffer's contents. */
 typedef struct hg_mem_copy {
-  hg_dev_mem *mem; /* NULL until first needed there */
-  bool valid;      /* holds the current contents */
+  hg_dev_mem *mem;    /* NULL until first needed there */
+  bool valid;         /* holds the current contents */
+  unsigned host_maps; /* the application's zero-copy mappings into it: it is not freed before they end */
 } hg_mem_copy;
 
 /* A migration's host-side copy registered with the backend on the other side of the move (a
@@ -63,6 +64,12 @@ cl_int hg_mem_storage_create(size_t size, hg_backend *be, const void *init, hg_m
 void hg_mem_storage_destroy(hg_mem_storage *st);
 /* Makes the copy on `be` valid for the access and returns its allocation. */
 cl_int hg_mem_storage_acquire(hg_mem_storage *st, hg_backend *be, hg_mem_access access, hg_dev_mem **out);
+/* Zero-copy maps: the host address of the allocation on `be` (mem_host_address), its contents
+ * not necessarily current yet, counted so that the allocation is not freed (eviction, a
+ * migration's release or abort) until hg_mem_storage_unmap_direct; NULL when `be` has no such
+ * address or no allocation. *mem receives the allocation. */
+void *hg_mem_storage_map_direct(hg_mem_storage *st, hg_backend *be, hg_dev_mem **mem);
+void hg_mem_storage_unmap_direct(hg_mem_storage *st, hg_backend *be);
 /* Makes the host copy valid (no transfer when the contents may be undefined). */
 cl_int hg_mem_storage_to_host(hg_mem_storage *st, bool content_undefined);
 
@@ -110,6 +117,11 @@ typedef struct hg_mem_mapping {
   size_t size;
   cl_map_flags flags;
   bool staged;     /* ptr is our allocation (not the application's host_ptr) */
+  /* Zero-copy: ptr lies in the buffer's allocation on this backend (hg_mem_storage_map_direct),
+   * and direct_begun says its mem_host_begin was called by the map command (the unmap ends it). */
+  hg_backend *direct_on;
+  hg_dev_mem *direct_mem;
+  atomic_bool direct_begun;
   struct hg_mem_mapping *next;
 } hg_mem_mapping;
 

@@ -302,12 +302,32 @@ void hg_mem_storage_commit(hg_mem_storage *st, hg_backend *target) {
   pthread_mutex_unlock(&st->lock);
 }
 
+void *hg_mem_storage_map_direct(hg_mem_storage *st, hg_backend *be, hg_dev_mem **mem) {
+  void *addr = NULL;
+  if (!be->ops->mem_host_address)
+    return NULL;
+  pthread_mutex_lock(&st->lock);
+  hg_mem_copy *c = &st->dev[be->index];
+  if (c->mem && (addr = be->ops->mem_host_address(be, c->mem)) != NULL) {
+    c->host_maps++;
+    *mem = c->mem;
+  }
+  pthread_mutex_unlock(&st->lock);
+  return addr;
+}
+
+void hg_mem_storage_unmap_direct(hg_mem_storage *st, hg_backend *be) {
+  pthread_mutex_lock(&st->lock);
+  st->dev[be->index].host_maps--;
+  pthread_mutex_unlock(&st->lock);
+}
+
 void hg_mem_storage_release(hg_mem_storage *st, hg_backend *keep) {
   pthread_mutex_lock(&st->lock);
   hg_migrate_unpin(&st->pin);
   for (unsigned i = 0; i < HG_MEM_MAX_BACKENDS; i++) {
     hg_mem_copy *c = &st->dev[i];
-    if (i == keep->index || !c->mem)
+    if (i == keep->index || !c->mem || c->host_maps)
       continue;
     hg_backend *be = hg_backend_at(i);
     hg_mem_backend_free(be, c->mem, st->size);
@@ -321,7 +341,7 @@ void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target) {
   pthread_mutex_lock(&st->lock);
   hg_migrate_unpin(&st->pin);
   hg_mem_copy *t = &st->dev[target->index];
-  if (t->mem && !t->valid) {
+  if (t->mem && !t->valid && !t->host_maps) {
     hg_mem_backend_free(target, t->mem, st->size);
     t->mem = NULL;
   }

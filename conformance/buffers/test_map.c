@@ -336,3 +336,77 @@ HG_TEST(migrate_keeps_or_drops_contents_as_asked) {
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }
+
+/* Where the backend keeps buffers in host memory (CPU devices; the RISC-V DRAM) a map hands out
+ * that memory, not a copy: mappings of one buffer at once lie at their offsets' distance from
+ * each other (a sub-buffer's at its origin's), and what is written through them is what kernels
+ * and reads see after the unmap. Skipped on GPUs, where maps are copies. */
+HG_TEST(maps_are_zero_copy_on_cpu_backends) {
+  cl_device_type type = 0;
+  clGetDeviceInfo(hg_test_device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+  if (!hg_test_is_hetgpu() || (type & CL_DEVICE_TYPE_GPU)) {
+    hg_test_skip("hetGPU on a CPU or RISC-V backend");
+    return;
+  }
+  cl_context ctx = hg_test_context();
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  size_t size = 6 * 4096, origin = 2048;
+  unsigned char *model = bt_random(size);
+  cl_mem m = bt_buffer(ctx, 0, size, model);
+  cl_int err;
+  cl_buffer_region region = {origin, 4096};
+  cl_mem sub = clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  CHECK_CL(err);
+  unsigned char *a = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, 0, 64, 0, NULL, NULL, &err);
+  CHECK_CL(err);
+  unsigned char *b = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 4096, 8192, 0, NULL, NULL, &err);
+  CHECK_CL(err);
+  unsigned char *c = clEnqueueMapBuffer(q, sub, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 8, 100, 0, NULL, NULL, &err);
+  CHECK_CL(err);
+  CHECK_MSG(b == a + 4096 && c == a + origin + 8, "mappings at %p, %p, %p: not the buffer's own memory", (void *)a,
+            (void *)b, (void *)c);
+  CHECK_SAME(a, model, 64);
+  CHECK_SAME(b, model + 4096, 8192);
+  hg_test_fill_random(b, 8192);
+  memcpy(model + 4096, b, 8192);
+  hg_test_fill_random(c, 100);
+  memcpy(model + origin + 8, c, 100);
+  CHECK_CL(clEnqueueUnmapMemObject(q, sub, c, 0, NULL, NULL));
+  CHECK_CL(clEnqueueUnmapMemObject(q, m, b, 0, NULL, NULL));
+  CHECK_CL(clEnqueueUnmapMemObject(q, m, a, 0, NULL, NULL));
+  /* a kernel sees the writes: it copies the buffer into another */
+  cl_program p = hg_test_build(ctx, "kernel void cp(global const uchar *s, global uchar *d) {"
+                                    "  size_t i = get_global_id(0); d[i] = s[i]; }", NULL);
+  cl_kernel k = clCreateKernel(p, "cp", &err);
+  CHECK_CL(err);
+  cl_mem out = clCreateBuffer(ctx, 0, size, NULL, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(k, 0, sizeof m, &m));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof out, &out));
+  size_t global = size, local = 64;
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+  unsigned char *got = bt_poisoned(size);
+  CHECK_CL(clEnqueueReadBuffer(q, out, CL_TRUE, 0, size, got, 0, NULL, NULL));
+  CHECK_SAME(got, model, size);
+  /* and a map after the kernel shows what it wrote (the map waits for it) */
+  hg_test_fill_random(model, size);
+  CHECK_CL(clEnqueueWriteBuffer(q, out, CL_FALSE, 0, size, model, 0, NULL, NULL));
+  CHECK_CL(clSetKernelArg(k, 0, sizeof out, &out));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof m, &m));
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+  unsigned char *d = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, 0, size, 0, NULL, NULL, &err);
+  CHECK_CL(err);
+  CHECK(d == a);
+  CHECK_SAME(d, model, size);
+  CHECK_CL(clEnqueueUnmapMemObject(q, m, d, 0, NULL, NULL));
+  CHECK_CL(clFinish(q));
+  free(got);
+  free(model);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseMemObject(out);
+  clReleaseMemObject(sub);
+  clReleaseMemObject(m);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}

@@ -95,6 +95,8 @@ static void rv_mem_free(hg_backend *be, hg_dev_mem *m) {
 }
 
 static void *rv_mem_host_map(hg_backend *be, hg_dev_mem *mem, bool write) { return mem_at(be, mem, 0, mem->size); }
+/* operations are synchronous: nothing to wait for around the application's access */
+static void *rv_mem_host_address(hg_backend *be, hg_dev_mem *mem) { return mem_at(be, mem, 0, mem->size); }
 static void rv_mem_host_unmap(hg_backend *be, hg_dev_mem *mem, void *ptr) {} /* DRAM is host memory */
 
 static cl_int rv_mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst) {
@@ -208,6 +210,7 @@ static const hg_backend_ops riscv_ops = {
     .mem_write_rect = rv_mem_write_rect,
     .mem_copy_rect = rv_mem_copy_rect,
     .mem_host_map = rv_mem_host_map,
+    .mem_host_address = rv_mem_host_address,
     .mem_host_unmap = rv_mem_host_unmap,
     .program_build = hg_rv_program_build,
     .program_free = hg_rv_program_free,

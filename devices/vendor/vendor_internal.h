@@ -57,6 +57,7 @@ typedef struct hg_vendor_sub {
 struct hg_dev_mem {
   cl_mem mem;
   size_t size;
+  void *host;                /* CPU devices: our pages under the CL_MEM_USE_HOST_PTR buffer; else NULL */
   size_t sub_align;          /* the vendor's CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
   pthread_mutex_t subs_lock; /* guards subs: launches on several threads share one buffer */
   hg_vendor_sub *subs;
@@ -173,6 +174,9 @@ cl_int hg_vendor_mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst,
 /* A CPU device's buffer mapped in place (its memory is host memory); NULL for other devices,
  * whose map would be a copy. */
 void *hg_vendor_mem_host_map(hg_backend *be, hg_dev_mem *m, bool write);
+void *hg_vendor_mem_host_address(hg_backend *be, hg_dev_mem *m);
+cl_int hg_vendor_mem_host_begin(hg_backend *be, hg_dev_mem *m);
+void hg_vendor_mem_host_end(hg_backend *be, hg_dev_mem *m);
 void hg_vendor_mem_host_unmap(hg_backend *be, hg_dev_mem *m, void *ptr);
 /* A GPU's pinned host memory (a CL_MEM_ALLOC_HOST_PTR buffer kept mapped); NULL on other
  * devices. */

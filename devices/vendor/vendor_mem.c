@@ -2,9 +2,51 @@
  * the vendor's own enqueue calls on the backend's stream (vendor_stream.c): the synchronous
  * forms wait for their vendor event, the asynchronous ones return it as the token. */
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "devices/vendor/vendor_internal.h"
 #include "common/log.h"
+
+/* The pages under a CPU device's buffer, unmapped when the vendor has destroyed it (it may
+ * still be running commands on it after clReleaseMemObject returns). */
+typedef struct cpu_pages {
+  void *ptr;
+  size_t size;
+} cpu_pages;
+
+static void CL_CALLBACK cpu_pages_free(cl_mem mem, void *user_data) {
+  (void)mem;
+  cpu_pages *pages = user_data;
+  munmap(pages->ptr, pages->size);
+  free(pages);
+}
+
+/* A CPU device's buffer over pages of ours (CL_MEM_USE_HOST_PTR): its memory has one host
+ * address for its whole life, which maps hand to the application instead of a copy (the
+ * vendor's map of such a buffer returns that address, the specification says; a CPU vendor
+ * works in it directly). Lazily zeroed anonymous pages: nothing resident before it is used. */
+static cl_mem cpu_buffer(hg_vendor_backend *vb, size_t size, void **host, cl_int *err) {
+  cpu_pages *pages = calloc(1, sizeof *pages);
+  void *ptr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  cl_mem mem = NULL;
+  if (pages && ptr != MAP_FAILED)
+    mem = VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, size, ptr, err);
+  else
+    *err = CL_OUT_OF_HOST_MEMORY;
+  if (mem && (*err = VCL(mem)->clSetMemObjectDestructorCallback(mem, cpu_pages_free, pages)) != CL_SUCCESS) {
+    VCL(mem)->clReleaseMemObject(mem);
+    mem = NULL;
+  }
+  if (!mem) {
+    if (ptr != MAP_FAILED)
+      munmap(ptr, size);
+    free(pages);
+    return NULL;
+  }
+  pages->ptr = *host = ptr;
+  pages->size = size;
+  return mem;
+}
 
 cl_int hg_vendor_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
   hg_vendor_backend *vb = hg_vendor_of(be);
@@ -15,7 +57,9 @@ cl_int hg_vendor_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
   if (!m)
     return CL_OUT_OF_HOST_MEMORY;
   cl_int err = CL_SUCCESS;
-  m->mem = VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_READ_WRITE, size, NULL, &err);
+  m->mem = (be->type & CL_DEVICE_TYPE_CPU) ? cpu_buffer(vb, size, &m->host, &err)
+                                           : VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_READ_WRITE, size,
+                                                                              NULL, &err);
   if (!m->mem) {
     /* a size the profile allows but this vendor does not is a failed allocation for our caller */
     HG_LOG(HG_LOG_MEM, "%s: clCreateBuffer(%zu) failed (%d)", be->name, size, err);
@@ -306,6 +350,33 @@ void *hg_vendor_mem_host_map(hg_backend *be, hg_dev_mem *m, bool write) {
   HG_LOG(HG_LOG_MEM, "%s: mapping %zu bytes failed (%d): copying instead", be->name, m->size, err);
   return NULL;
 }
+
+void *hg_vendor_mem_host_address(hg_backend *be, hg_dev_mem *m) {
+  (void)be;
+  return m->host;
+}
+
+/* The vendor's own map of the whole buffer, in stream order: when it returns, the work before
+ * it is done and the pages hold the contents. Nested maps are allowed; each end unmaps one. */
+cl_int hg_vendor_mem_host_begin(hg_backend *be, hg_dev_mem *m) {
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  cl_event ev = NULL;
+  cl_int err = CL_SUCCESS;
+  hg_vendor_slot slot;
+  hg_vendor_stream_take(vb, false, &slot);
+  void *p = VCL(slot.queue)->clEnqueueMapBuffer(slot.queue, m->mem, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0, m->size,
+                                                HG_VENDOR_WAIT(slot), &ev, &err);
+  hg_vendor_stream_give(vb, &slot, err == CL_SUCCESS ? ev : NULL);
+  if (err == CL_SUCCESS)
+    err = hg_vendor_wait(ev);
+  if (err == CL_SUCCESS && p != m->host) { /* against the specification: not usable */
+    hg_vendor_mem_host_unmap(be, m, p);
+    err = CL_OUT_OF_RESOURCES;
+  }
+  return err == CL_SUCCESS ? CL_SUCCESS : hg_vendor_error(err);
+}
+
+void hg_vendor_mem_host_end(hg_backend *be, hg_dev_mem *m) { hg_vendor_mem_host_unmap(be, m, m->host); }
 
 void hg_vendor_mem_host_unmap(hg_backend *be, hg_dev_mem *m, void *ptr) {
   hg_vendor_backend *vb = hg_vendor_of(be);
