@@ -10,16 +10,27 @@
  * A context that migrated between a zero-copy map and its unmap gets the region copied from
  * and to its new backend; the old allocation stays until the unmap (hg_mem_storage_map_direct). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/log.h"
 #include "platform/mem.h"
 #include "platform/mem_enqueue.h"
+#include "platform/map_staging.h"
 #include "platform/mem_object.h"
 #include "platform/platform.h"
 
 #define MAP_FLAGS (CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)
-/* Staging memory suits every OpenCL C type (long16, double16: 128 bytes). */
-#define STAGING_ALIGN 128
+
+/* HETGPU_MAP_ZERO_COPY=0 makes every map a copy (to compare, and to test the copying path on
+ * backends that would not use it). */
+static bool zero_copy_maps(void) {
+  static int setting = -1;
+  if (setting < 0) {
+    const char *s = getenv("HETGPU_MAP_ZERO_COPY");
+    setting = !(s && !strcmp(s, "0"));
+  }
+  return setting;
+}
 
 /* Map flags 0 are taken as read and write (the conservative meaning). */
 static bool map_reads(cl_map_flags flags) { return !flags || (flags & CL_MAP_READ); }
@@ -148,14 +159,13 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
   char *direct = NULL;
   if (buffer->flags & CL_MEM_USE_HOST_PTR) {
     m->ptr = (char *)buffer->host_ptr + offset;
-  } else if ((direct = hg_mem_storage_map_direct(buffer->storage, hg_context_backend(buffer->context),
+  } else if (zero_copy_maps() && (direct = hg_mem_storage_map_direct(buffer->storage, hg_context_backend(buffer->context),
                                                  &m->direct_mem)) != NULL) {
     m->direct_on = hg_context_backend(buffer->context);
     m->ptr = direct + buffer->origin + offset;
   } else {
     m->staged = true;
-    if (posix_memalign(&m->ptr, STAGING_ALIGN, size)) {
-      m->ptr = NULL;
+    if (!(m->ptr = hg_map_staging_alloc(size))) {
       c->run = NULL;
       c->cleanup = NULL;
       hg_command_discard(c);

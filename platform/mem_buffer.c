@@ -7,6 +7,7 @@
 #include "platform/context_objects.h"
 #include "platform/info.h"
 #include "common/log.h"
+#include "platform/map_staging.h"
 #include "platform/mem.h"
 #include "platform/mem_object.h"
 #include "platform/platform.h"
@@ -23,7 +24,7 @@ void hg_mem_mapping_release(hg_mem_mapping *m) {
   if (atomic_fetch_sub_explicit(&m->refs, 1, memory_order_acq_rel) != 1)
     return;
   if (m->staged)
-    free(m->ptr);
+    hg_map_staging_free(m->ptr, m->size);
   free(m);
 }
 

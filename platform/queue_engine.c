@@ -262,15 +262,22 @@ static void entry_wait_held(cl_command_queue q, hg_command *c) {
  * kept inside the bounds every entry gives: the work cannot start before it was handed over
  * (t_run) nor end after it was seen complete (t_done). The stream runs its entries one after
  * the other, so an entry starts no earlier than the previous one ended (q->last_end); an entry
- * without a token (a marker) or without device times takes [lo, lo] or [lo, t_done]. */
+ * without a token (a marker) or without device times takes [lo, lo] or [lo, t_done]. Device
+ * times outside the bounds (the two clocks' offset is known to tens of microseconds) are moved
+ * into them whole: END - START stays what the device measured, as the vendor's own event says. */
 static void entry_times(cl_command_queue q, const hg_command *c, cl_ulong *start, cl_ulong *end) {
   cl_ulong lo = c->t_run > q->last_end ? c->t_run : q->last_end;
   cl_ulong hi = c->t_done > lo ? c->t_done : lo;
   cl_ulong s = lo, e = c->token ? hi : lo;
-  if (c->token && c->dev_end && c->dev_end >= c->dev_start)
-    s = c->dev_start, e = c->dev_end;
-  *start = s < lo ? lo : s > hi ? hi : s;
-  *end = e < *start ? *start : e > hi ? hi : e;
+  if (c->token && c->dev_end && c->dev_end >= c->dev_start) {
+    cl_ulong length = c->dev_end - c->dev_start;
+    if (length > hi - lo)
+      length = hi - lo;
+    s = c->dev_start < lo ? lo : c->dev_start > hi - length ? hi - length : c->dev_start;
+    e = s + length;
+  }
+  *start = s;
+  *end = e;
   q->last_end = *end;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include "common/host_clock.h"
 #include "devices/vendor/vendor.h"
 #include "devices/vendor/vendor_internal.h"
 #include "lowering/opencl_c.h"
@@ -248,6 +249,33 @@ static void test_code(hg_backend *be) {
     }
     for (size_t i = 0; i < off / 4; i++) if (hout[i] != (int)0xCDCDCDCD) bad++;
     CHECK(!bad, "kernel results pass %d: %d wrong", pass, bad);
+  }
+  /* profiled times on the host clock keep the device's length, and an offset calibrated too
+   * high (by 1 ms: more than the kernel lasts) is corrected by the first timed wait */
+  if (o->kernel_launch_async && hg_vendor_of(be)->clock_known) {
+    hg_vendor_backend *vb = hg_vendor_of(be);
+    int64_t calibrated = atomic_load(&vb->clock_offset);
+    atomic_store(&vb->clock_offset, calibrated + 1000000);
+    int add = 1; S s = {0};
+    hg_launch_arg args[6] = {{.kind = HG_ARG_BUFFER, .mem = out}, {.kind = HG_ARG_BUFFER, .mem = in},
+                             {.kind = HG_ARG_LOCAL, .size = 64 * 4}, {.kind = HG_ARG_VALUE, .size = 4, .value = &add},
+                             {.kind = HG_ARG_BUFFER, .mem = NULL}, {.kind = HG_ARG_VALUE, .size = sizeof s, .value = &s}};
+    hg_launch l = {.work_dim = 1, .global_size = {n, 1, 1}, .local_size = {64, 0, 0}, .num_args = 6, .args = args};
+    for (int i = 0; i < 3; i++) {
+      hg_token *t = NULL;
+      e = o->kernel_launch_async(be, k, &l, true, &t);
+      CHECK(e == CL_SUCCESS && t, "timed launch %d", e);
+      if (!t) break;
+      uint64_t start = 0, end = 0;
+      CHECK(o->token_wait(be, t, &start, &end) == CL_SUCCESS, "timed wait");
+      cl_ulong after = hg_host_clock_ns(), raw_start = 0, raw_end = 0;
+      CHECK(hg_vendor_event_times((cl_event)t, &raw_start, &raw_end), "the vendor's own times");
+      CHECK(end - start == raw_end - raw_start && end <= after, "launch %d: [%llu, %llu] on the host (length %llu), "
+            "the vendor measured %llu, done by %llu", i, (unsigned long long)start, (unsigned long long)end,
+            (unsigned long long)(end - start), (unsigned long long)(raw_end - raw_start), (unsigned long long)after);
+      o->token_release(be, t);
+    }
+    CHECK(atomic_load(&vb->clock_offset) < calibrated + 1000000, "the offset was not corrected");
   }
   /* local size NULL path, and an error from the vendor */
   { int w = 64; hg_launch_arg args[2] = {{.kind = HG_ARG_BUFFER, .mem = out}, {.kind = HG_ARG_VALUE, .size = 4, .value = &w}};

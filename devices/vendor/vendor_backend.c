@@ -11,6 +11,7 @@
 
 #include "devices/vendor/vendor.h"
 #include "devices/vendor/vendor_internal.h"
+#include "common/host_clock.h"
 #include "common/log.h"
 #include "common/profile_limits.h"
 
@@ -72,9 +73,9 @@ static cl_int vendor_token_wait(hg_backend *be, hg_token *token, uint64_t *devic
   cl_int err = wait_status(ev);
   if (err == CL_SUCCESS && print)
     err = hg_vendor_print_fault(print); /* a robust kernel's access out of range fails it */
-  cl_ulong start = 0, end = 0;
+  cl_ulong start = 0, end = 0, seen = hg_host_clock_ns();
   if (err == CL_SUCCESS && (device_start || device_end) && hg_vendor_event_times(ev, &start, &end))
-    hg_vendor_clock_to_host(hg_vendor_of(be), &start, &end);
+    hg_vendor_clock_to_host(hg_vendor_of(be), seen, &start, &end);
   if (device_start)
     *device_start = start;
   if (device_end)

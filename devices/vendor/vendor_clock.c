@@ -57,17 +57,31 @@ void hg_vendor_clock_calibrate(hg_vendor_backend *vb) {
     vb->clock_known = true;
   }
   VCL(scratch)->clReleaseMemObject(scratch);
-  vb->clock_offset = best_lo + (best_hi - best_lo) / 2;
+  atomic_store(&vb->clock_offset, best_lo + (best_hi - best_lo) / 2);
   HG_LOG(HG_LOG_BACKEND, "%s: device clock %s (host - device = %lld ns, +- %lld ns)", vb->base.name,
-         vb->clock_known ? "calibrated" : "unusable: profiled times come from the host", (long long)vb->clock_offset,
+         vb->clock_known ? "calibrated" : "unusable: profiled times come from the host",
+         (long long)atomic_load(&vb->clock_offset),
          (long long)(best_hi - best_lo) / 2);
 }
 
-void hg_vendor_clock_to_host(const hg_vendor_backend *vb, cl_ulong *start, cl_ulong *end) {
+void hg_vendor_clock_to_host(hg_vendor_backend *vb, cl_ulong seen, cl_ulong *start, cl_ulong *end) {
   if (!vb->clock_known || *start == 0 || *end < *start) {
     *start = *end = 0;
     return;
   }
-  *start = (cl_ulong)((int64_t)*start + vb->clock_offset);
-  *end = (cl_ulong)((int64_t)*end + vb->clock_offset);
+  /* A command cannot end after it was seen complete: where the offset says it did, the offset
+   * is too high (the calibration's error, tens of microseconds, is more than a short kernel
+   * lasts; the two clocks drift apart over a long run) and becomes the largest one these times
+   * allow. Corrections only lower it (the platform keeps times that come out early inside the
+ * host's bounds, their length unchanged). */
+  int64_t offset = atomic_load_explicit(&vb->clock_offset, memory_order_relaxed);
+  int64_t highest = (int64_t)seen - (int64_t)*end;
+  while (seen && offset > highest &&
+         !atomic_compare_exchange_weak_explicit(&vb->clock_offset, &offset, highest, memory_order_relaxed,
+                                                memory_order_relaxed))
+    ;
+  if (seen && offset > highest)
+    offset = highest;
+  *start = (cl_ulong)((int64_t)*start + offset);
+  *end = (cl_ulong)((int64_t)*end + offset);
 }

@@ -36,7 +36,7 @@ typedef struct hg_vendor_backend {
   pthread_mutex_t stream_lock;  /* vendor_stream.c: the order across the two queues */
   cl_command_queue last_queue;  /* where the latest operation went */
   cl_event last_event;          /* the latest operation (retained), or NULL */
-  int64_t clock_offset;   /* host ns - device profiling ns (vendor_clock.c) */
+  _Atomic int64_t clock_offset; /* host ns - device profiling ns (vendor_clock.c) */
   bool clock_known;       /* false: the vendor's profiled times are not used */
   /* launches whose printf output is not written yet, in queue order (vendor_printf.c) */
   pthread_mutex_t printf_list_lock;  /* the list, and each entry's `printed` */
@@ -250,7 +250,10 @@ bool hg_vendor_event_times(cl_event ev, cl_ulong *start, cl_ulong *end);
 /* Measures the offset between the vendor's profiling clock and the host clock's; at creation. */
 void hg_vendor_clock_calibrate(hg_vendor_backend *vb);
 /* Moves a command's profiled START/END onto the host clock; both 0 when they are unusable. */
-void hg_vendor_clock_to_host(const hg_vendor_backend *vb, cl_ulong *start, cl_ulong *end);
+/* Moves a command's device times onto the host clock; `seen` is a host time at which the command
+ * was known complete (its end cannot be later), which corrects the offset where it has drifted
+ * or was calibrated too high. Both 0 when the clock is unusable. */
+void hg_vendor_clock_to_host(hg_vendor_backend *vb, cl_ulong seen, cl_ulong *start, cl_ulong *end);
 
 /* ---- sliced launches (vendor_slice.c) ------------------------------------------------------ */
 
