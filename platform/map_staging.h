@@ -1,7 +1,7 @@
-/* Host memory for mappings that cannot be zero-copy (a GPU's buffers): blocks are kept after
- * their unmap and handed to the next map of a similar size, so that a map's copy lands in
- * pages already resident instead of faulting in fresh ones (on the H100, a 64 MiB map for
- * reading into fresh pages ran at 1.5 GB/s against 13.6 GB/s for NVIDIA's own map). */
+/* Host memory for mappings that cannot be zero-copy (a GPU's buffers): large blocks are kept
+ * after their unmap and handed to the next map of the same size, so that a map's copy lands in
+ * pages already resident instead of faulting in fresh ones (clpeak's map for reading through
+ * hetGPU on the H100 ran at 1.5 GB/s into fresh pages, against 13.6 GB/s for NVIDIA's own). */
 #ifndef HETGPU_PLATFORM_MAP_STAGING_H
 #define HETGPU_PLATFORM_MAP_STAGING_H
 
