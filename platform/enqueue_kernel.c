@@ -7,7 +7,7 @@
  * With safe points on (platform/safepoints.h) a launch runs synchronously in the backend's
  * stoppable form: when a migration or checkpoint stops it, the command keeps the stopped
  * state and hg_command_dispatch runs it again wherever the context's gate opens, from that
- * state. A kernel whose stoppable launch took less than SHORT_LAUNCH_NS then has its next
+ * state. A kernel whose stoppable launch ran less than SHORT_LAUNCH_NS on the device then has its next
  * PLAIN_AFTER_SHORT launches run plain and asynchronously (a migration waits for such a launch
  * to end, which takes about as long as stopping it would; back-to-back short launches keep the
  * backend's stream full), and the launch after them is stoppable again, measuring anew.
@@ -74,6 +74,16 @@ static uint64_t time_left(uint64_t ran_ns) {
 
 /* The watchdog's call (platform/kernel_timeout.h): the launch ran past the limit. */
 static void limit_passed(void *launch_stop) { hg_launch_stop_limit(launch_stop); }
+
+/* True when this launch may run plain (the kernel's last stoppable launch was short). */
+static bool take_plain_launch(cl_kernel kernel) {
+  if (hg_stop_after_active())
+    return false; /* the test setting stops every launch */
+  unsigned n = atomic_load(&kernel->plain_launches);
+  while (n && !atomic_compare_exchange_weak(&kernel->plain_launches, &n, n - 1))
+    ;
+  return n != 0;
+}
 
 /* Runs the launch in its stoppable form, from kc->resume, polling a request of its own (which a
  * migration's reaches too) under the time limit. HG_LAUNCH_STOPPED keeps the state to resume in
@@ -179,13 +189,17 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
   memcpy(launch.global_size, kc->global, sizeof kc->global);
   memcpy(launch.local_size, kc->local, sizeof kc->local);
   uint64_t device_ns = 0;
-  bool stoppable = be->ops->kernel_run && hg_safepoints_enabled();
+  /* Decided as the launch is handed to the backend, after the launches before it have set the
+   * kernel's count of plain launches (decided at enqueue, a burst of launches enqueued behind a
+   * first stoppable one was all stoppable: 37% of bench-kernels' launches on the H200). */
+  bool stoppable = be->ops->kernel_run && hg_safepoints_enabled() &&
+                   (kc->resume || hg_kernel_timeout_ns() || !take_plain_launch(kc->kernel));
   if (kc->resume && !stoppable) {
     err = CL_INVALID_OPERATION; /* a stopped launch only moves to backends that resume (migrate.c) */
+  } else if (stoppable) {
+    err = run_stoppable(kc, be, dk, &launch, &device_ns); /* synchronous: nothing after it was handed over */
   } else if (token && be->ops->kernel_launch_async) {
     err = be->ops->kernel_launch_async(be, dk, &launch, hg_command_timed(c), token);
-  } else if (stoppable) {
-    err = run_stoppable(kc, be, dk, &launch, &device_ns);
   } else {
     err = be->ops->kernel_launch(be, dk, &launch, &device_ns);
   }
@@ -392,16 +406,6 @@ cl_int hg_enqueue_kernel_from_state(cl_command_queue queue, cl_kernel kernel, co
   return hg_command_submit(cmd, NULL, false);
 }
 
-/* True when this launch may run plain (the kernel's last stoppable launch was short). */
-static bool take_plain_launch(cl_kernel kernel) {
-  if (hg_stop_after_active())
-    return false; /* the test setting stops every launch */
-  unsigned n = atomic_load(&kernel->plain_launches);
-  while (n && !atomic_compare_exchange_weak(&kernel->plain_launches, &n, n - 1))
-    ;
-  return n != 0;
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
                                                        cl_uint work_dim, const size_t *global_work_offset,
                                                        const size_t *global_work_size, const size_t *local_work_size,
@@ -432,12 +436,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
   clRetainKernel(kernel);
   kc->kernel = kernel;
   cmd->run = kernel_command_run;
-  /* a stoppable launch runs on the worker, synchronously: stopped, it must be the last thing
-   * the backend was given, so nothing queued behind it has run. Under a time limit every
-   * launch is stoppable (a plain one on a vendor backend could not be stopped). */
-  cmd->submit = !hg_safepoints_enabled() || (!hg_kernel_timeout_ns() && take_plain_launch(kernel))
-                    ? kernel_command_submit
-                    : NULL;
+  /* plain launches are submitted without waiting; a stoppable one runs synchronously where it
+   * is submitted (kernel_command_launch): stopped, it must be the last thing the backend was
+   * given, so nothing queued behind it has run. Under a time limit every launch is stoppable
+   * (a plain one on a vendor backend could not be stopped). */
+  cmd->submit = kernel_command_submit;
   cmd->cleanup = kernel_command_cleanup;
   return hg_command_submit(cmd, event, false);
 }
