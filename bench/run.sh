@@ -8,3 +8,4 @@ trap 'rm -rf "$vendors"' EXIT
 . "$(dirname "$0")/vendors.sh"
 hg_bench_vendors "$build" "$vendors"
 OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors "$build/bench/bench-kernels" "$native"
+OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors "$build/bench/bench-footprint" "$native"
