@@ -9,6 +9,7 @@
  *    the region is invalidated); the unmap command of a write mapping writes it back.
  * A context that migrated between a zero-copy map and its unmap gets the region copied from
  * and to its new backend; the old allocation stays until the unmap (hg_mem_storage_map_direct). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,13 +24,15 @@
 
 /* HETGPU_MAP_ZERO_COPY=0 makes every map a copy (to compare, and to test the copying path on
  * backends that would not use it). */
+static bool zero_copy_setting;
+static void read_zero_copy_setting(void) {
+  const char *s = getenv("HETGPU_MAP_ZERO_COPY");
+  zero_copy_setting = !(s && !strcmp(s, "0"));
+}
 static bool zero_copy_maps(void) {
-  static int setting = -1;
-  if (setting < 0) {
-    const char *s = getenv("HETGPU_MAP_ZERO_COPY");
-    setting = !(s && !strcmp(s, "0"));
-  }
-  return setting;
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, read_zero_copy_setting);
+  return zero_copy_setting;
 }
 
 /* Map flags 0 are taken as read and write (the conservative meaning). */
@@ -156,12 +159,12 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
                           event_wait_list, &c);
   if (err != CL_SUCCESS)
     goto fail;
+  hg_backend *now_on = hg_context_backend(buffer->context);
   char *direct = NULL;
   if (buffer->flags & CL_MEM_USE_HOST_PTR) {
     m->ptr = (char *)buffer->host_ptr + offset;
-  } else if (zero_copy_maps() && (direct = hg_mem_storage_map_direct(buffer->storage, hg_context_backend(buffer->context),
-                                                 &m->direct_mem)) != NULL) {
-    m->direct_on = hg_context_backend(buffer->context);
+  } else if (zero_copy_maps() && (direct = hg_mem_storage_map_direct(buffer->storage, now_on, &m->direct_mem))) {
+    m->direct_on = now_on;
     m->ptr = direct + buffer->origin + offset;
   } else {
     m->staged = true;
