@@ -88,6 +88,7 @@ struct hg_command {
   cl_int stream_status;             /* how it ended: CL_COMPLETE or a negative error */
   cl_ulong t_run, t_done;           /* host times: handed to the stream, seen complete */
   uint64_t dev_start, dev_end;      /* backend timestamps (0: unknown) */
+  uint64_t sync_device_ns;          /* submit ran it synchronously (no token): its device time, 0 unknown */
   hg_dep_link inline_links[HG_COMMAND_INLINE_DEPS];
   cl_event inline_deps[HG_COMMAND_INLINE_DEPS];
   /* the payload follows: entry points embed hg_command as the first member of their struct */

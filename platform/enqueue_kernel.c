@@ -213,6 +213,8 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
   }
   if (largs != stack_args)
     free(largs);
+  if (token && !*token)
+    c->sync_device_ns = device_ns; /* its event's END - START (queue_engine.c) */
   HG_LOG(HG_LOG_SCHED, "kernel %s on %s: %d (%s, %llu ns on the device)", f->name, be->name, err,
          token && *token ? "submitted" : "done", (unsigned long long)device_ns);
   return err == HG_ERR_TIME_LIMIT ? report_time_limit(kc, be, f->name) : err;

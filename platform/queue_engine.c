@@ -217,6 +217,13 @@ static void stream_one(hg_command *c) {
         status = r;
         token = NULL;
       }
+      if (!token) { /* done where it was submitted (a stoppable launch): it ended by now */
+        c->t_done = hg_now_ns();
+        if (c->sync_device_ns && c->sync_device_ns <= c->t_done) {
+          c->dev_start = c->t_done - c->sync_device_ns;
+          c->dev_end = c->t_done;
+        }
+      }
     }
   }
   hg_drive_leave();
@@ -262,14 +269,14 @@ static void entry_wait_held(cl_command_queue q, hg_command *c) {
  * kept inside the bounds every entry gives: the work cannot start before it was handed over
  * (t_run) nor end after it was seen complete (t_done). The stream runs its entries one after
  * the other, so an entry starts no earlier than the previous one ended (q->last_end); an entry
- * without a token (a marker) or without device times takes [lo, lo] or [lo, t_done]. Device
+ * without device times takes [lo, t_done] (a marker: [lo, lo]). Device
  * times outside the bounds (the two clocks' offset is known to tens of microseconds) are moved
  * into them whole: END - START stays what the device measured, as the vendor's own event says. */
 static void entry_times(cl_command_queue q, const hg_command *c, cl_ulong *start, cl_ulong *end) {
   cl_ulong lo = c->t_run > q->last_end ? c->t_run : q->last_end;
   cl_ulong hi = c->t_done > lo ? c->t_done : lo;
-  cl_ulong s = lo, e = c->token ? hi : lo;
-  if (c->token && c->dev_end && c->dev_end >= c->dev_start) {
+  cl_ulong s = lo, e = hi;
+  if (c->dev_end && c->dev_end >= c->dev_start) {
     cl_ulong length = c->dev_end - c->dev_start;
     if (length > hi - lo)
       length = hi - lo;
@@ -293,8 +300,8 @@ static void stream_finish(cl_command_queue q, hg_command *c) {
   bool timed = ev->profiling && c->stream_status == CL_COMPLETE;
   cl_ulong start = 0, end = 0;
   if (timed) {
-    if (!c->token)
-      c->t_done = c->t_run;
+    if (!c->token && !c->t_done)
+      c->t_done = c->t_run; /* a marker */
     entry_times(q, c, &start, &end);
   }
   pthread_mutex_unlock(&q->lock);

@@ -510,3 +510,52 @@ HG_TEST(release_with_pipelined_work) {
   clReleaseProgram(prog);
   clReleaseContext(ctx);
 }
+
+/* Each launch's profiled END - START is its run, not 0: launches a kernel's first ones, which
+ * run synchronously in the stoppable form, and the plain ones submitted after them alike (the
+ * synchronous ones read END = START once they ran where they were submitted). The kernel loops
+ * long enough per work-item that no device does it in no time; the results are checked. */
+HG_TEST(profiled_kernels_take_time) {
+  static const char *busy = "__kernel void busy(__global uint *a, uint n) {\n"
+                            "  size_t i = get_global_id(0); uint x = a[i];\n"
+                            "  for (uint k = 0; k < n; k++) x = x * 1664525u + 1013904223u + k;\n"
+                            "  a[i] = x; }\n";
+  enum { ITEMS = 4096, LOOPS = 2000, LAUNCHES = 12 };
+  cl_context ctx = hg_test_context();
+  cl_command_queue q = hg_test_queue(ctx, CL_QUEUE_PROFILING_ENABLE);
+  cl_program prog = hg_test_build(ctx, busy, "");
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "busy", &err);
+  CHECK_CL(err);
+  cl_uint *model = malloc(ITEMS * sizeof *model), *got = malloc(ITEMS * sizeof *got);
+  hg_test_fill_random(model, ITEMS * sizeof *model);
+  cl_mem a = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, ITEMS * sizeof *model, model, &err);
+  CHECK_CL(err);
+  cl_uint n = LOOPS;
+  CHECK_CL(clSetKernelArg(k, 0, sizeof a, &a));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof n, &n));
+  cl_event ev[LAUNCHES];
+  size_t global = ITEMS, local = 64;
+  for (int i = 0; i < LAUNCHES; i++)
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &ev[i]));
+  CHECK_CL(clEnqueueReadBuffer(q, a, CL_TRUE, 0, ITEMS * sizeof *got, got, 0, NULL, NULL));
+  for (int i = 0; i < LAUNCHES; i++)
+    for (size_t w = 0; w < ITEMS; w++)
+      for (cl_uint j = 0; j < LOOPS; j++)
+        model[w] = model[w] * 1664525u + 1013904223u + j;
+  CHECK_MSG(memcmp(got, model, ITEMS * sizeof *got) == 0, "results differ from the host model");
+  for (int i = 0; i < LAUNCHES; i++) {
+    cl_ulong start = 0, end = 0;
+    CHECK_CL(clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_START, sizeof start, &start, NULL));
+    CHECK_CL(clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
+    CHECK_MSG(end > start, "launch %d: START %llu, END %llu", i, (unsigned long long)start, (unsigned long long)end);
+    clReleaseEvent(ev[i]);
+  }
+  free(model);
+  free(got);
+  clReleaseMemObject(a);
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
