@@ -1,5 +1,7 @@
 /* bench-kernels: the same kernels through hetGPU and directly on a vendor platform, in one run,
- * with hetGPU/native ratios. Both platforms must be visible to the ICD loader (bench/run.sh
+ * with hetGPU/native ratios: vadd, sgemm, reduce, stencil (an 8 us kernel on a GPU, back to back
+ * as a time-stepping loop runs it), nbody, STREAM's triad over 64 MiB arrays (memory bandwidth),
+ * a BLAS-style float4 axpy and a hash-cracking-style integer kernel. Both platforms must be visible to the ICD loader (bench/run.sh
  * arranges that). Usage: bench-kernels [NATIVE_PLATFORM_SUBSTRING] (default "Portable").
  * Per kernel it prints two figures: the device time of one launch (median of the profiled
  * END - START over the launches: what the lowered code costs on the device) and the wall time
@@ -162,6 +164,22 @@ static cl_kernel make_case(platform_run *r, const char *name, const float *host,
       bufs[i] = buffer(r, (size_t)nn * 16, host), clSetKernelArg(k, i, sizeof(cl_mem), &bufs[i]);
     clSetKernelArg(k, 4, sizeof nn, &nn);
     clSetKernelArg(k, 5, sizeof dt, &dt);
+  } else if (!strcmp(name, "triad")) {
+    float s = 3.0f;
+    for (int i = 0; i < 3; i++)
+      bufs[i] = buffer(r, n * 4 * 4, host), clSetKernelArg(k, i, sizeof(cl_mem), &bufs[i]);
+    clSetKernelArg(k, 3, sizeof s, &s);
+  } else if (!strcmp(name, "xaxpy")) {
+    float alpha = 0.5f;
+    nn = (int)(n / 4); /* float4s */
+    for (int i = 0; i < 2; i++)
+      bufs[i] = buffer(r, n * 4, host), clSetKernelArg(k, i, sizeof(cl_mem), &bufs[i]);
+    clSetKernelArg(k, 2, sizeof alpha, &alpha);
+    clSetKernelArg(k, 3, sizeof nn, &nn);
+  } else if (!strcmp(name, "hashint")) {
+    bufs[0] = buffer(r, n * 4, host), bufs[1] = buffer(r, n * 4, NULL);
+    clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]);
+    clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[1]);
   }
   return k;
 }
@@ -197,10 +215,11 @@ int main(int argc, char **argv) {
   const bench_case cases[] = {
       {"vadd", 1, {1 << 22, 0}, {256, 0}},   {"sgemm", 2, {512, 512}, {16, 16}},
       {"reduce", 1, {1 << 22, 0}, {256, 0}}, {"stencil", 2, {1024, 1024}, {16, 16}},
-      {"nbody", 1, {4096, 0}, {128, 0}},
+      {"nbody", 1, {4096, 0}, {128, 0}},    {"triad", 1, {1 << 24, 0}, {256, 0}},
+      {"xaxpy", 1, {1 << 18, 0}, {256, 0}},  {"hashint", 1, {1 << 22, 0}, {256, 0}},
   };
   /* the buffer each case writes, for the comparison of the outputs */
-  const int out_index[] = {2, 2, 1, 1, 2};
+  const int out_index[] = {2, 2, 1, 1, 2, 0, 1, 1};
   printf("%-28s %14s %14s %10s\n", "(device: median profiled launch; wall: per back-to-back launch)", "", "", "");
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     cl_mem hb[4] = {0}, nb[4] = {0};

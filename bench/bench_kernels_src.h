@@ -1,4 +1,5 @@
-/* The OpenCL C of the bench kernels (vadd, sgemm, reduce, stencil, nbody, empty): one text for
+/* The OpenCL C of the bench kernels (vadd, sgemm, reduce, stencil, nbody, triad, xaxpy, hashint,
+ * empty): one text for
  * bench-kernels (hetGPU against a vendor) and bench-stop (stoppable against plain forms). */
 #ifndef HETGPU_BENCH_KERNELS_SRC_H
 #define HETGPU_BENCH_KERNELS_SRC_H
@@ -34,6 +35,23 @@ static const char *const hg_bench_kernels_src =
     "  for (int j = 0; j < n; j++) { float4 q = pos[j]; float3 d = q.xyz - p.xyz;\n"
     "    float inv = rsqrt(dot(d, d) + 0.01f); acc += q.w * inv * inv * inv * d; }\n"
     "  float4 v = vel[i]; v.xyz += acc * dt; nvel[i] = v; npos[i] = (float4)(p.xyz + v.xyz * dt, p.w); }\n"
+    /* STREAM's triad: memory bandwidth */
+    "__kernel void triad(__global float *a, __global const float *b, __global const float *c, float s) {\n"
+    "  size_t i = get_global_id(0); a[i] = b[i] + s * c[i]; }\n"
+    /* axpy as BLAS libraries write it for GPUs: float4 loads, several per work-item, strided */
+    "__kernel void xaxpy(__global const float4 *x, __global float4 *y, float alpha, int n4) {\n"
+    "  int stride = get_global_size(0);\n"
+    "  #pragma unroll\n"
+    "  for (int w = 0; w < 4; w++) { int i = get_global_id(0) + w * stride;\n"
+    "    if (i < n4) y[i] = alpha * x[i] + y[i]; } }\n"
+    /* a hash round function of the kind password crackers run: integer adds, rotates and
+     * boolean functions on registers, 64 rounds per candidate */
+    "__kernel void hashint(__global const uint *in, __global float *out) {\n"
+    "  size_t i = get_global_id(0); uint a = in[i], b = a ^ 0xefcdab89u, c = a + 0x98badcfeu, d = ~a;\n"
+    "  for (uint r = 0; r < 64; r++) {\n"
+    "    uint f = r < 16 ? (b & c) | (~b & d) : r < 32 ? (d & b) | (~d & c) : r < 48 ? b ^ c ^ d : c ^ (b | ~d);\n"
+    "    uint t = d; d = c; c = b; b = b + rotate(a + f + r * 0x5a827999u + in[(i + r) & 1023], (r & 7) + 5u); a = t; }\n"
+    "  out[i] = (float)((a ^ b ^ c ^ d) & 0xffffffu); }\n"
     "__kernel void empty(void) {}\n";
 
 #endif
