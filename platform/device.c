@@ -36,6 +36,12 @@ _Static_assert(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE - CL_DEVICE_PREFERRED_VEC
                    CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE - CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR == HG_VECTOR_DOUBLE,
                "vector-width queries index hg_backend_hints in hg_vector_type order");
 
+const hg_backend_hints *hg_device_hints(void) {
+  static const hg_backend_hints none = {.compute_units = 1, .work_group_size_multiple = 1};
+  const hg_backend *start = hg_platform_backend();
+  return start ? &start->hints : &none;
+}
+
 #define HG_VALID_DEVICE_TYPES                                                                     \
   (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | \
    CL_DEVICE_TYPE_CUSTOM)
@@ -111,9 +117,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
                                                 size_t param_value_size, void *param_value,
                                                 size_t *param_value_size_ret) {
   HG_CHECK_DEVICE(device, CL_INVALID_DEVICE);
-  const hg_backend *start = hg_platform_backend(); /* probes the backends */
-  static const hg_backend_hints no_backend = {.compute_units = 1, .work_group_size_multiple = 1};
-  const hg_backend_hints *hint = start ? &start->hints : &no_backend;
+  const hg_backend_hints *hint = hg_device_hints(); /* probes the backends */
   switch (param_name) {
   /* identity */
   case CL_DEVICE_TYPE:

@@ -361,7 +361,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
   case CL_KERNEL_LOCAL_MEM_SIZE:
     HG_INFO_VALUE(cl_ulong, hg_kernel_local_mem_size(kernel));
   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: /* a hint: the starting backend's */
-    HG_INFO_VALUE(size_t, hg_platform_backend() ? hg_platform_backend()->hints.work_group_size_multiple : 1);
+    HG_INFO_VALUE(size_t, hg_device_hints()->work_group_size_multiple);
   case CL_KERNEL_PRIVATE_MEM_SIZE:
     HG_INFO_VALUE(cl_ulong, f->private_size);
   case CL_KERNEL_GLOBAL_WORK_SIZE: /* only for custom devices and built-in kernels */

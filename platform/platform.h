@@ -65,6 +65,9 @@ cl_device_id hg_device_get(void);
 /* The backend a new context starts on (HETGPU_BACKEND); NULL if none is usable, in which case
  * the virtual device is not offered (clGetDeviceIDs: CL_DEVICE_NOT_FOUND). */
 hg_backend *hg_platform_backend(void);
+/* The tuning hints the device reports: the starting backend's, neutral ones when there is none
+ * (platform/device.c). */
+const hg_backend_hints *hg_device_hints(void);
 /* The backend the context's work runs on now (it changes when the context migrates). */
 hg_backend *hg_context_backend(cl_context ctx);
 

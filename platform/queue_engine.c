@@ -269,9 +269,9 @@ static void entry_wait_held(cl_command_queue q, hg_command *c) {
  * kept inside the bounds every entry gives: the work cannot start before it was handed over
  * (t_run) nor end after it was seen complete (t_done). The stream runs its entries one after
  * the other, so an entry starts no earlier than the previous one ended (q->last_end); an entry
- * without device times takes [lo, t_done] (a marker: [lo, lo]). Device
- * times outside the bounds (the two clocks' offset is known to tens of microseconds) are moved
- * into them whole: END - START stays what the device measured, as the vendor's own event says. */
+ * without device times takes [lo, t_done] (a marker, never done: [lo, lo]). Device times outside
+ * the bounds (the two clocks' offset is known to tens of microseconds) are moved into them
+ * whole: END - START stays what the device measured, as the vendor's own event says. */
 static void entry_times(cl_command_queue q, const hg_command *c, cl_ulong *start, cl_ulong *end) {
   cl_ulong lo = c->t_run > q->last_end ? c->t_run : q->last_end;
   cl_ulong hi = c->t_done > lo ? c->t_done : lo;
@@ -299,11 +299,8 @@ static void stream_finish(cl_command_queue q, hg_command *c) {
   cl_event ev = c->event;
   bool timed = ev->profiling && c->stream_status == CL_COMPLETE;
   cl_ulong start = 0, end = 0;
-  if (timed) {
-    if (!c->token && !c->t_done)
-      c->t_done = c->t_run; /* a marker */
+  if (timed)
     entry_times(q, c, &start, &end);
-  }
   pthread_mutex_unlock(&q->lock);
 
   if (timed)

@@ -73,7 +73,7 @@ void hg_vendor_clock_to_host(hg_vendor_backend *vb, cl_ulong seen, cl_ulong *sta
    * is too high (the calibration's error, tens of microseconds, is more than a short kernel
    * lasts; the two clocks drift apart over a long run) and becomes the largest one these times
    * allow. Corrections only lower it (the platform keeps times that come out early inside the
- * host's bounds, their length unchanged). */
+   * host's bounds, their length unchanged). */
   int64_t offset = atomic_load_explicit(&vb->clock_offset, memory_order_relaxed);
   int64_t highest = (int64_t)seen - (int64_t)*end;
   while (seen && offset > highest &&

@@ -249,7 +249,6 @@ void hg_vendor_stops_free(hg_vendor_backend *vb);
 bool hg_vendor_event_times(cl_event ev, cl_ulong *start, cl_ulong *end);
 /* Measures the offset between the vendor's profiling clock and the host clock's; at creation. */
 void hg_vendor_clock_calibrate(hg_vendor_backend *vb);
-/* Moves a command's profiled START/END onto the host clock; both 0 when they are unusable. */
 /* Moves a command's device times onto the host clock; `seen` is a host time at which the command
  * was known complete (its end cannot be later), which corrects the offset where it has drifted
  * or was calibrated too high. Both 0 when the clock is unusable. */
