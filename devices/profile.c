@@ -21,8 +21,6 @@ bool hg_profile_admits(const hg_backend_limits *raw, char *why, size_t why_size)
            "work-item sizes");
   SHORT_OF(raw->local_mem_size < HG_PROFILE_LOCAL_MEM_SIZE, "local memory %llu", (unsigned long long)raw->local_mem_size);
   SHORT_OF(raw->max_parameter_size < HG_PROFILE_MAX_PARAMETER_SIZE, "parameter size %zu", raw->max_parameter_size);
-  SHORT_OF(raw->mem_base_addr_align_bits == 0 || HG_PROFILE_MEM_BASE_ADDR_ALIGN_BITS % raw->mem_base_addr_align_bits,
-           "base address alignment %u bits", raw->mem_base_addr_align_bits);
   SHORT_OF(raw->max_constant_buffer_size < HG_PROFILE_MAX_CONSTANT_BUFFER_SIZE, "constant buffer %llu",
            (unsigned long long)raw->max_constant_buffer_size);
   SHORT_OF(raw->max_constant_args < HG_PROFILE_MAX_CONSTANT_ARGS, "constant arguments %u", raw->max_constant_args);

@@ -20,6 +20,12 @@ static suite_batch *batch(void) {
                                 "  size_t i = get_global_id(0);\n  o[i] = a[i] + b[i];\n}\n");
   suite_batch_add(b, "buf_bytes", "__kernel void buf_bytes(__global uchar *x) {\n"
                                   "  size_t i = get_global_id(0);\n  x[i] = (uchar)(x[i] ^ (uchar)(i * 7u));\n}\n");
+  /* each group reverses its words through local memory; o may be the same buffer as a */
+  suite_batch_add(b, "buf_reverse_groups",
+                  "__kernel void buf_reverse_groups(__global const uint *a, __global uint *o, __local uint *t, uint k) {\n"
+                  "  size_t l = get_local_id(0), n = get_local_size(0), g = get_group_id(0) * n;\n"
+                  "  t[l] = a[g + l];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                  "  o[g + l] = t[n - 1 - l] * k + (uint)get_global_id(0);\n}\n");
   return b;
 }
 static cl_kernel kernel(const char *name) { return suite_batch_kernel(batch(), name); }
@@ -274,6 +280,62 @@ SUITE_TEST(buffers, sub_buffers_with_kernels) {
   }
   if (kb) clReleaseKernel(kb);
   for (size_t j = 0; j < parts; j++)
+    if (sub[j]) clReleaseMemObject(sub[j]);
+  if (parent) clReleaseMemObject(parent);
+  free(model), free(back);
+}
+
+/* Sub-buffers at every multiple of 128 bytes (long16, the specification's minimum alignment and
+ * what PoCL and applications use; NVIDIA's own sub-buffers need 512): the device promises it, and
+ * kernels through such sub-buffers, two of them in one launch or one passed twice, with local
+ * memory, leave the parent as the host model says and nothing around them touched. */
+SUITE_TEST(buffers, sub_buffers_at_128_byte_offsets) {
+  cl_uint align_bits = 0;
+  CL_OK(clGetDeviceInfo(S.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL));
+  if (align_bits > 1024) {
+    suite_fail("CL_DEVICE_MEM_BASE_ADDR_ALIGN %u bits: sub-buffers at 128-byte offsets refused", align_bits);
+    return;
+  }
+  enum { WG = 64, SUBS = 6 };
+  size_t words[SUBS], origin[SUBS], at = 128 * (1 + rnd(3));
+  for (int j = 0; j < SUBS; j++) { /* origins at 128-byte multiples, most of them not 512-byte ones */
+    words[j] = WG * (2 + rnd(6));
+    origin[j] = at;
+    at += (words[j] * 4 + 127) / 128 * 128 + 128 * rnd(3);
+  }
+  size_t n = at + 128;
+  unsigned char *model = malloc(n), *back = malloc(n);
+  suite_fill(model, n);
+  cl_mem parent = suite_buffer(n, model), sub[SUBS] = {0};
+  cl_int err = CL_SUCCESS;
+  for (int j = 0; parent && j < SUBS && err == CL_SUCCESS; j++) {
+    cl_buffer_region reg = {origin[j], words[j] * 4};
+    sub[j] = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+    if (err != CL_SUCCESS)
+      suite_fail("clCreateSubBuffer(%zu, %zu): %d", reg.origin, reg.size, err);
+  }
+  cl_kernel kr = suite_failed() ? NULL : kernel("buf_reverse_groups");
+  uint32_t *in = malloc(WG * 8 * 4);
+  for (int j = 0; kr && j < SUBS && !suite_failed(); j++) {
+    /* even j: sub-buffer j into j + 1 (or into itself for the last one); odd j: into itself */
+    int dst = j % 2 == 0 && j + 1 < SUBS ? j + 1 : j;
+    size_t items = words[j] < words[dst] ? words[j] : words[dst];
+    uint32_t k = 2 * (uint32_t)rnd(1000) + 1;
+    if (!suite_args(kr, 4, sizeof sub[j], &sub[j], sizeof sub[dst], &sub[dst], (size_t)WG * 4, NULL, sizeof k, &k) ||
+        !suite_run1(kr, items, WG))
+      break;
+    memcpy(in, model + origin[j], items * 4);
+    for (size_t i = 0; i < items; i++) {
+      size_t g = i / WG * WG, l = i % WG;
+      uint32_t v = in[g + WG - 1 - l] * k + (uint32_t)i;
+      memcpy(model + origin[dst] + i * 4, &v, 4);
+    }
+  }
+  if (!suite_failed() && suite_read(parent, back, n))
+    same(back, model, n, "parent after kernels on sub-buffers at 128-byte offsets");
+  free(in);
+  if (kr) clReleaseKernel(kr);
+  for (int j = 0; j < SUBS; j++)
     if (sub[j]) clReleaseMemObject(sub[j]);
   if (parent) clReleaseMemObject(parent);
   free(model), free(back);

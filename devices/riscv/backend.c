@@ -248,9 +248,7 @@ unsigned hg_riscv_probe(hg_backend **out, unsigned max) {
   l->local_mem_size = cfg.l1_size / 2;
   l->max_work_group_size = 1024;
   l->max_work_item_sizes[0] = l->max_work_item_sizes[1] = l->max_work_item_sizes[2] = 1024;
-  l->mem_base_addr_align_bits = 4096 * 8; /* DRAM ranges are 4 KiB aligned */
-  if (l->mem_base_addr_align_bits > 4096)
-    l->mem_base_addr_align_bits = 4096; /* report the profile's: every sub-buffer it allows works */
+  l->mem_base_addr_align_bits = 8; /* a kernel argument may start at any byte of an allocation */
   l->max_parameter_size = 4096;
   l->max_constant_buffer_size = rb->dram_size / 4;
   l->max_constant_args = 64;

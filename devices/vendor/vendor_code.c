@@ -293,12 +293,13 @@ void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *k) {
   free(k);
 }
 
-static cl_int set_arg(hg_vendor_backend *vb, cl_kernel kernel, cl_uint index, const hg_launch_arg *a) {
+static cl_int set_arg(hg_vendor_backend *vb, const hg_vendor_shadows *shadows, cl_kernel kernel, cl_uint index,
+                      const hg_launch_arg *a) {
   const cl_icd_dispatch *d = VCL(kernel);
   switch (a->kind) {
   case HG_ARG_BUFFER: {
-    cl_mem mem = NULL; /* a NULL buffer argument: a NULL pointer in the kernel */
-    if (a->mem) {
+    cl_mem mem = hg_vendor_shadow_of(shadows, a); /* a NULL buffer argument: a NULL pointer in the kernel */
+    if (a->mem && !mem) {
       cl_int err = hg_vendor_mem_at(vb, a->mem, a->offset, &mem);
       if (err != CL_SUCCESS)
         return err;
@@ -330,13 +331,18 @@ static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel 
       return CL_SUCCESS; /* an empty range: nothing runs (OpenCL 2.1+) */
     any_local |= l->local_size[i] != 0;
   }
-  cl_int err = k->printf || k->robust ? hg_vendor_print_create(vb, k, print) : CL_SUCCESS;
-  if (err != CL_SUCCESS)
+  hg_vendor_shadows *shadows;
+  cl_int err = hg_vendor_shadows_make(vb, l, &shadows);
+  if (err == CL_SUCCESS && (k->printf || k->robust))
+    err = hg_vendor_print_create(vb, k, print);
+  if (err != CL_SUCCESS) {
+    hg_vendor_shadows_free(shadows);
     return err;
+  }
   const size_t *local = any_local ? l->local_size : NULL;
   pthread_mutex_lock(&k->launch_lock);
   for (cl_uint i = 0; i < l->num_args && err == CL_SUCCESS; i++) {
-    err = set_arg(vb, kernel, i, &l->args[i]);
+    err = set_arg(vb, shadows, kernel, i, &l->args[i]);
     if (err != CL_SUCCESS)
       HG_LOG(HG_LOG_SCHED, "%s: setting argument %u failed (%d)", vb->base.name, i, err);
   }
@@ -348,19 +354,35 @@ static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel 
   if (err == CL_SUCCESS && extra)
     err = extra(kernel, hidden, extra_arg);
   if (err == CL_SUCCESS) {
-    hg_vendor_slot slot;
+    hg_vendor_slot slot, after;
     hg_vendor_stream_take(vb, timed, &slot);
     *queue = slot.queue;
-    if (*print)
-      err = hg_vendor_print_enqueue(*print, &slot, kernel, l->work_dim, l->global_offset, l->global_size, local,
+    after = slot;
+    if (shadows) {
+      err = hg_vendor_shadows_copy_in(shadows, &slot);
+      after.num_wait = 0;
+    }
+    if (err == CL_SUCCESS && *print)
+      err = hg_vendor_print_enqueue(*print, &after, kernel, l->work_dim, l->global_offset, l->global_size, local,
                                     ev);
-    else
+    else if (err == CL_SUCCESS)
       err = VCL(slot.queue)->clEnqueueNDRangeKernel(slot.queue, kernel, l->work_dim, l->global_offset,
-                                                    l->global_size, local, HG_VENDOR_WAIT(slot), ev);
-    hg_vendor_stream_give(vb, &slot, err != CL_SUCCESS ? NULL : *print ? hg_vendor_print_last(*print) : *ev);
+                                                    l->global_size, local, HG_VENDOR_WAIT(after), ev);
+    cl_event last = err != CL_SUCCESS ? NULL : *print ? hg_vendor_print_last(*print) : *ev, copied_back = NULL;
+    if (err == CL_SUCCESS && shadows) {
+      err = hg_vendor_shadows_copy_back(shadows, slot.queue, &copied_back);
+      if (copied_back)
+        last = copied_back;
+    }
+    hg_vendor_stream_give(vb, &slot, last);
+    if (copied_back)
+      VCL(copied_back)->clReleaseEvent(copied_back);
   }
   pthread_mutex_unlock(&k->launch_lock);
+  hg_vendor_shadows_free(shadows);
   if (err != CL_SUCCESS) {
+    if (*ev) /* the kernel was enqueued, copying its argument back was not */
+      VCL(*ev)->clReleaseEvent(*ev);
     *ev = NULL;
     hg_vendor_print_release(*print);
     *print = NULL;

@@ -201,6 +201,17 @@ cl_int hg_vendor_mem_copy_rect_async(hg_backend *be, hg_dev_mem *src, hg_dev_mem
 /* The vendor buffer a kernel argument at (mem, offset) names: mem itself or a cached sub-buffer. */
 cl_int hg_vendor_mem_at(hg_vendor_backend *vb, hg_dev_mem *mem, size_t offset, cl_mem *out);
 
+/* Kernel arguments at offsets off the vendor's sub-buffer alignment run on copies of their
+ * ranges (vendor_shadow.c): made before the launch (*out NULL when no argument needs one), the
+ * copy for an argument (NULL: none), copied in after the stream's last event and back after the
+ * kernel on the same queue (*last: the final copy's event). */
+typedef struct hg_vendor_shadows hg_vendor_shadows;
+cl_int hg_vendor_shadows_make(hg_vendor_backend *vb, const hg_launch *l, hg_vendor_shadows **out);
+cl_mem hg_vendor_shadow_of(const hg_vendor_shadows *sh, const hg_launch_arg *a);
+cl_int hg_vendor_shadows_copy_in(const hg_vendor_shadows *sh, const hg_vendor_slot *slot);
+cl_int hg_vendor_shadows_copy_back(const hg_vendor_shadows *sh, cl_command_queue queue, cl_event *last);
+void hg_vendor_shadows_free(hg_vendor_shadows *sh);
+
 /* Builds `source` with `opts` (from the cache when it holds the vendor binary); *log receives
  * the vendor's build log when it built (log may be NULL). */
 cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust,

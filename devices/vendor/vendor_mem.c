@@ -119,7 +119,8 @@ cl_int hg_vendor_mem_at(hg_vendor_backend *vb, hg_dev_mem *m, size_t offset, cl_
   if (offset >= m->size)
     return CL_INVALID_VALUE;
   /* checked here: NVIDIA's clCreateSubBuffer accepts any offset, and the misaligned kernel
-   * then faults, which kills its whole context */
+   * then faults, which kills its whole context (launches give such arguments copies before,
+   * vendor_shadow.c) */
   if (offset % m->sub_align)
     return CL_MISALIGNED_SUB_BUFFER_OFFSET;
   cl_int err = CL_SUCCESS;

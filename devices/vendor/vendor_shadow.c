@@ -1,0 +1,115 @@
+/* Kernel arguments at offsets the vendor's sub-buffers cannot start at. The virtual device
+ * promises sub-buffers at every multiple of HG_PROFILE_MEM_BASE_ADDR_ALIGN_BITS; a vendor whose
+ * own alignment is coarser (NVIDIA: 4096 bits, where its kernels on a sub-buffer off that
+ * alignment see stale data or fault) gets, for such an argument, a buffer of its own holding a
+ * copy of the range: copied in before the launch and back after it, on the stream, so every
+ * later operation sees the kernel's writes. The launch's own event stays the kernel's (its
+ * profiled times are the kernel's); the stream's last event is the copy back. An argument
+ * passed twice shares one copy; overlapping sub-buffers written by one launch are undefined
+ * in OpenCL, as here. */
+#include <stdlib.h>
+
+#include "devices/vendor/vendor_internal.h"
+#include "common/log.h"
+
+typedef struct shadow {
+  hg_dev_mem *mem;
+  size_t offset, size;
+  cl_mem copy;
+} shadow;
+
+struct hg_vendor_shadows {
+  cl_uint count;
+  shadow s[];
+};
+
+static size_t arg_bytes(const hg_launch_arg *a) { return a->size ? a->size : a->mem->size - a->offset; }
+
+static bool needs_shadow(const hg_launch_arg *a) {
+  return a->kind == HG_ARG_BUFFER && a->mem && a->offset % a->mem->sub_align && a->offset < a->mem->size;
+}
+
+void hg_vendor_shadows_free(hg_vendor_shadows *sh) {
+  if (!sh)
+    return;
+  for (cl_uint i = 0; i < sh->count; i++)
+    if (sh->s[i].copy)
+      VCL(sh->s[i].copy)->clReleaseMemObject(sh->s[i].copy); /* the vendor keeps it until its copies ran */
+  free(sh);
+}
+
+cl_int hg_vendor_shadows_make(hg_vendor_backend *vb, const hg_launch *l, hg_vendor_shadows **out) {
+  *out = NULL;
+  cl_uint wanted = 0;
+  for (cl_uint i = 0; i < l->num_args; i++)
+    wanted += needs_shadow(&l->args[i]);
+  if (!wanted)
+    return CL_SUCCESS;
+  hg_vendor_shadows *sh = calloc(1, sizeof *sh + wanted * sizeof(shadow));
+  if (!sh)
+    return CL_OUT_OF_HOST_MEMORY;
+  for (cl_uint i = 0; i < l->num_args; i++) {
+    const hg_launch_arg *a = &l->args[i];
+    if (!needs_shadow(a))
+      continue;
+    size_t bytes = arg_bytes(a);
+    if (bytes > a->mem->size - a->offset)
+      bytes = a->mem->size - a->offset;
+    cl_uint j = 0;
+    while (j < sh->count && !(sh->s[j].mem == a->mem && sh->s[j].offset == a->offset))
+      j++;
+    if (j == sh->count)
+      sh->s[sh->count++] = (shadow){a->mem, a->offset, 0, NULL};
+    if (bytes > sh->s[j].size)
+      sh->s[j].size = bytes;
+  }
+  cl_int err = CL_SUCCESS;
+  for (cl_uint j = 0; j < sh->count && err == CL_SUCCESS; j++)
+    sh->s[j].copy = VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_READ_WRITE, sh->s[j].size, NULL, &err);
+  if (err != CL_SUCCESS) {
+    HG_LOG(HG_LOG_MEM, "%s: no buffer for a misaligned sub-buffer argument (%d)", vb->base.name, err);
+    hg_vendor_shadows_free(sh);
+    return err == CL_INVALID_BUFFER_SIZE ? CL_MEM_OBJECT_ALLOCATION_FAILURE : hg_vendor_error(err);
+  }
+  HG_LOG(HG_LOG_MEM, "%s: %u argument(s) at offsets off the vendor's alignment run on copies", vb->base.name,
+         sh->count);
+  *out = sh;
+  return CL_SUCCESS;
+}
+
+cl_mem hg_vendor_shadow_of(const hg_vendor_shadows *sh, const hg_launch_arg *a) {
+  if (!sh || !needs_shadow(a))
+    return NULL;
+  for (cl_uint j = 0; j < sh->count; j++)
+    if (sh->s[j].mem == a->mem && sh->s[j].offset == a->offset)
+      return sh->s[j].copy;
+  return NULL;
+}
+
+cl_int hg_vendor_shadows_copy_in(const hg_vendor_shadows *sh, const hg_vendor_slot *slot) {
+  hg_vendor_slot after = *slot; /* the first copy waits for the stream's last event, the rest follow in order */
+  for (cl_uint j = 0; j < sh->count; j++) {
+    const shadow *s = &sh->s[j];
+    cl_int err = VCL(slot->queue)->clEnqueueCopyBuffer(slot->queue, s->mem->mem, s->copy, s->offset, 0, s->size,
+                                                       HG_VENDOR_WAIT(after), NULL);
+    if (err != CL_SUCCESS)
+      return err;
+    after.num_wait = 0;
+  }
+  return CL_SUCCESS;
+}
+
+cl_int hg_vendor_shadows_copy_back(const hg_vendor_shadows *sh, cl_command_queue queue, cl_event *last) {
+  *last = NULL; /* on failure: the last copy enqueued, if any */
+  for (cl_uint j = 0; j < sh->count; j++) {
+    const shadow *s = &sh->s[j];
+    cl_event ev = NULL;
+    cl_int err = VCL(queue)->clEnqueueCopyBuffer(queue, s->copy, s->mem->mem, 0, s->offset, s->size, 0, NULL, &ev);
+    if (err != CL_SUCCESS)
+      return err;
+    if (*last)
+      VCL(*last)->clReleaseEvent(*last);
+    *last = ev;
+  }
+  return CL_SUCCESS;
+}
