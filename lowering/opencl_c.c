@@ -506,6 +506,11 @@ static const char *const k_math_options[] = {
     "-cl-finite-math-only", "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt",
 };
 #define NUM_MATH_OPTIONS (sizeof k_math_options / sizeof k_math_options[0])
+/* Not passed on: -cl-denorms-are-zero only allows flushing, and PoCL 3.1 given it rounds
+ * convert_float_rtp/_rtn of a double in float's subnormal range to 0x1p-149 (neither the
+ * value nor a zero: CTS conversions). Keeping subnormals is always right and gives the same
+ * results as the RISC-V backend, which keeps them too. */
+#define VENDOR_DROPPED_OPTIONS (1u << 5)
 
 /* One interned string per combination of math options (at most 2^7), never freed. */
 static pthread_mutex_t g_opts_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -529,7 +534,7 @@ static unsigned math_options(const hg_ir_module *m) {
 bool oc_relaxed_math(const hg_ir_module *m) { return (math_options(m) & ((1u << 0) | (1u << 3))) != 0; }
 
 const char *hg_lower_opencl_c_options(const hg_ir_module *m) {
-  unsigned mask = math_options(m);
+  unsigned mask = math_options(m) & ~VENDOR_DROPPED_OPTIONS;
   pthread_mutex_lock(&g_opts_lock);
   if (!g_opts[mask]) {
     char buf[512] = "-cl-std=CL1.2";
