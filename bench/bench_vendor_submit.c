@@ -36,20 +36,48 @@ typedef struct setup {
 typedef struct mode {
   const char *name;
   bool args_each, event_each, flush_each, profiling, waiter;
+  int marker_every; /* no event per launch: a marker after every this many, which the waiter waits for */
+  bool callback;    /* the waiter sleeps until the vendor's completion callback wakes it */
 } mode;
 
 typedef struct waiter_state {
   cl_event *ev;
-  int n;
+  int n, step;
+  bool callback;
 } waiter_state;
 
-/* Waits for each event in order and releases it, as hetGPU's completion does. */
+typedef struct wake {
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  bool done;
+} wake;
+
+static void CL_CALLBACK on_complete(cl_event ev, cl_int status, void *arg) {
+  (void)ev, (void)status;
+  wake *w = arg;
+  pthread_mutex_lock(&w->lock);
+  w->done = true;
+  pthread_cond_signal(&w->cond);
+  pthread_mutex_unlock(&w->lock);
+}
+
+/* Waits for each event (or each marker) in order and releases it, as hetGPU's completion does:
+ * in the vendor's clWaitForEvents, or asleep until its completion callback. */
 static void *waiter_main(void *arg) {
   waiter_state *w = arg;
-  for (int i = 0; i < w->n; i++) {
+  for (int i = w->step - 1; i < w->n; i += w->step) {
     while (!__atomic_load_n(&w->ev[i], __ATOMIC_ACQUIRE))
       ;
-    CHECK(clWaitForEvents(1, &w->ev[i]));
+    if (w->callback) {
+      wake k = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false};
+      CHECK(clSetEventCallback(w->ev[i], CL_COMPLETE, on_complete, &k));
+      pthread_mutex_lock(&k.lock);
+      while (!k.done)
+        pthread_cond_wait(&k.cond, &k.lock);
+      pthread_mutex_unlock(&k.lock);
+    } else {
+      CHECK(clWaitForEvents(1, &w->ev[i]));
+    }
     clReleaseEvent(w->ev[i]);
   }
   return NULL;
@@ -75,7 +103,8 @@ static double run_mode(setup *s, const mode *m) {
   double best = 1e9;
   for (int round = 0; round < 3; round++) {
     cl_event *ev = calloc(LAUNCHES, sizeof *ev);
-    waiter_state ws = {ev, LAUNCHES};
+    int step = m->marker_every ? m->marker_every : 1;
+    waiter_state ws = {ev, LAUNCHES, step, m->callback};
     pthread_t th;
     if (m->waiter)
       pthread_create(&th, NULL, waiter_main, &ws);
@@ -85,9 +114,11 @@ static double run_mode(setup *s, const mode *m) {
         set_args(s);
       cl_event e = NULL;
       CHECK(clEnqueueNDRangeKernel(q, s->k, 2, NULL, global, local, 0, NULL, m->event_each ? &e : NULL));
+      if (m->marker_every && i % step == step - 1)
+        CHECK(clEnqueueMarkerWithWaitList(q, 0, NULL, &e));
       if (m->flush_each)
         CHECK(clFlush(q));
-      if (m->event_each)
+      if (e)
         __atomic_store_n(&ev[i], e, __ATOMIC_RELEASE);
     }
     CHECK(clFinish(q));
@@ -143,6 +174,11 @@ int main(int argc, char **argv) {
       {"+ profiling queue", true, true, true, true, false},
       {"+ a thread waiting each event", true, true, true, true, true},
       {"events + waiter, no flush", true, true, false, true, true},
+      {"+ waiter woken by callbacks", true, true, true, true, true, 0, true},
+      {"no profiling, flush, event + waiter", true, true, true, false, true},
+      {"the same, a marker each 8 launches", true, false, true, false, true, 8},
+      {"the same, woken by callbacks", true, false, true, false, true, 8, true},
+      {"a marker each 8, callbacks, no flush", true, false, false, false, true, 8, true},
   };
   printf("%-40s %12s\n", "vendor submission path", "us/launch");
   for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)

@@ -66,6 +66,14 @@ cl_int hg_vendor_submitted(cl_command_queue queue, cl_int enqueue_err, cl_event 
 }
 
 static cl_int vendor_token_wait(hg_backend *be, hg_token *token, uint64_t *device_start, uint64_t *device_end) {
+  hg_vendor_batch *batch = hg_vendor_token_batch(token);
+  if (batch) { /* untimed: no times to give */
+    if (device_start)
+      *device_start = 0;
+    if (device_end)
+      *device_end = 0;
+    return hg_vendor_batch_wait(hg_vendor_of(be), batch);
+  }
   hg_vendor_print *print = hg_vendor_token_print(token);
   if (print)
     hg_vendor_print_flush(hg_vendor_of(be), print); /* the output is out before the launch completes */
@@ -84,6 +92,11 @@ static cl_int vendor_token_wait(hg_backend *be, hg_token *token, uint64_t *devic
 }
 
 static void vendor_token_release(hg_backend *be, hg_token *token) {
+  hg_vendor_batch *batch = hg_vendor_token_batch(token);
+  if (batch) {
+    hg_vendor_batch_release(batch);
+    return;
+  }
   hg_vendor_print *print = hg_vendor_token_print(token);
   if (print) {
     hg_vendor_print_release(print);
@@ -96,6 +109,7 @@ static void vendor_token_release(hg_backend *be, hg_token *token) {
 static void vendor_destroy(hg_backend *be) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   hg_vendor_stops_free(vb);
+  hg_vendor_stream_free(vb);
   if (vb->last_event)
     VCL(vb->last_event)->clReleaseEvent(vb->last_event);
   if (vb->plain_queue)

@@ -317,12 +317,15 @@ static cl_int set_arg(hg_vendor_backend *vb, const hg_vendor_shadows *shadows, c
 /* Sets the arguments and enqueues the launch on the stream (timed: its profiling times will be
  * asked for); *ev receives the vendor event (NULL when the range is empty and nothing was
  * enqueued), *print the launch's printf buffer when the kernel prints, *queue the vendor queue
- * it went to. */
+ * it went to. With `batched`, a launch that neither prints nor has argument copies goes without
+ * a vendor event and *batched is its token from the stream's batch (*ev stays NULL). */
 static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel kernel, const hg_launch *l,
                              hg_vendor_extra_args extra, void *extra_arg, bool timed, cl_event *ev,
-                             hg_vendor_print **print, cl_command_queue *queue) {
+                             hg_vendor_print **print, cl_command_queue *queue, hg_token **batched) {
   *ev = NULL;
   *print = NULL;
+  if (batched)
+    *batched = NULL;
   if (l->work_dim < 1 || l->work_dim > 3)
     return CL_INVALID_WORK_DIMENSION;
   bool any_local = false;
@@ -365,16 +368,20 @@ static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel 
     if (err == CL_SUCCESS && *print)
       err = hg_vendor_print_enqueue(*print, &after, kernel, l->work_dim, l->global_offset, l->global_size, local,
                                     ev);
-    else if (err == CL_SUCCESS)
+    bool batch = batched && !*print && !shadows;
+    if (err == CL_SUCCESS && !*print)
       err = VCL(slot.queue)->clEnqueueNDRangeKernel(slot.queue, kernel, l->work_dim, l->global_offset,
-                                                    l->global_size, local, HG_VENDOR_WAIT(after), ev);
+                                                    l->global_size, local, HG_VENDOR_WAIT(after), batch ? NULL : ev);
     cl_event last = err != CL_SUCCESS ? NULL : *print ? hg_vendor_print_last(*print) : *ev, copied_back = NULL;
     if (err == CL_SUCCESS && shadows) {
       err = hg_vendor_shadows_copy_back(shadows, slot.queue, &copied_back);
       if (copied_back)
         last = copied_back;
     }
-    hg_vendor_stream_give(vb, &slot, last);
+    if (err == CL_SUCCESS && batch)
+      *batched = hg_vendor_stream_give_batched(vb, &slot);
+    else
+      hg_vendor_stream_give(vb, &slot, last);
     if (copied_back)
       VCL(copied_back)->clReleaseEvent(copied_back);
   }
@@ -402,7 +409,7 @@ cl_int hg_vendor_run_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel k
   cl_event ev;
   hg_vendor_print *print;
   cl_command_queue queue;
-  cl_int err = enqueue_launch(vb, k, kernel, l, extra, extra_arg, device_ns != NULL, &ev, &print, &queue);
+  cl_int err = enqueue_launch(vb, k, kernel, l, extra, extra_arg, device_ns != NULL, &ev, &print, &queue, NULL);
   if (err != CL_SUCCESS || !ev)
     return err;
 
@@ -425,7 +432,7 @@ cl_int hg_vendor_enqueue_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kern
                                 hg_vendor_extra_args extra, void *extra_arg, cl_event *ev) {
   hg_vendor_print *print;
   cl_command_queue queue;
-  cl_int err = enqueue_launch(vb, k, kernel, l, extra, extra_arg, true, ev, &print, &queue);
+  cl_int err = enqueue_launch(vb, k, kernel, l, extra, extra_arg, true, ev, &print, &queue, NULL);
   hg_vendor_print_release(print); /* none: sliced kernels do not print, robust ones have no forms */
   if (err == CL_SUCCESS && *ev)
     VCL(queue)->clFlush(queue);
@@ -439,7 +446,13 @@ cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *k, const hg_
   cl_event ev;
   hg_vendor_print *print;
   cl_command_queue queue;
-  cl_int err = enqueue_launch(vb, k, k->kernel, l, NULL, NULL, timed, &ev, &print, &queue);
+  hg_token *batched = NULL;
+  cl_int err = enqueue_launch(vb, k, k->kernel, l, NULL, NULL, timed, &ev, &print, &queue, timed ? NULL : &batched);
+  if (err == CL_SUCCESS && batched) {
+    VCL(queue)->clFlush(queue); /* the launch starts now, not when its batch is first waited for */
+    *token = batched;
+    return CL_SUCCESS;
+  }
   if (err != CL_SUCCESS || !ev)
     return err;
   err = hg_vendor_submitted(queue, CL_SUCCESS, ev, token);

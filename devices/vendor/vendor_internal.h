@@ -35,7 +35,9 @@ typedef struct hg_vendor_backend {
   cl_command_queue plain_queue; /* in-order, no profiling (NULL: everything goes to queue) */
   pthread_mutex_t stream_lock;  /* vendor_stream.c: the order across the two queues */
   cl_command_queue last_queue;  /* where the latest operation went */
-  cl_event last_event;          /* the latest operation (retained), or NULL */
+  cl_event last_event;          /* the latest operation with an event (retained), or NULL */
+  bool last_unevented;          /* the latest operation on last_queue has no event of its own */
+  struct hg_vendor_batch *open_batch; /* the launches a later marker completes (vendor_stream.c) */
   _Atomic int64_t clock_offset; /* host ns - device profiling ns (vendor_clock.c) */
   bool clock_known;       /* false: the vendor's profiled times are not used */
   /* launches whose printf output is not written yet, in queue order (vendor_printf.c) */
@@ -120,6 +122,22 @@ typedef struct hg_vendor_slot {
  * the enqueue failed). */
 void hg_vendor_stream_take(hg_vendor_backend *vb, bool timed, hg_vendor_slot *s);
 void hg_vendor_stream_give(hg_vendor_backend *vb, const hg_vendor_slot *s, cl_event last);
+
+/* An untimed launch enqueued without a vendor event (which costs NVIDIA about 2 us, and a
+ * waiting thread as much again): it joins the stream's open batch, whose completion is a marker
+ * enqueued only when someone first waits for one of its launches (vendor_stream.c). With the
+ * stream held, after the enqueue; gives the stream back and returns the launch's token. */
+hg_token *hg_vendor_stream_give_batched(hg_vendor_backend *vb, const hg_vendor_slot *s);
+typedef struct hg_vendor_batch hg_vendor_batch;
+/* A token that is a batch, tagged in bit 1 (prints take bit 0); NULL for other tokens. */
+static inline hg_vendor_batch *hg_vendor_token_batch(hg_token *t) {
+  return ((uintptr_t)t & 2u) ? (hg_vendor_batch *)((uintptr_t)t & ~(uintptr_t)3u) : NULL;
+}
+/* Waits for the batch's marker (enqueued now if no one did yet) and reports how it ended. */
+cl_int hg_vendor_batch_wait(hg_vendor_backend *vb, hg_vendor_batch *b);
+void hg_vendor_batch_release(hg_vendor_batch *b);
+/* At the backend's end: the open batch's reference. */
+void hg_vendor_stream_free(hg_vendor_backend *vb);
 
 /* ---- printf through a buffer (vendor_printf.c, docs/printf.md) ------------------------- */
 /* What a launch of a kernel that prints or is robust reads back after it: its printf buffer and

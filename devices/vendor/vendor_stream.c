@@ -5,22 +5,119 @@
  * previous one waits for the previous one's event, and since both queues are in order, for
  * everything before it. Taking the stream serialises the choice and the enqueue; nothing blocks
  * while it is held. */
+#include <stdlib.h>
+
 #include "devices/vendor/vendor_internal.h"
+#include "common/log.h"
+
+/* Untimed launches whose events nobody asked for yet: one marker after the last of them
+ * completes them all (the queue is in order). refs: one per token, one while open. */
+struct hg_vendor_batch {
+  atomic_uint refs;
+  cl_command_queue queue; /* where its launches went */
+  cl_event marker;        /* NULL while open (under stream_lock); then fixed */
+};
+
+static void set_last_event(hg_vendor_backend *vb, cl_command_queue queue, cl_event last) {
+  VCL(last)->clRetainEvent(last);
+  if (vb->last_event)
+    VCL(vb->last_event)->clReleaseEvent(vb->last_event);
+  vb->last_event = last;
+  vb->last_queue = queue;
+  vb->last_unevented = false;
+}
+
+/* An event for the latest operation on last_queue when it has none (a batched launch), for an
+ * operation on the other queue to wait for. Under stream_lock. */
+static cl_event last_event_now(hg_vendor_backend *vb) {
+  if (vb->last_unevented) {
+    cl_event marker = NULL;
+    if (VCL(vb->last_queue)->clEnqueueMarkerWithWaitList(vb->last_queue, 0, NULL, &marker) == CL_SUCCESS) {
+      set_last_event(vb, vb->last_queue, marker);
+      VCL(marker)->clReleaseEvent(marker);
+    } else { /* the order is at stake: wait here rather than lose it */
+      VCL(vb->last_queue)->clFinish(vb->last_queue);
+      vb->last_unevented = false;
+    }
+  }
+  return vb->last_event;
+}
 
 void hg_vendor_stream_take(hg_vendor_backend *vb, bool timed, hg_vendor_slot *s) {
   pthread_mutex_lock(&vb->stream_lock);
   s->queue = timed || !vb->plain_queue ? vb->queue : vb->plain_queue;
-  s->wait = s->queue != vb->last_queue ? vb->last_event : NULL;
+  s->wait = s->queue != vb->last_queue ? last_event_now(vb) : NULL;
   s->num_wait = s->wait ? 1 : 0;
 }
 
 void hg_vendor_stream_give(hg_vendor_backend *vb, const hg_vendor_slot *s, cl_event last) {
-  if (last) {
-    VCL(last)->clRetainEvent(last);
-    if (vb->last_event)
-      VCL(vb->last_event)->clReleaseEvent(vb->last_event);
-    vb->last_event = last;
-    vb->last_queue = s->queue;
-  }
+  if (last)
+    set_last_event(vb, s->queue, last);
   pthread_mutex_unlock(&vb->stream_lock);
+}
+
+/* Closes the open batch (under stream_lock): its marker follows every launch in it. */
+static void close_batch(hg_vendor_backend *vb, hg_vendor_batch *b) {
+  cl_event marker = NULL;
+  if (VCL(b->queue)->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &marker) != CL_SUCCESS) {
+    VCL(b->queue)->clFinish(b->queue); /* nothing to wait for then: all of it is done */
+    marker = NULL;
+  } else if (vb->last_queue == b->queue && vb->last_unevented) {
+    set_last_event(vb, b->queue, marker);
+  }
+  b->marker = marker;
+  if (vb->open_batch == b) {
+    vb->open_batch = NULL;
+    hg_vendor_batch_release(b);
+  }
+}
+
+hg_token *hg_vendor_stream_give_batched(hg_vendor_backend *vb, const hg_vendor_slot *s) {
+  hg_vendor_batch *b = vb->open_batch;
+  if (b && b->queue != s->queue) {
+    close_batch(vb, b);
+    b = NULL;
+  }
+  if (!b && (b = calloc(1, sizeof *b)) != NULL) {
+    atomic_init(&b->refs, 1);
+    b->queue = s->queue;
+    vb->open_batch = b;
+  }
+  vb->last_queue = s->queue;
+  vb->last_unevented = true;
+  if (b)
+    atomic_fetch_add(&b->refs, 1);
+  else /* no memory for a batch: an event now instead */
+    last_event_now(vb);
+  hg_token *token = b ? (hg_token *)((uintptr_t)b | 2u) : NULL;
+  cl_event ev = b ? NULL : vb->last_event;
+  if (ev)
+    VCL(ev)->clRetainEvent(ev);
+  pthread_mutex_unlock(&vb->stream_lock);
+  return token ? token : (hg_token *)ev;
+}
+
+cl_int hg_vendor_batch_wait(hg_vendor_backend *vb, hg_vendor_batch *b) {
+  pthread_mutex_lock(&vb->stream_lock);
+  if (!b->marker && vb->open_batch == b)
+    close_batch(vb, b);
+  cl_event marker = b->marker;
+  if (marker)
+    VCL(marker)->clRetainEvent(marker);
+  pthread_mutex_unlock(&vb->stream_lock);
+  return marker ? hg_vendor_wait(marker) : CL_SUCCESS;
+}
+
+void hg_vendor_batch_release(hg_vendor_batch *b) {
+  if (atomic_fetch_sub(&b->refs, 1) != 1)
+    return;
+  if (b->marker)
+    VCL(b->marker)->clReleaseEvent(b->marker);
+  free(b);
+}
+
+void hg_vendor_stream_free(hg_vendor_backend *vb) {
+  if (vb->open_batch)
+    hg_vendor_batch_release(vb->open_batch);
+  vb->open_batch = NULL;
 }
