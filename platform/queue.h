@@ -48,6 +48,8 @@ struct _cl_command_queue {
   unsigned drivers;      /* threads waiting for an entry that complete the stream themselves */
   unsigned role_waiters; /* threads waiting on cond for the completion role */
   bool worker_idle;      /* the worker waits on cond for something to do */
+  bool worker_deferring; /* the worker lets the stream run while submissions go on (queue_engine.c) */
+  cl_ulong last_append_ns; /* when the latest stream entry was handed to the backend */
   bool worker_running;
   bool released;         /* the application dropped its last reference */
 };

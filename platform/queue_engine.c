@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "platform/callback_guard.h"
 #include "platform/command.h"
@@ -366,6 +367,7 @@ static void stream_complete_run(cl_command_queue q, hg_command *target) {
  * worker to complete it. */
 static bool stream_append_locked(cl_command_queue q, hg_command *c) {
   c->seq = ++q->stream_seq;
+  q->last_append_ns = c->t_run;
   c->stream_holds = 1;
   if (c->token) {
     c->wait_on = c;
@@ -494,6 +496,8 @@ static void queue_push_ready(hg_command *cmd) {
     q->ready_head = cmd;
   q->ready_tail = cmd;
   bool run_inline = !worker_ensure(q);
+  if (q->worker_deferring)
+    pthread_cond_broadcast(&q->cond); /* a synchronous command does not wait for the stream's pause */
   pthread_mutex_unlock(&q->lock);
   if (run_inline) {
     /* No thread to be had: run what is ready here rather than never. */
@@ -576,6 +580,39 @@ static void command_execute(hg_command *cmd) {
     hg_engine_dep_done(successor, false);
 }
 
+/* The worker completes the stream in the background only (threads that wait for an entry,
+ * clFinish, clWaitForEvents and blocking commands, complete it themselves at once). A thread
+ * waiting inside a vendor's driver while the application submits slows every submission
+ * (NVIDIA: 4-10 us per launch, docs/performance.md), so the worker waits for the device once
+ * submissions pause, or once the oldest entry is too old or too far behind: the time until
+ * then, 0 to wait now. Under q->lock. */
+#define STREAM_QUIET_NS 50000ull      /* no new entry for this long: a pause */
+#define STREAM_MAX_LAG_NS 1000000ull  /* an entry's completion is seen at most this late */
+#define STREAM_MAX_BEHIND 256u        /* nor with this many entries after it */
+static cl_ulong worker_defer_until(cl_command_queue q, const hg_command *head) {
+  if (q->stream_seq - head->seq >= STREAM_MAX_BEHIND)
+    return 0;
+  cl_ulong quiet = q->last_append_ns + STREAM_QUIET_NS, lag = head->t_run + STREAM_MAX_LAG_NS;
+  cl_ulong until = quiet < lag ? quiet : lag;
+  return until > hg_now_ns() ? until : 0;
+}
+
+/* Waits on q->cond until `until` (hg_now_ns() time) or a wake-up. Under q->lock. */
+static void worker_sleep_until(cl_command_queue q, cl_ulong until) {
+  cl_ulong now = hg_now_ns(), rel = until > now ? until - now : 0;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts); /* q->cond's clock */
+  ts.tv_sec += (time_t)(rel / 1000000000ull);
+  ts.tv_nsec += (long)(rel % 1000000000ull);
+  if (ts.tv_nsec >= 1000000000L) {
+    ts.tv_sec++;
+    ts.tv_nsec -= 1000000000L;
+  }
+  q->worker_deferring = true;
+  pthread_cond_timedwait(&q->cond, &q->lock, &ts);
+  q->worker_deferring = false;
+}
+
 static void *worker_main(void *arg) {
   cl_command_queue q = arg;
   pthread_mutex_lock(&q->lock);
@@ -593,7 +630,11 @@ static void *worker_main(void *arg) {
     hg_command *head = q->stream_head;
     if (head && !q->completing && !q->drivers) {
       if (!head->device_done) {
-        entry_wait_held(q, head);
+        cl_ulong until = worker_defer_until(q, head);
+        if (until)
+          worker_sleep_until(q, until);
+        else
+          entry_wait_held(q, head);
         continue; /* things may have changed meanwhile: look again */
       }
       q->completing = true;
