@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "harness.h"
 
@@ -472,6 +473,73 @@ HG_TEST(profiling_and_plain_queues_interleaved) {
   clReleaseKernel(step);
   clReleaseCommandQueue(qs[0]);
   clReleaseCommandQueue(qs[1]);
+  clReleaseProgram(prog);
+  clReleaseContext(ctx);
+}
+
+static cl_ulong now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (cl_ulong)t.tv_sec * 1000000000ull + (cl_ulong)t.tv_nsec;
+}
+
+static void CL_CALLBACK count_complete(cl_event e, cl_int status, void *data) {
+  (void)e;
+  if (status == CL_COMPLETE)
+    atomic_fetch_add((atomic_int *)data, 1);
+}
+
+/* Launches nobody waits for complete in the background: a burst of launches with events and
+ * callbacks on a plain queue (the vendor backend runs them without an event each, completed
+ * through one marker, and its worker waits for the device once submissions pause), then only
+ * status polls, no wait, flush or finish: every event reaches CL_COMPLETE and every callback
+ * runs, and the buffer holds the host model's result. The poll gives up after a minute (a
+ * hang, not a time limit). */
+HG_TEST(events_complete_without_waits) {
+  cl_context ctx = hg_test_context();
+  cl_program prog = hg_test_build(ctx, src, "");
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  cl_int err;
+  cl_kernel step = clCreateKernel(prog, "advance", &err);
+  CHECK_CL(err);
+  enum { N = 300 };
+  static cl_uint host[WORDS], model[WORDS];
+  hg_test_fill_random(host, sizeof host);
+  memcpy(model, host, sizeof host);
+  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(step, 0, sizeof a, &a));
+  static cl_event ev[N];
+  atomic_int completed = 0;
+  const size_t global = WORDS;
+  for (int i = 0; i < N; i++) {
+    cl_uint k = hg_test_rand();
+    CHECK_CL(clSetKernelArg(step, 1, sizeof k, &k));
+    CHECK_CL(clEnqueueNDRangeKernel(q, step, 1, NULL, &global, NULL, 0, NULL, &ev[i]));
+    CHECK_CL(clSetEventCallback(ev[i], CL_COMPLETE, count_complete, &completed));
+    model_step(model, WORDS, k);
+  }
+  cl_ulong deadline = now_ns() + 60ull * 1000000000ull;
+  cl_int status = CL_QUEUED;
+  while (now_ns() < deadline &&
+         (status != CL_COMPLETE || atomic_load(&completed) < N)) {
+    CHECK_CL(clGetEventInfo(ev[N - 1], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+    struct timespec pause = {0, 200000};
+    nanosleep(&pause, NULL);
+  }
+  CHECK_MSG(status == CL_COMPLETE, "the last launch's event is %d a minute after the burst", status);
+  CHECK_MSG(atomic_load(&completed) == N, "%d of %d completion callbacks ran", atomic_load(&completed), N);
+  for (int i = 0; i < N; i++) {
+    CHECK_CL(clGetEventInfo(ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+    CHECK_MSG(status == CL_COMPLETE, "event %d is %d", i, status);
+    clReleaseEvent(ev[i]);
+  }
+  memset(host, 0, sizeof host);
+  CHECK_CL(clEnqueueReadBuffer(q, a, CL_TRUE, 0, sizeof host, host, 0, NULL, NULL));
+  CHECK_MSG(memcmp(host, model, sizeof host) == 0, "contents differ from the host model");
+  clReleaseMemObject(a);
+  clReleaseKernel(step);
+  clReleaseCommandQueue(q);
   clReleaseProgram(prog);
   clReleaseContext(ctx);
 }

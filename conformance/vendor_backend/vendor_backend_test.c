@@ -277,6 +277,44 @@ static void test_code(hg_backend *be) {
     }
     CHECK(atomic_load(&vb->clock_offset) < calibrated + 1000000, "the offset was not corrected");
   }
+  /* untimed launches go without a vendor event (one batch, one marker when first waited for):
+   * a burst of them with each a different `add`, then a timed read (the profiling queue, which
+   * must wait for the eventless launches on the other one) sees the last launch's results; the
+   * first launch's token, waited for last, completes too */
+  if (o->kernel_launch_async && o->mem_read_async) {
+    enum { BURST = 20 };
+    hg_token *tok[BURST] = {0};
+    int adds[BURST];
+    S s = {0};
+    for (int i = 0; i < BURST; i++) {
+      adds[i] = (int)rr(0, 1000);
+      hg_launch_arg args[6] = {{.kind = HG_ARG_BUFFER, .mem = out}, {.kind = HG_ARG_BUFFER, .mem = in},
+                               {.kind = HG_ARG_LOCAL, .size = 64 * 4}, {.kind = HG_ARG_VALUE, .size = 4, .value = &adds[i]},
+                               {.kind = HG_ARG_BUFFER, .mem = NULL}, {.kind = HG_ARG_VALUE, .size = sizeof s, .value = &s}};
+      hg_launch l = {.work_dim = 1, .global_size = {n, 1, 1}, .local_size = {64, 0, 0}, .num_args = 6, .args = args};
+      e = o->kernel_launch_async(be, k, &l, false, &tok[i]);
+      CHECK(e == CL_SUCCESS && tok[i], "untimed launch %d: %d", i, e);
+    }
+    memset(hout, 0xCD, n * 4);
+    hg_token *rt = NULL;
+    e = o->mem_read_async(be, out, 0, n * 4, hout, true, &rt);
+    CHECK(e == CL_SUCCESS && rt, "timed read after untimed launches: %d", e);
+    if (rt) {
+      CHECK(o->token_wait(be, rt, NULL, NULL) == CL_SUCCESS, "timed read wait");
+      o->token_release(be, rt);
+    }
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+      size_t g0 = i / 64 * 64, l0 = i % 64;
+      bad += hout[i] != hin[g0 + 63 - l0] + adds[BURST - 1];
+    }
+    CHECK(!bad, "results after a burst of untimed launches: %d wrong", bad);
+    for (int i = 0; i < BURST; i++)
+      if (tok[i]) {
+        CHECK(o->token_wait(be, tok[i], NULL, NULL) == CL_SUCCESS, "untimed launch %d's token", i);
+        o->token_release(be, tok[i]);
+      }
+  }
   /* local size NULL path, and an error from the vendor */
   { int w = 64; hg_launch_arg args[2] = {{.kind = HG_ARG_BUFFER, .mem = out}, {.kind = HG_ARG_VALUE, .size = 4, .value = &w}};
     hg_launch l = {.work_dim = 2, .global_size = {64, 64, 1}, .num_args = 2, .args = args};
