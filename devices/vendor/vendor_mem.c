@@ -157,10 +157,20 @@ cl_int hg_vendor_mem_at(hg_vendor_backend *vb, hg_dev_mem *m, size_t offset, cl_
   return err;
 }
 
+/* Where a transfer's vendor event goes: none for an untimed asynchronous one, which joins the
+ * stream's batch instead (vendor_stream.c). */
+static cl_event *event_out(bool timed, hg_token **token, cl_event *ev) { return token && !timed ? NULL : ev; }
+
 /* Ends a transfer enqueued (never blocking: the stream was held) with event ev: the stream
  * learns its event, then the synchronous form (token NULL) waits for it and the asynchronous one
- * hands it over as the token. */
-static cl_int finish(hg_vendor_backend *vb, const hg_vendor_slot *slot, cl_int err, cl_event ev, hg_token **token) {
+ * hands it over as the token (an untimed one: its batch's token). */
+static cl_int finish(hg_vendor_backend *vb, const hg_vendor_slot *slot, cl_int err, cl_event ev, bool timed,
+                     hg_token **token) {
+  if (err == CL_SUCCESS && !event_out(timed, token, &ev)) {
+    *token = hg_vendor_stream_give_batched(vb, slot);
+    VCL(slot->queue)->clFlush(slot->queue); /* it starts now, not when its batch is first waited for */
+    return CL_SUCCESS;
+  }
   hg_vendor_stream_give(vb, slot, err == CL_SUCCESS ? ev : NULL);
   if (token)
     return hg_vendor_submitted(slot->queue, err, ev, token);
@@ -176,8 +186,8 @@ static cl_int mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t si
   hg_vendor_slot slot;
   hg_vendor_stream_take(vb, timed, &slot);
   cl_int err = VCL(slot.queue)->clEnqueueReadBuffer(slot.queue, src->mem, CL_FALSE, offset, size, dst,
-                                                    HG_VENDOR_WAIT(slot), &ev);
-  return finish(vb, &slot, err, ev, token);
+                                                    HG_VENDOR_WAIT(slot), event_out(timed, token, &ev));
+  return finish(vb, &slot, err, ev, timed, token);
 }
 
 static cl_int mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src, bool timed,
@@ -189,8 +199,8 @@ static cl_int mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t s
   hg_vendor_slot slot;
   hg_vendor_stream_take(vb, timed, &slot);
   cl_int err = VCL(slot.queue)->clEnqueueWriteBuffer(slot.queue, dst->mem, CL_FALSE, offset, size, src,
-                                                     HG_VENDOR_WAIT(slot), &ev);
-  return finish(vb, &slot, err, ev, token);
+                                                     HG_VENDOR_WAIT(slot), event_out(timed, token, &ev));
+  return finish(vb, &slot, err, ev, timed, token);
 }
 
 static cl_int mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst, size_t dst_offset,
@@ -205,8 +215,8 @@ static cl_int mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_de
   hg_vendor_slot slot;
   hg_vendor_stream_take(vb, timed, &slot);
   cl_int err = VCL(slot.queue)->clEnqueueCopyBuffer(slot.queue, src->mem, dst->mem, src_offset, dst_offset, size,
-                                                    HG_VENDOR_WAIT(slot), &ev);
-  return finish(vb, &slot, err, ev, token);
+                                                    HG_VENDOR_WAIT(slot), event_out(timed, token, &ev));
+  return finish(vb, &slot, err, ev, timed, token);
 }
 
 static cl_int mem_fill(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
@@ -218,8 +228,8 @@ static cl_int mem_fill(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t si
   hg_vendor_slot slot;
   hg_vendor_stream_take(vb, timed, &slot);
   cl_int err = VCL(slot.queue)->clEnqueueFillBuffer(slot.queue, dst->mem, pattern, pattern_size, offset, size,
-                                                    HG_VENDOR_WAIT(slot), &ev);
-  return finish(vb, &slot, err, ev, token);
+                                                    HG_VENDOR_WAIT(slot), event_out(timed, token, &ev));
+  return finish(vb, &slot, err, ev, timed, token);
 }
 
 static bool empty_region(const hg_rect *r) { return !r->region[0] || !r->region[1] || !r->region[2]; }
@@ -234,8 +244,9 @@ static cl_int mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *r, v
   hg_vendor_stream_take(vb, timed, &slot);
   cl_int err = VCL(slot.queue)->clEnqueueReadBufferRect(
       slot.queue, src->mem, CL_FALSE, r->src_origin, r->dst_origin, r->region, r->src_row_pitch,
-      r->src_slice_pitch, r->dst_row_pitch, r->dst_slice_pitch, dst, HG_VENDOR_WAIT(slot), &ev);
-  return finish(vb, &slot, err, ev, token);
+      r->src_slice_pitch, r->dst_row_pitch, r->dst_slice_pitch, dst, HG_VENDOR_WAIT(slot),
+      event_out(timed, token, &ev));
+  return finish(vb, &slot, err, ev, timed, token);
 }
 
 static cl_int mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, const void *src, bool timed,
@@ -248,8 +259,9 @@ static cl_int mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, 
   hg_vendor_stream_take(vb, timed, &slot);
   cl_int err = VCL(slot.queue)->clEnqueueWriteBufferRect(
       slot.queue, dst->mem, CL_FALSE, r->dst_origin, r->src_origin, r->region, r->dst_row_pitch,
-      r->dst_slice_pitch, r->src_row_pitch, r->src_slice_pitch, src, HG_VENDOR_WAIT(slot), &ev);
-  return finish(vb, &slot, err, ev, token);
+      r->dst_slice_pitch, r->src_row_pitch, r->src_slice_pitch, src, HG_VENDOR_WAIT(slot),
+      event_out(timed, token, &ev));
+  return finish(vb, &slot, err, ev, timed, token);
 }
 
 static cl_int mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r, bool timed,
@@ -263,8 +275,8 @@ static cl_int mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, co
   cl_int err = VCL(slot.queue)->clEnqueueCopyBufferRect(slot.queue, src->mem, dst->mem, r->src_origin, r->dst_origin,
                                                         r->region, r->src_row_pitch, r->src_slice_pitch,
                                                         r->dst_row_pitch, r->dst_slice_pitch, HG_VENDOR_WAIT(slot),
-                                                        &ev);
-  return finish(vb, &slot, err, ev, token);
+                                                        event_out(timed, token, &ev));
+  return finish(vb, &slot, err, ev, timed, token);
 }
 
 /* ---- the table's entries: synchronous, then asynchronous ---- */
