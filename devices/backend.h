@@ -193,6 +193,10 @@ typedef struct hg_backend_ops {
    * resume), given the kernel's own resources and up to the profile's local memory for
    * __local arguments. */
   size_t (*kernel_work_group_size)(hg_backend *be, hg_dev_kernel *kernel);
+  /* Optional: what kernel_work_group_size gives for the module's kernel `name`, when the backend
+   * knows it without building the program (an earlier build of the same module recorded it);
+   * 0: unknown, build to learn it. */
+  size_t (*kernel_work_group_size_known)(hg_backend *be, const struct hg_ir_module *module, const char *name);
   /* Runs the kernel to completion. device_ns, when not NULL, receives the device-measured
    * execution time (0 if the backend cannot measure it). */
   cl_int (*kernel_launch)(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);

@@ -326,6 +326,13 @@ size_t hg_kernel_work_group_size(cl_kernel k) {
     hg_dev_kernel *dk;
     if (!be || atomic_load(&be->lost) || !be->ops->kernel_work_group_size)
       continue;
+    size_t known = be->ops->kernel_work_group_size_known
+                       ? be->ops->kernel_work_group_size_known(be, k->program->module, hg_kernel_function(k)->name)
+                       : 0;
+    if (known) { /* no build of the program for this backend only to learn it */
+      best = known < best ? known : best;
+      continue;
+    }
     if (hg_kernel_device(k, be, &dk) != CL_SUCCESS) { /* it cannot run there at all: the safe size */
       best = best < HG_KERNEL_SAFE_WORK_GROUP_SIZE ? best : HG_KERNEL_SAFE_WORK_GROUP_SIZE;
       continue;

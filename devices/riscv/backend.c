@@ -217,6 +217,7 @@ static const hg_backend_ops riscv_ops = {
     .kernel_create = hg_rv_kernel_create,
     .kernel_free = hg_rv_kernel_free,
     .kernel_work_group_size = hg_rv_kernel_work_group_size,
+    .kernel_work_group_size_known = hg_rv_kernel_work_group_size_known,
     .kernel_launch = hg_rv_kernel_launch,
     .kernel_time_limit = true, /* the simulator ends its cores past hg_launch.time_limit_ns */
     .kernel_run = hg_rv_kernel_run,

@@ -6,8 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devices/cache.h"
 #include "devices/riscv/backend_internal.h"
+#include "ir/ir.h"
 #include "common/log.h"
+#include "common/profile_limits.h"
 
 static int alloc_dram(void *ctx, size_t size, uint64_t *base) {
   return hg_sim_dram_alloc((hg_sim_machine *)ctx, size, base) == HG_SIM_OK ? 0 : -1;
@@ -18,6 +21,70 @@ static char *dup_str(const char *s) {
   if (d)
     strcpy(d, s);
   return d;
+}
+
+/* The cache key of a module's kernels' work-group sizes: its encoding and the tile's L1 (the
+ * cache adds the driver build). False when the module cannot be encoded. */
+static bool wgs_key(hg_sim_machine *sim, const hg_ir_module *module, hg_cache_key *key) {
+  uint8_t *bytes, hash[16];
+  size_t size;
+  if (hg_ir_encode(module, &bytes, &size) != 0)
+    return false;
+  hg_cache_hash(bytes, size, hash);
+  free(bytes);
+  uint64_t l1 = hg_sim_get_config(sim)->l1_size;
+  hg_cache_key_add_str(key, "riscv-work-group-sizes");
+  hg_cache_key_add(key, hash, sizeof hash);
+  hg_cache_key_add(key, &l1, sizeof l1);
+  return true;
+}
+
+/* Records "name\0" + 8-byte size per kernel of a built program under the module's key. */
+static void wgs_record(hg_rv_backend *rb, hg_sim_machine *sim, const hg_ir_module *module, const hg_dev_program *p) {
+  hg_cache_key key = {0};
+  size_t cap = 0;
+  for (uint32_t i = 0; i < p->obj.num_kernels; i++)
+    cap += strlen(p->module->functions[p->obj.kernels[i].kernel].name) + 1 + sizeof(uint64_t);
+  uint8_t *value = cap ? malloc(cap) : NULL;
+  if (value && wgs_key(sim, module, &key)) {
+    size_t at = 0;
+    for (uint32_t i = 0; i < p->obj.num_kernels; i++) {
+      const hg_rv_kernel_code *kc = &p->obj.kernels[i];
+      const hg_ir_function *f = &p->module->functions[kc->kernel];
+      uint64_t wgs = hg_rv_code_work_group_size(rb, f, kc);
+      size_t n = strlen(f->name) + 1;
+      memcpy(value + at, f->name, n);
+      memcpy(value + at + n, &wgs, sizeof wgs);
+      at += n + sizeof wgs;
+    }
+    hg_cache_put(&key, value, at);
+  }
+  hg_cache_key_free(&key);
+  free(value);
+}
+
+size_t hg_rv_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_module *module, const char *name) {
+  hg_sim_machine *sim = hg_rv_machine(hg_rv_of(be));
+  hg_cache_key key = {0};
+  uint8_t *value = NULL;
+  size_t size = 0, found = 0;
+  if (sim && wgs_key(sim, module, &key) && hg_cache_get(&key, &value, &size)) {
+    /* checked as it is read: an entry comes from disk */
+    for (size_t at = 0; at < size && !found;) {
+      const char *entry = (const char *)value + at;
+      size_t n = strnlen(entry, size - at);
+      if (n == size - at || size - at - n - 1 < sizeof(uint64_t))
+        break;
+      uint64_t wgs;
+      memcpy(&wgs, value + at + n + 1, sizeof wgs);
+      if (!strcmp(entry, name) && wgs >= 1 && wgs <= HG_PROFILE_MAX_WORK_GROUP_SIZE)
+        found = (size_t)wgs;
+      at += n + 1 + sizeof wgs;
+    }
+  }
+  hg_cache_key_free(&key);
+  free(value);
+  return found;
 }
 
 cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
@@ -66,6 +133,7 @@ cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, co
   pthread_mutex_unlock(&rb->lock);
   HG_LOG(HG_LOG_COMPILE, "riscv: built %u kernels, %zu bytes of code, %zu bytes of data", p->obj.num_kernels,
          p->image.code_size, p->image.data_size);
+  wgs_record(rb, sim, module, p);
   if (log)
     *log = dup_str("");
   *out = p;

@@ -74,6 +74,13 @@ cl_int hg_rv_kernel_create(hg_backend *be, hg_dev_program *prog, const char *nam
 void hg_rv_kernel_free(hg_backend *be, hg_dev_kernel *kernel);
 cl_int hg_rv_kernel_launch(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);
 size_t hg_rv_kernel_work_group_size(hg_backend *be, hg_dev_kernel *kernel);
+/* The same for a kernel's code before any hg_dev_kernel exists. */
+size_t hg_rv_code_work_group_size(hg_rv_backend *rb, const hg_ir_function *f, const hg_rv_kernel_code *code);
+/* Work-group sizes of a module's kernels kept in the program cache (backend_code.c): recorded
+ * by a build, known to later processes without one (hashcat asks every kernel's
+ * CL_KERNEL_WORK_GROUP_SIZE, which needs every backend's answer: without this each process built
+ * its kernels for RISC-V, 20 s and 0.7 GB for hashcat's). */
+size_t hg_rv_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_module *module, const char *name);
 /* kernel_run / kernel_stop (devices/backend.h; backend_launch.c, docs/riscv-backend.md "Stopping
  * and resuming"). */
 cl_int hg_rv_kernel_run(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch,

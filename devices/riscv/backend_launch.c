@@ -128,16 +128,19 @@ static hg_ir_ndrange_state *collect_stopped(const hg_rv_state_io *io, const hg_l
 /* The most work-items of one group that fit the tile's L1 with the kernel's frames, its static
  * local memory plus the profile's whole local memory for __local arguments (the layout
  * rv_launch makes). */
-size_t hg_rv_kernel_work_group_size(hg_backend *be, hg_dev_kernel *k) {
-  hg_rv_backend *rb = hg_rv_of(be);
+size_t hg_rv_code_work_group_size(hg_rv_backend *rb, const hg_ir_function *f, const hg_rv_kernel_code *code) {
   if (!rb->sim)
     return HG_PROFILE_MAX_WORK_GROUP_SIZE;
   uint64_t l1 = hg_sim_get_config(rb->sim)->l1_size;
-  uint64_t fixed = align16(k->fn->local_static_size) + align16(HG_PROFILE_LOCAL_MEM_SIZE) + HG_RV_WG_WORDS * 8 + 16 +
-                   k->code->frame_align + HG_RV_STACK_BYTES;
-  uint64_t per_item = HG_RV_WI_BYTES + k->code->frame_size;
+  uint64_t fixed = align16(f->local_static_size) + align16(HG_PROFILE_LOCAL_MEM_SIZE) + HG_RV_WG_WORDS * 8 + 16 +
+                   code->frame_align + HG_RV_STACK_BYTES;
+  uint64_t per_item = HG_RV_WI_BYTES + code->frame_size;
   uint64_t fit = l1 > fixed ? (l1 - fixed) / per_item : 0;
   return fit < HG_PROFILE_MAX_WORK_GROUP_SIZE ? (size_t)fit : HG_PROFILE_MAX_WORK_GROUP_SIZE;
+}
+
+size_t hg_rv_kernel_work_group_size(hg_backend *be, hg_dev_kernel *k) {
+  return hg_rv_code_work_group_size(hg_rv_of(be), k->fn, k->code);
 }
 
 /* One launch: a plain kernel_launch (run == false: no polls, no records), or a kernel_run that
