@@ -97,6 +97,16 @@ static const char *const k_templates[OC_FIX_COUNT] = {
         "  return (isfinite(x) & (x == rint(x))) ? z : tanpi(x);\n"
         "}\n",
     [OC_FIX_ATANPI] = "static inline $F hg_atanpi_$F($F x) { return x == ($F)0 ? x : atanpi(x); }\n",
+    /* fmod of double vectors lane by lane: PoCL 3.1's double8 fmod gives other lanes wrong
+     * results (5.5 fmod 2 = 0) when one lane has a subnormal y or a huge quotient (CTS
+     * math_brute_force fmod, vector size 8); the scalar fmod is exact */
+    [OC_FIX_FMOD_VECTOR] =
+        "static inline $F hg_fmod_$F($F x, $F y) {\n"
+        "  union { $F v; double e[vec_step($F)]; } a, b, r;\n"
+        "  a.v = x;\n  b.v = y;\n"
+        "  for (int i = 0; i < vec_step($F); i++) r.e[i] = fmod(a.e[i], b.e[i]);\n"
+        "  return r.v;\n"
+        "}\n",
 };
 
 /* The unsigned 64-bit form of OC_FIX_MAD_SAT: overflow when the high half or the carry is set. */
@@ -200,6 +210,12 @@ bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_c
     if (strcmp(name, pi_zero[i].name) || in->num_operands != 1 || !is_fp(t0)) continue;
     c->fix_mask[pi_zero[i].fix] |= fix_bit(t0.scalar == HG_IR_F64, lanes);
     snprintf(fx->callee, sizeof fx->callee, "hg_%s_%s", name, fp_name(t0, tb, sizeof tb));
+    return true;
+  }
+  if (!strcmp(name, "fmod") && in->num_operands == 2 && t0.scalar == HG_IR_F64 && lanes > 1 &&
+      lanes_of(oc_vtype(c, in->operands[1])) == lanes) {
+    c->fix_mask[OC_FIX_FMOD_VECTOR] |= fix_bit(1, lanes);
+    snprintf(fx->callee, sizeof fx->callee, "hg_fmod_%s", fp_name(t0, tb, sizeof tb));
     return true;
   }
   char dst[TB];

@@ -55,6 +55,7 @@ enum oc_fix {
   OC_FIX_COSPI,
   OC_FIX_TANPI,
   OC_FIX_ATANPI,
+  OC_FIX_FMOD_VECTOR, /* double vectors */
   OC_FIX_COUNT
 };
 

@@ -704,7 +704,72 @@ out:
   free(a), free(bb), free(cc), free(ni), free(oi), free(o), free(o2);
 }
 
+/* fmod of double vectors of every width, lanes of ordinary values beside lanes with subnormal
+ * divisors and huge quotients (fmod is exact: each lane must equal the host's fmod). PoCL 3.1's
+ * double8 fmod gave the other lanes of such a vector wrong results (5.5 fmod 2 = 0: CTS
+ * math_brute_force fmod, vector size 8). */
+static void run_fmod_double_vectors(const void *arg) {
+  (void)arg;
+  if (!S.fp64) {
+    suite_skip("no cl_khr_fp64");
+    return;
+  }
+  static const int widths[] = {2, 3, 4, 8, 16};
+  static suite_batch *b;
+  if (!b) {
+    b = suite_batch_new("#pragma OPENCL EXTENSION cl_khr_fp64 : enable", "");
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+      char kname[32];
+      snprintf(kname, sizeof kname, "fmod_d%d", widths[w]);
+      suite_batch_add(b, kname, "__kernel void fmod_d%d(__global const double *a, __global const double *b, "
+                             "__global double *o) {\n  size_t i = get_global_id(0);\n"
+                             "  vstore%d(fmod(vload%d(i, a), vload%d(i, b)), i, o);\n}\n",
+                      widths[w], widths[w], widths[w], widths[w]);
+    }
+  }
+  enum { N = 48 * 16 };
+  double *a = malloc(N * sizeof *a), *y = malloc(N * sizeof *y), *o = malloc(N * sizeof *o);
+  for (size_t i = 0; i < N; i++) {
+    switch (suite_rand() % 4) {
+    case 0: /* a subnormal divisor of a large x */
+      a[i] = ldexp(suite_uniform(-1, 1), (int)(suite_rand() % 400) - 100);
+      y[i] = ldexp(suite_uniform(0.01, 1), -1023 - (int)(suite_rand() % 40));
+      break;
+    case 1: /* a quotient beyond 2^1000 */
+      a[i] = ldexp(suite_uniform(-1, 1), 600 + (int)(suite_rand() % 400));
+      y[i] = ldexp(suite_uniform(0.5, 1), -(int)(suite_rand() % 400));
+      break;
+    default: /* ordinary */
+      a[i] = suite_uniform(-100, 100);
+      y[i] = suite_uniform(0.25, 10);
+    }
+  }
+  cl_mem ma = suite_buffer(N * sizeof *a, a), mb = suite_buffer(N * sizeof *y, y), mo = suite_buffer(N * sizeof *o, NULL);
+  for (size_t w = 0; w < sizeof widths / sizeof *widths && !suite_failed(); w++) {
+    char name[32];
+    snprintf(name, sizeof name, "fmod_d%d", widths[w]);
+    cl_kernel k = suite_batch_kernel(b, name);
+    if (!k)
+      break;
+    memset(o, 0xA5, N * sizeof *o);
+    if (suite_args(k, 3, sizeof ma, &ma, sizeof mb, &mb, sizeof mo, &mo) && suite_run1(k, N / (size_t)widths[w], 0) &&
+        suite_read(mo, o, N * sizeof *o))
+      for (size_t i = 0; i < N; i++) {
+        double want = fmod(a[i], y[i]);
+        if (memcmp(&o[i], &want, sizeof want)) {
+          suite_fail("fmod(double%d) lane %zu of vector %zu: fmod(%a, %a) gave %a, expected %a", widths[w],
+                     i % (size_t)widths[w], i / (size_t)widths[w], a[i], y[i], o[i], want);
+          break;
+        }
+      }
+    clReleaseKernel(k);
+  }
+  clReleaseMemObject(ma), clReleaseMemObject(mb), clReleaseMemObject(mo);
+  free(a), free(y), free(o);
+}
+
 __attribute__((constructor)) static void register_math(void) {
+  suite_register("math", "fmod_double_vectors", run_fmod_double_vectors, NULL);
   static mcase cases[NUM_FUNCS * 2 + 32];
   static char names[NUM_FUNCS * 2 + 32][48];
   int k = 0;
