@@ -37,7 +37,7 @@ typedef struct hg_vendor_backend {
   cl_command_queue last_queue;  /* where the latest operation went */
   cl_event last_event;          /* the latest operation with an event (retained), or NULL */
   bool last_unevented;          /* the latest operation on last_queue has no event of its own */
-  struct hg_vendor_batch *open_batch; /* the launches a later marker completes (vendor_stream.c) */
+  struct hg_vendor_batch *open_batch; /* the operations a later marker completes (vendor_stream.c) */
   _Atomic int64_t clock_offset; /* host ns - device profiling ns (vendor_clock.c) */
   bool clock_known;       /* false: the vendor's profiled times are not used */
   /* launches whose printf output is not written yet, in queue order (vendor_printf.c) */
@@ -123,10 +123,11 @@ typedef struct hg_vendor_slot {
 void hg_vendor_stream_take(hg_vendor_backend *vb, bool timed, hg_vendor_slot *s);
 void hg_vendor_stream_give(hg_vendor_backend *vb, const hg_vendor_slot *s, cl_event last);
 
-/* An untimed launch enqueued without a vendor event (which costs NVIDIA about 2 us, and a
- * waiting thread as much again): it joins the stream's open batch, whose completion is a marker
- * enqueued only when someone first waits for one of its launches (vendor_stream.c). With the
- * stream held, after the enqueue; gives the stream back and returns the launch's token. */
+/* An untimed asynchronous operation enqueued without a vendor event (which costs NVIDIA about
+ * 2 us, and a thread waiting for each event more): it joins the stream's open batch, whose
+ * completion is a marker enqueued only when someone first waits for one of its operations
+ * (vendor_stream.c). With the stream held, after the enqueue; gives the stream back and returns
+ * the operation's token. */
 hg_token *hg_vendor_stream_give_batched(hg_vendor_backend *vb, const hg_vendor_slot *s);
 typedef struct hg_vendor_batch hg_vendor_batch;
 /* A token that is a batch, tagged in bit 1 (prints take bit 0); NULL for other tokens. */

@@ -2,19 +2,18 @@
  * command (docs/performance.md), so operations whose times nobody will ask for go to a queue
  * without profiling and the others to a profiling one. The backend promises one order for all
  * its operations (devices/backend.h): an operation that goes to the other queue than the
- * previous one waits for the previous one's event, and since both queues are in order, for
- * everything before it. Taking the stream serialises the choice and the enqueue; nothing blocks
+ * previous one waits for the previous one's event (a marker's when it has none: a batched
+ * operation), and since both queues are in order, for everything before it. Taking the stream serialises the choice and the enqueue; nothing blocks
  * while it is held. */
 #include <stdlib.h>
 
 #include "devices/vendor/vendor_internal.h"
-#include "common/log.h"
 
-/* Untimed launches whose events nobody asked for yet: one marker after the last of them
+/* Untimed operations whose events nobody asked for yet: one marker after the last of them
  * completes them all (the queue is in order). refs: one per token, one while open. */
 struct hg_vendor_batch {
   atomic_uint refs;
-  cl_command_queue queue; /* where its launches went */
+  cl_command_queue queue; /* where its operations went */
   cl_event marker;        /* NULL while open (under stream_lock); then fixed */
 };
 
@@ -27,7 +26,7 @@ static void set_last_event(hg_vendor_backend *vb, cl_command_queue queue, cl_eve
   vb->last_unevented = false;
 }
 
-/* An event for the latest operation on last_queue when it has none (a batched launch), for an
+/* An event for the latest operation on last_queue when it has none (a batched one), for an
  * operation on the other queue to wait for. Under stream_lock. */
 static cl_event last_event_now(hg_vendor_backend *vb) {
   if (vb->last_unevented) {
@@ -56,7 +55,7 @@ void hg_vendor_stream_give(hg_vendor_backend *vb, const hg_vendor_slot *s, cl_ev
   pthread_mutex_unlock(&vb->stream_lock);
 }
 
-/* Closes the open batch (under stream_lock): its marker follows every launch in it. */
+/* Closes the open batch (under stream_lock): its marker follows every operation in it. */
 static void close_batch(hg_vendor_backend *vb, hg_vendor_batch *b) {
   cl_event marker = NULL;
   if (VCL(b->queue)->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &marker) != CL_SUCCESS) {
