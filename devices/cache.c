@@ -196,14 +196,18 @@ static void memory_put(const hg_cache_key *key, const uint8_t *value, size_t siz
   memcpy(k, key->bytes, key->size);
   memcpy(v, value, size);
   pthread_mutex_lock(&memory_lock);
-  int victim = 0;
-  for (int i = 0; i < MEMORY_ENTRIES; i++) {
-    if (!memory[i].key) {
+  int victim = -1; /* the entry of the same key, else a free one, else the least recently used */
+  for (int i = 0; i < MEMORY_ENTRIES && victim < 0; i++)
+    if (memory[i].key && memory[i].key_size == key->size && !memcmp(memory[i].key, key->bytes, key->size))
       victim = i;
-      break;
-    }
-    if (memory[i].last_use < memory[victim].last_use)
+  for (int i = 0; i < MEMORY_ENTRIES && victim < 0; i++)
+    if (!memory[i].key)
       victim = i;
+  if (victim < 0) {
+    victim = 0;
+    for (int i = 1; i < MEMORY_ENTRIES; i++)
+      if (memory[i].last_use < memory[victim].last_use)
+        victim = i;
   }
   struct memory_entry *e = &memory[victim];
   free(e->key);
