@@ -12,8 +12,9 @@
 // OpenCL 1.2; its inputs stay where common libraries agree within that: away from lgamma's
 // zeros, where a tiny absolute difference is many ulp (a seed once put x + 0.5 next to the zero
 // near -2.46: results 19 ulp apart at -0.000326). Positive inputs from 2.5 up; negative ones
-// below -5.5 keep the sign output covered (their zeros lie within about 1/n! of the pole -n, a
-// window random inputs practically never hit). Each function's result has its own slot: a sum
+// at -n - 0.25 below -5 keep the sign output covered, away from the zeros (within about 1/n! of
+// the pole -n) and from the poles themselves, where libraries give the sign differently (x - 5.5
+// once rounded to -20 exactly: PoCL -1, the C library's 1). Each function's result has its own slot: a sum
 // of several would cancel and amplify the 1-ulp differences.
 __kernel void pointer_outputs(__global const float *a, __global const float *b,
                               __global float *o, __global int *oi)
@@ -32,7 +33,7 @@ __kernel void pointer_outputs(__global const float *a, __global const float *b,
     r[4] = remquo(x, y, &pi);                          /* private */
     r[5] = sincos(x, &r[6]);                           /* global */
     float s2;
-    r[7] = lgamma_r(x < 0.0f ? x - 5.5f : x + 2.5f, &ri[1]); /* global */
+    r[7] = lgamma_r(x < 0.0f ? floor(x) - 5.25f : x + 2.5f, &ri[1]); /* global */
     r[8] = remquo(y, x + 40.0f, &ri[2]);               /* global */
     r[9] = sincos(y, &s2);                             /* private */
     r[10] = s2;
