@@ -142,6 +142,11 @@ typedef struct hg_backend_ops {
 
   /* memory */
   cl_int (*mem_alloc)(hg_backend *be, size_t size, hg_dev_mem **out);
+  /* Optional: an allocation in the given host memory (a CL_MEM_USE_HOST_PTR buffer's region of
+   * size bytes, which stays the caller's and must outlive the allocation), its contents that
+   * memory's and its mem_host_address that memory; CL_INVALID_OPERATION where the backend cannot
+   * (mem_alloc is used instead). */
+  cl_int (*mem_alloc_at)(hg_backend *be, void *host, size_t size, hg_dev_mem **out);
   void (*mem_free)(hg_backend *be, hg_dev_mem *mem);
   cl_int (*mem_read)(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst);
   cl_int (*mem_write)(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src);

@@ -4,7 +4,8 @@
  *    address (mem_host_address: PoCL and the other CPU vendors, the RISC-V DRAM): that memory
  *    itself, its access bracketed by the backend's mem_host_begin (map) and mem_host_end (unmap);
  *  - the application's own host_ptr region for CL_MEM_USE_HOST_PTR buffers (the specification
- *    names that pointer), filled and written back by copies;
+ *    names that pointer): zero-copy as above where the backend keeps the buffer there (CPU
+ *    vendors, mem_alloc_at), else filled and written back by copies;
  *  - else a staging allocation of ours: the map command fills it from the device copy (unless
  *    the region is invalidated); the unmap command of a write mapping writes it back.
  * A context that migrated between a zero-copy map and its unmap gets the region copied from
@@ -160,12 +161,17 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
   if (err != CL_SUCCESS)
     goto fail;
   hg_backend *now_on = hg_context_backend(buffer->context);
-  char *direct = NULL;
-  if (buffer->flags & CL_MEM_USE_HOST_PTR) {
-    m->ptr = (char *)buffer->host_ptr + offset;
-  } else if (zero_copy_maps() && (direct = hg_mem_storage_map_direct(buffer->storage, now_on, &m->direct_mem))) {
+  char *direct = zero_copy_maps() ? hg_mem_storage_map_direct(buffer->storage, now_on, &m->direct_mem) : NULL;
+  bool use_host_ptr = buffer->flags & CL_MEM_USE_HOST_PTR;
+  if (direct && use_host_ptr && direct + buffer->origin != (char *)buffer->host_ptr) {
+    hg_mem_storage_unmap_direct(buffer->storage, now_on); /* the backend's memory is not the region */
+    direct = NULL;
+  }
+  if (direct) { /* a CPU vendor's allocation in a USE_HOST_PTR region is that region */
     m->direct_on = now_on;
     m->ptr = direct + buffer->origin + offset;
+  } else if (use_host_ptr) {
+    m->ptr = (char *)buffer->host_ptr + offset;
   } else {
     m->staged = true;
     if (!(m->ptr = hg_map_staging_alloc(size))) {

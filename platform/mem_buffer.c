@@ -29,10 +29,14 @@ void hg_mem_mapping_release(hg_mem_mapping *m) {
 }
 
 /* Runs once nothing uses the buffer any more: the application released it and no command or
- * kernel argument holds it. Callbacks first (they may free a USE_HOST_PTR region), then the
- * memory. */
+ * kernel argument holds it. The memory first (a CPU vendor's allocation may be in the
+ * USE_HOST_PTR region), then the callbacks (they may free that region). */
 static void mem_destroy(cl_mem mem) {
   hg_context_untrack(mem->context, mem);
+  if (!mem->parent) {
+    hg_mem_storage_destroy(mem->storage);
+    mem->storage = NULL;
+  }
   for (hg_mem_destructor *d = mem->destructors; d;) {
     hg_mem_destructor *next = d->next;
     d->fn(mem, d->user_data);
@@ -48,8 +52,6 @@ static void mem_destroy(cl_mem mem) {
   HG_LOG(HG_LOG_MEM, "%s %p of %zu bytes destroyed", mem->parent ? "sub-buffer" : "buffer", (void *)mem, mem->size);
   if (mem->parent)
     hg_mem_release(mem->parent);
-  else
-    hg_mem_storage_destroy(mem->storage);
   hg_context_release(mem->context);
   pthread_mutex_destroy(&mem->lock);
   free(mem->properties);
@@ -149,7 +151,7 @@ static cl_mem buffer_create(cl_context context, const cl_mem_properties *propert
   /* the device copy is initialised now: host_ptr may change right after we return. Inside the
    * placement gate, so a migration either moves the new buffer or finds it on its target. */
   hg_backend *be = hg_placement_enter(&context->placement);
-  err = hg_mem_storage_create(size, be, wants_ptr ? host_ptr : init, &mem->storage);
+  err = hg_mem_storage_create(size, be, wants_ptr ? host_ptr : init, mem->host_ptr, &mem->storage);
   if (err == CL_SUCCESS && (err = hg_context_track(context, mem, CL_OBJECT_MEM_HETGPU)) != CL_SUCCESS) {
     hg_mem_storage_destroy(mem->storage);
     mem->storage = NULL;

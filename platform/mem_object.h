@@ -46,6 +46,8 @@ typedef struct hg_mem_storage {
   size_t size;
   hg_mem_copy dev[HG_MEM_MAX_BACKENDS];
   void *host; /* NULL until a migration to the host or a move between backends needs it */
+  void *at_host; /* CL_MEM_USE_HOST_PTR: the application's region, where backends that can keep
+                    this buffer's allocation (mem_alloc_at: CPU vendors), so its maps copy nothing */
   bool host_valid;
   void *mapped;        /* a backend copy mapped for hg_mem_storage_host_contents, or NULL */
   unsigned mapped_on;  /* that backend's index */
@@ -60,7 +62,9 @@ typedef enum hg_mem_access {
 } hg_mem_access;
 
 /* Creates the record with an allocation on `be`, initialised from `init` when not NULL. */
-cl_int hg_mem_storage_create(size_t size, hg_backend *be, const void *init, hg_mem_storage **out);
+/* A storage whose first copy is on `be`, holding `init` (NULL: undefined contents); at_host:
+ * the application's CL_MEM_USE_HOST_PTR region (also init), kept as allocations where backends can. */
+cl_int hg_mem_storage_create(size_t size, hg_backend *be, const void *init, void *at_host, hg_mem_storage **out);
 void hg_mem_storage_destroy(hg_mem_storage *st);
 /* Makes the copy on `be` valid for the access and returns its allocation. */
 cl_int hg_mem_storage_acquire(hg_mem_storage *st, hg_backend *be, hg_mem_access access, hg_dev_mem **out);
@@ -98,7 +102,7 @@ size_t hg_mem_evict_stale(hg_backend *be);
  * virtual device's global memory (CL_DEVICE_GLOBAL_MEM_SIZE), which the application was told,
  * so an allocation past it fails with CL_MEM_OBJECT_ALLOCATION_FAILURE before the backend is
  * asked (a vendor may assert, or the kernel's OOM killer end the process). */
-cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, hg_dev_mem **out);
+cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, void *at_host, hg_dev_mem **out);
 void hg_mem_backend_free(hg_backend *be, hg_dev_mem *mem, size_t size);
 void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target);
 /* The current contents readable on the host, for a checkpoint: a valid backend copy mapped in

@@ -28,7 +28,7 @@ static cl_int allocation_error(cl_int err) {
 
 static atomic_ullong allocated[HG_MEM_MAX_BACKENDS]; /* bytes per backend */
 
-cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
+cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, void *at_host, hg_dev_mem **out) {
   /* A backend smaller than the one the process started on (whose figures the device shows)
    * refuses what it cannot hold here, before its own failure modes are reached. */
   unsigned long long limit = hg_profile_backend_mem_budget(be);
@@ -44,7 +44,9 @@ cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
            limit, before);
     return CL_MEM_OBJECT_ALLOCATION_FAILURE;
   }
-  cl_int err = be->ops->mem_alloc(be, size, out);
+  cl_int err = at_host && be->ops->mem_alloc_at ? be->ops->mem_alloc_at(be, at_host, size, out) : CL_INVALID_OPERATION;
+  if (err == CL_INVALID_OPERATION)
+    err = be->ops->mem_alloc(be, size, out);
   if (err != CL_SUCCESS)
     atomic_fetch_sub(&allocated[be->index], size);
   return err;
@@ -59,9 +61,9 @@ static cl_int ensure_allocated(hg_mem_storage *st, hg_backend *be) {
   hg_mem_copy *c = &st->dev[be->index];
   if (c->mem)
     return CL_SUCCESS;
-  cl_int err = hg_mem_backend_alloc(be, st->size, &c->mem);
+  cl_int err = hg_mem_backend_alloc(be, st->size, st->at_host, &c->mem);
   if (err != CL_SUCCESS && err != CL_OUT_OF_HOST_MEMORY && hg_mem_evict_stale(be))
-    err = hg_mem_backend_alloc(be, st->size, &c->mem);
+    err = hg_mem_backend_alloc(be, st->size, st->at_host, &c->mem);
   if (err != CL_SUCCESS) {
     c->mem = NULL;
     HG_LOG(HG_LOG_MEM, "allocating %zu bytes on %s failed: %d", st->size, be->name, err);
@@ -110,17 +112,25 @@ static cl_int fill_copy(hg_mem_storage *st, hg_backend *be) {
   return err;
 }
 
-cl_int hg_mem_storage_create(size_t size, hg_backend *be, const void *init, hg_mem_storage **out) {
+/* Whether the allocation on `be` is the application's own region (its contents are already
+ * there). */
+static bool allocated_at_host(const hg_mem_storage *st, hg_backend *be) {
+  hg_dev_mem *mem = st->dev[be->index].mem;
+  return st->at_host && mem && be->ops->mem_host_address && be->ops->mem_host_address(be, mem) == st->at_host;
+}
+
+cl_int hg_mem_storage_create(size_t size, hg_backend *be, const void *init, void *at_host, hg_mem_storage **out) {
   if (!be || be->index >= HG_MEM_MAX_BACKENDS)
     return CL_INVALID_OPERATION;
   hg_mem_storage *st = calloc(1, sizeof *st);
   if (!st)
     return CL_OUT_OF_HOST_MEMORY;
   st->size = size;
+  st->at_host = at_host;
   cl_int err = ensure_allocated(st, be);
   if (err != CL_SUCCESS)
     goto fail;
-  if (init) {
+  if (init && !allocated_at_host(st, be)) {
     err = be->ops->mem_write(be, st->dev[be->index].mem, 0, size, init);
     if (err != CL_SUCCESS)
       goto fail;

@@ -412,3 +412,75 @@ HG_TEST(maps_are_zero_copy_on_cpu_backends) {
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }
+
+static void CL_CALLBACK free_region(cl_mem mem, void *region) {
+  (void)mem;
+  free(region); /* allowed once the buffer is gone: nothing may touch it after */
+}
+
+/* A CL_MEM_USE_HOST_PTR buffer on a CPU vendor lives in the application's region itself: a
+ * kernel's results are there as soon as it completed (before, only a map copied them there),
+ * maps of it and of a sub-buffer return the region, writes through them reach the next kernel,
+ * and a destructor callback may free the region (under ASan: nothing touches it after).
+ * Skipped where the buffer cannot live there (GPUs, the RISC-V DRAM) or maps copy. */
+HG_TEST(use_host_ptr_is_zero_copy_on_cpu_backends) {
+  cl_device_type type = 0;
+  clGetDeviceInfo(hg_test_device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+  const char *zero_copy = getenv("HETGPU_MAP_ZERO_COPY"), *backend = getenv("HETGPU_BACKEND");
+  if (!hg_test_is_hetgpu() || !(type & CL_DEVICE_TYPE_CPU) || (zero_copy && !strcmp(zero_copy, "0")) ||
+      (backend && !strncmp(backend, "riscv", 5))) {
+    hg_test_skip("hetGPU on a CPU vendor, maps not made to copy");
+    return;
+  }
+  cl_context ctx = hg_test_context();
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  enum { N = 64 * 1024 };
+  uint32_t *region = aligned_alloc(4096, N * 4), *model = malloc(N * 4);
+  hg_test_fill_random(region, N * 4);
+  memcpy(model, region, N * 4);
+  cl_int err;
+  cl_mem m = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, N * 4, region, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetMemObjectDestructorCallback(m, free_region, region));
+  cl_program p = hg_test_build(ctx, "kernel void twice(global uint *a) {\n"
+                                    "  local uint t[64]; size_t l = get_local_id(0), g = get_global_id(0);\n"
+                                    "  t[l] = a[g]; barrier(CLK_LOCAL_MEM_FENCE);\n"
+                                    "  a[g] = t[63 - l] * 2u + (uint)g; }", NULL);
+  cl_kernel k = clCreateKernel(p, "twice", &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(k, 0, sizeof m, &m));
+  size_t global = N, local = 64;
+  for (int round = 0; round < 2; round++) {
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_CL(clFinish(q));
+    uint32_t *was = malloc(N * 4);
+    memcpy(was, model, N * 4);
+    for (size_t g = 0; g < N; g++)
+      model[g] = was[g / 64 * 64 + 63 - g % 64] * 2u + (uint32_t)g;
+    free(was);
+    CHECK_SAME(region, model, N * 4); /* no map: the kernel worked in the region */
+    /* a map of a sub-buffer is the region at its origin; a write through it reaches the kernel */
+    cl_buffer_region sr = {4096, 8192};
+    cl_mem sub = clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &sr, &err);
+    CHECK_CL(err);
+    uint32_t *w = clEnqueueMapBuffer(q, sub, CL_TRUE, CL_MAP_WRITE, 0, 8192, 0, NULL, NULL, &err);
+    CHECK_CL(err);
+    CHECK_MSG(w == region + 1024, "the sub-buffer's map at %p, its region at %p", (void *)w, (void *)(region + 1024));
+    for (size_t i = 0; i < 2048; i++)
+      w[i] = model[1024 + i] = hg_test_rand();
+    CHECK_CL(clEnqueueUnmapMemObject(q, sub, w, 0, NULL, NULL));
+    clReleaseMemObject(sub);
+  }
+  uint32_t *r = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, 0, N * 4, 0, NULL, NULL, &err);
+  CHECK_CL(err);
+  CHECK(r == region);
+  CHECK_SAME(r, model, N * 4);
+  CHECK_CL(clEnqueueUnmapMemObject(q, m, r, 0, NULL, NULL));
+  CHECK_CL(clFinish(q));
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseMemObject(m); /* its callback frees the region */
+  free(model);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}

@@ -129,6 +129,7 @@ static const hg_backend_ops vendor_ops = {
     .kind = "vendor",
     .destroy = vendor_destroy,
     .mem_alloc = hg_vendor_mem_alloc,
+    .mem_alloc_at = hg_vendor_mem_alloc_at,
     .mem_free = hg_vendor_mem_free,
     .mem_read = hg_vendor_mem_read,
     .mem_write = hg_vendor_mem_write,

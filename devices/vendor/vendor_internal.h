@@ -180,6 +180,7 @@ static inline hg_vendor_print *hg_vendor_token_print(hg_token *t) {
 
 /* The operations, split by subject. */
 cl_int hg_vendor_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out);
+cl_int hg_vendor_mem_alloc_at(hg_backend *be, void *host, size_t size, hg_dev_mem **out);
 void hg_vendor_mem_free(hg_backend *be, hg_dev_mem *mem);
 cl_int hg_vendor_mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst);
 cl_int hg_vendor_mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src);
