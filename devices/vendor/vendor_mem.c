@@ -48,13 +48,35 @@ static cl_mem cpu_buffer(hg_vendor_backend *vb, size_t size, void **host, cl_int
   return mem;
 }
 
-/* The rest of an allocation whose vendor buffer m->mem exists: made resident now (vendors
- * allocate lazily; migrating the undefined content to the device makes the allocation happen,
- * so a buffer we report as allocated really is) unless its memory is the caller's already. */
-static cl_int alloc_finish(hg_vendor_backend *vb, hg_dev_mem *m, size_t size, bool make_resident, hg_dev_mem **out) {
-  hg_backend *be = &vb->base;
+/* One vendor buffer: in the caller's memory (at_host, a CL_MEM_USE_HOST_PTR region the vendor
+ * works in), else a CPU device's in pages of ours, else the vendor's own memory, made resident
+ * now (vendors allocate lazily; migrating the undefined content to the device makes the
+ * allocation happen, so a buffer we report as allocated really is). */
+static cl_int vendor_alloc(hg_backend *be, void *at_host, size_t size, hg_dev_mem **out) {
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  *out = NULL;
+  if (size == 0)
+    return CL_INVALID_BUFFER_SIZE;
+  hg_dev_mem *m = calloc(1, sizeof *m);
+  if (!m)
+    return CL_OUT_OF_HOST_MEMORY;
   cl_int err = CL_SUCCESS;
-  if (make_resident) {
+  if (at_host)
+    m->mem = VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, size, at_host,
+                                              &err);
+  else if (be->type & CL_DEVICE_TYPE_CPU)
+    m->mem = cpu_buffer(vb, size, &m->host, &err);
+  else
+    m->mem = VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_READ_WRITE, size, NULL, &err);
+  if (!m->mem) {
+    /* a size the profile allows but this vendor does not is a failed allocation for our caller */
+    HG_LOG(HG_LOG_MEM, "%s: clCreateBuffer(%zu) failed (%d)", be->name, size, err);
+    free(m);
+    return err == CL_INVALID_BUFFER_SIZE ? CL_MEM_OBJECT_ALLOCATION_FAILURE : hg_vendor_error(err);
+  }
+  if (at_host) {
+    m->host = at_host;
+  } else {
     cl_event ev = NULL;
     hg_vendor_slot slot;
     hg_vendor_stream_take(vb, false, &slot);
@@ -75,54 +97,20 @@ static cl_int alloc_finish(hg_vendor_backend *vb, hg_dev_mem *m, size_t size, bo
   m->sub_align = be->limits.mem_base_addr_align_bits / 8 ? be->limits.mem_base_addr_align_bits / 8 : 1;
   pthread_mutex_init(&m->subs_lock, NULL);
   *out = m;
-  HG_LOG(HG_LOG_MEM, "%s: allocated %zu bytes%s", be->name, size, make_resident ? "" : " in the caller's memory");
+  HG_LOG(HG_LOG_MEM, "%s: allocated %zu bytes%s", be->name, size, at_host ? " in the caller's memory" : "");
   return CL_SUCCESS;
 }
 
-/* A vendor buffer that could not be made: a size the profile allows but this vendor does not
- * is a failed allocation for our caller. */
-static cl_int create_failed(hg_backend *be, hg_dev_mem *m, size_t size, cl_int err) {
-  HG_LOG(HG_LOG_MEM, "%s: clCreateBuffer(%zu) failed (%d)", be->name, size, err);
-  free(m);
-  return err == CL_INVALID_BUFFER_SIZE ? CL_MEM_OBJECT_ALLOCATION_FAILURE : hg_vendor_error(err);
-}
-
-cl_int hg_vendor_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
-  hg_vendor_backend *vb = hg_vendor_of(be);
-  *out = NULL;
-  if (size == 0)
-    return CL_INVALID_BUFFER_SIZE;
-  hg_dev_mem *m = calloc(1, sizeof *m);
-  if (!m)
-    return CL_OUT_OF_HOST_MEMORY;
-  cl_int err = CL_SUCCESS;
-  m->mem = (be->type & CL_DEVICE_TYPE_CPU) ? cpu_buffer(vb, size, &m->host, &err)
-                                           : VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_READ_WRITE, size,
-                                                                              NULL, &err);
-  if (!m->mem)
-    return create_failed(be, m, size, err);
-  return alloc_finish(vb, m, size, true, out);
-}
+cl_int hg_vendor_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out) { return vendor_alloc(be, NULL, size, out); }
 
 /* A CPU device's buffer in the application's CL_MEM_USE_HOST_PTR region: the vendor works in
  * that memory (its map returns it, which hg_vendor_mem_host_begin checks), so the application's
  * maps need no copy. GPUs: their own memory, as every other buffer. */
 cl_int hg_vendor_mem_alloc_at(hg_backend *be, void *host, size_t size, hg_dev_mem **out) {
-  hg_vendor_backend *vb = hg_vendor_of(be);
   *out = NULL;
   if (!(be->type & CL_DEVICE_TYPE_CPU) || !host)
     return CL_INVALID_OPERATION;
-  if (size == 0)
-    return CL_INVALID_BUFFER_SIZE;
-  hg_dev_mem *m = calloc(1, sizeof *m);
-  if (!m)
-    return CL_OUT_OF_HOST_MEMORY;
-  cl_int err = CL_SUCCESS;
-  m->mem = VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, size, host, &err);
-  if (!m->mem)
-    return create_failed(be, m, size, err);
-  m->host = host;
-  return alloc_finish(vb, m, size, false, out);
+  return vendor_alloc(be, host, size, out);
 }
 
 void hg_vendor_mem_free(hg_backend *be, hg_dev_mem *m) {

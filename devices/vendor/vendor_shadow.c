@@ -23,7 +23,11 @@ struct hg_vendor_shadows {
   shadow s[];
 };
 
-static size_t arg_bytes(const hg_launch_arg *a) { return a->size ? a->size : a->mem->size - a->offset; }
+/* The bytes from the argument's offset it may touch, within its allocation. */
+static size_t arg_bytes(const hg_launch_arg *a) {
+  size_t rest = a->mem->size - a->offset;
+  return a->size && a->size < rest ? a->size : rest;
+}
 
 static bool needs_shadow(const hg_launch_arg *a) {
   return a->kind == HG_ARG_BUFFER && a->mem && a->offset % a->mem->sub_align && a->offset < a->mem->size;
@@ -53,8 +57,6 @@ cl_int hg_vendor_shadows_make(hg_vendor_backend *vb, const hg_launch *l, hg_vend
     if (!needs_shadow(a))
       continue;
     size_t bytes = arg_bytes(a);
-    if (bytes > a->mem->size - a->offset)
-      bytes = a->mem->size - a->offset;
     cl_uint j = 0;
     while (j < sh->count && !(sh->s[j].mem == a->mem && sh->s[j].offset == a->offset))
       j++;
