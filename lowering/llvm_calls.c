@@ -441,13 +441,15 @@ void hg_xlate_call(hg_xlate *x, LLVMValueRef call) {
     hg_xlate_temp_free(x, args);
     return;
   }
-  /* signedness is recorded where it changes the result: integer, common and conversion
-   * functions; elsewhere (get_global_id's uint, vload's size_t offset) the bits say it all */
+  /* signedness is recorded where it changes the result (integer, common and conversion
+   * functions) and where it names the overload a vendor library defines (the vector data
+   * functions' data and pointees: the SPIR back end calls vload4 of uchar as clang does);
+   * elsewhere (get_global_id's uint, vload's size_t offset) the bits say it all */
   uint32_t flags = 0;
   hg_ir_builtin_family fam = hg_builtin_family_of(cl_name);
-  if (fam == HG_IR_BF_INTEGER || fam == HG_IR_BF_COMMON || fam == HG_IR_BF_CONVERT)
+  if (fam == HG_IR_BF_INTEGER || fam == HG_IR_BF_COMMON || fam == HG_IR_BF_CONVERT || fam == HG_IR_BF_VECTOR_DATA)
     for (unsigned i = 0; i < d.num_params && i < 16; i++)
-      if (d.params[i].is_unsigned && d.params[i].pointer == 0) flags |= 1u << i;
+      if (d.params[i].is_unsigned && (d.params[i].pointer == 0 || fam == HG_IR_BF_VECTOR_DATA)) flags |= 1u << i;
   for (unsigned i = 0; i < nargs; i++) args[i] = hg_xlate_operand(x, LLVMGetOperand(call, i));
   set_result(x, call, emit_builtin(x, cl_name, flags, rt, nargs, args));
   hg_xlate_temp_free(x, args);

@@ -39,6 +39,11 @@ bool hg_printf_table_has_kernel(const hg_printf_table *t, const char *name);
 /* The hg_printf_string_fn (devices/printf_buffer.h) of the table's %s slots; ctx is the table. */
 const char *hg_printf_table_string(void *table, uint64_t slot, size_t *max);
 
+/* True when call `in` of function f is to a builtin whose vendor implementations this back end
+ * corrects (opencl_c_fix.c): another back end that calls the vendor's builtin directly would
+ * lose the correction. */
+bool hg_lower_opencl_c_corrects(const hg_ir_module *m, const hg_ir_function *f, const hg_ir_inst *in);
+
 /* The build options the vendor compiler needs for the lowered source (the -cl-std it is
  * written in, and the math options recorded in the module), as a static or module-owned string. */
 const char *hg_lower_opencl_c_options(const hg_ir_module *m);

@@ -174,59 +174,76 @@ static bool is_int_type_name(const char *t) {
   return strncmp(t, "float", 5) && strncmp(t, "double", 6) && strncmp(t, "half", 4);
 }
 
+static const struct {
+  const char *name;
+  enum oc_fix fix;
+} k_pi_zero[] = {{"sinpi", OC_FIX_SINPI}, {"cospi", OC_FIX_COSPI}, {"tanpi", OC_FIX_TANPI}, {"atanpi", OC_FIX_ATANPI}};
+
+static hg_ir_type operand_type(const hg_ir_function *f, const hg_ir_inst *in, uint32_t i) {
+  return i < in->num_operands && in->operands[i] < f->num_values ? f->values[in->operands[i]].type : hg_ir_ty(HG_IR_VOID, 1);
+}
+
+/* The correction call `in` of builtin `name` needs (OC_FIX_FRACT and OC_FIX_LGAMMA_R are the
+ * out-pointer calls of oc_emit_fixed_out_call), or OC_FIX_COUNT for none. */
+static enum oc_fix fix_of(const hg_ir_function *f, const hg_ir_inst *in, const char *name, bool relaxed_math) {
+  if (!in->num_operands) return OC_FIX_COUNT;
+  hg_ir_type t0 = operand_type(f, in, 0), rt = in->type;
+  if ((!strcmp(name, "fract") || !strcmp(name, "lgamma_r")) && in->num_operands == 2 && is_fp(t0) &&
+      operand_type(f, in, 1).scalar == HG_IR_PTR)
+    return name[0] == 'f' ? OC_FIX_FRACT : OC_FIX_LGAMMA_R;
+  if (!strcmp(name, "ilogb") && in->num_operands == 1 && is_fp(t0)) return OC_FIX_ILOGB;
+  if (!strcmp(name, "mad_sat") && in->num_operands == 3 && rt.scalar == HG_IR_I64) return OC_FIX_MAD_SAT;
+  if (!strcmp(name, "smoothstep") && in->num_operands == 3 && rt.scalar == HG_IR_F64) return OC_FIX_SMOOTHSTEP;
+  if (!strcmp(name, "exp10") && in->num_operands == 1 && t0.scalar == HG_IR_F32 && relaxed_math)
+    return OC_FIX_EXP10_RELAXED;
+  for (size_t i = 0; i < sizeof k_pi_zero / sizeof *k_pi_zero; i++)
+    if (!strcmp(name, k_pi_zero[i].name) && in->num_operands == 1 && is_fp(t0)) return k_pi_zero[i].fix;
+  if (!strcmp(name, "fmod") && in->num_operands == 2 && t0.scalar == HG_IR_F64 && lanes_of(t0) > 1 &&
+      lanes_of(operand_type(f, in, 1)) == lanes_of(t0))
+    return OC_FIX_FMOD_VECTOR;
+  char dst[TB];
+  bool sat = false;
+  if (in->num_operands == 1 && is_fp(t0) && hg_ir_builtin_parse_convert(name, dst, sizeof dst, &sat, NULL) && sat &&
+      is_int_type_name(dst))
+    return OC_FIX_NAN_TO_ZERO;
+  return OC_FIX_COUNT;
+}
+
+bool hg_lower_opencl_c_corrects(const hg_ir_module *m, const hg_ir_function *f, const hg_ir_inst *in) {
+  if (in->op != HG_OP_CALL_BUILTIN || !in->num_imm || in->imm[0] >= m->num_strings) return false;
+  return fix_of(f, in, m->strings[in->imm[0]], oc_relaxed_math(m)) != OC_FIX_COUNT;
+}
+
 bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_call *fx) {
   memset(fx, 0, sizeof *fx);
-  if (!in->num_operands) return false;
+  enum oc_fix fix = fix_of(c->f, in, name, c->relaxed_math);
+  if (fix == OC_FIX_COUNT || fix == OC_FIX_FRACT || fix == OC_FIX_LGAMMA_R) return false;
   hg_ir_type t0 = oc_vtype(c, in->operands[0]), rt = in->type;
   unsigned lanes = lanes_of(t0);
   char tb[TB];
-  if (!strcmp(name, "ilogb") && in->num_operands == 1 && is_fp(t0)) {
-    c->fix_mask[OC_FIX_ILOGB] |= fix_bit(t0.scalar == HG_IR_F64, lanes);
-    snprintf(fx->callee, sizeof fx->callee, "hg_ilogb_%s", fp_name(t0, tb, sizeof tb));
-    return true;
-  }
-  if (!strcmp(name, "mad_sat") && in->num_operands == 3 && rt.scalar == HG_IR_I64) {
+  switch (fix) {
+  case OC_FIX_MAD_SAT: {
     bool is_unsigned = in->flags & 1;
-    c->fix_mask[OC_FIX_MAD_SAT] |= fix_bit(is_unsigned, lanes_of(rt));
+    c->fix_mask[fix] |= fix_bit(is_unsigned, lanes_of(rt));
     if (lanes_of(rt) > 1) snprintf(fx->callee, sizeof fx->callee, "hg_mad_sat_%s%u", is_unsigned ? "ulong" : "long", rt.lanes);
     else snprintf(fx->callee, sizeof fx->callee, "hg_mad_sat_%s", is_unsigned ? "ulong" : "long");
     return true;
   }
-  if (!strcmp(name, "smoothstep") && in->num_operands == 3 && rt.scalar == HG_IR_F64) {
+  case OC_FIX_SMOOTHSTEP:
     /* the edges may be scalars beside a vector x: each argument is cast to the result type */
-    c->fix_mask[OC_FIX_SMOOTHSTEP] |= fix_bit(1, lanes_of(rt));
+    c->fix_mask[fix] |= fix_bit(1, lanes_of(rt));
     snprintf(fx->callee, sizeof fx->callee, "hg_smoothstep_%s", fp_name(rt, tb, sizeof tb));
     snprintf(fx->arg_open, sizeof fx->arg_open, "(%s)(", tb);
     return true;
-  }
-  if (!strcmp(name, "exp10") && in->num_operands == 1 && t0.scalar == HG_IR_F32 && c->relaxed_math) {
-    c->fix_mask[OC_FIX_EXP10_RELAXED] |= fix_bit(0, lanes);
-    snprintf(fx->callee, sizeof fx->callee, "hg_exp10_%s", fp_name(t0, tb, sizeof tb));
+  case OC_FIX_NAN_TO_ZERO:
+    c->fix_mask[fix] |= fix_bit(t0.scalar == HG_IR_F64, lanes);
+    snprintf(fx->arg_open, sizeof fx->arg_open, "hg_nan0_%s(", fp_name(t0, tb, sizeof tb));
     return true;
-  }
-  static const struct { const char *name; enum oc_fix fix; } pi_zero[] = {
-      {"sinpi", OC_FIX_SINPI}, {"cospi", OC_FIX_COSPI}, {"tanpi", OC_FIX_TANPI}, {"atanpi", OC_FIX_ATANPI}};
-  for (size_t i = 0; i < sizeof pi_zero / sizeof *pi_zero; i++) {
-    if (strcmp(name, pi_zero[i].name) || in->num_operands != 1 || !is_fp(t0)) continue;
-    c->fix_mask[pi_zero[i].fix] |= fix_bit(t0.scalar == HG_IR_F64, lanes);
+  default: /* a helper named after the builtin and the argument's type */
+    c->fix_mask[fix] |= fix_bit(t0.scalar == HG_IR_F64, lanes);
     snprintf(fx->callee, sizeof fx->callee, "hg_%s_%s", name, fp_name(t0, tb, sizeof tb));
     return true;
   }
-  if (!strcmp(name, "fmod") && in->num_operands == 2 && t0.scalar == HG_IR_F64 && lanes > 1 &&
-      lanes_of(oc_vtype(c, in->operands[1])) == lanes) {
-    c->fix_mask[OC_FIX_FMOD_VECTOR] |= fix_bit(1, lanes);
-    snprintf(fx->callee, sizeof fx->callee, "hg_fmod_%s", fp_name(t0, tb, sizeof tb));
-    return true;
-  }
-  char dst[TB];
-  bool sat = false;
-  if (in->num_operands == 1 && is_fp(t0) && hg_ir_builtin_parse_convert(name, dst, sizeof dst, &sat, NULL) && sat &&
-      is_int_type_name(dst)) {
-    c->fix_mask[OC_FIX_NAN_TO_ZERO] |= fix_bit(t0.scalar == HG_IR_F64, lanes);
-    snprintf(fx->arg_open, sizeof fx->arg_open, "hg_nan0_%s(", fp_name(t0, tb, sizeof tb));
-    return true;
-  }
-  return false;
 }
 
 /* fract and lgamma_r write through a pointer in any address space, and OpenCL C 1.2 has no

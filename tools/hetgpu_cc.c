@@ -11,6 +11,8 @@
  *                                                        catch-up forms (docs/opencl-c-safe-points.md)
  *   hetgpu-cc kernel.cl|kernel.hgir --robust             the robust form, every global access checked
  *                                                        (HETGPU_ROBUST, docs/robust-access.md)
+ *   hetgpu-cc kernel.cl|kernel.hgir --emit-spir -o k.bc  lower to SPIR bitcode, as PoCL gets it
+ *                                                        (docs/spir-backend.md)
  *
  * Build options are every other argument starting with '-' (-D, -I with or without a separate
  * value, -cl-std=, -cl-fast-relaxed-math ...), or given whole with --options "...".
@@ -27,10 +29,11 @@
 #include "lowering/frontend_spirv.h"
 #include "lowering/opencl_c.h"
 #include "lowering/opencl_c_stop.h"
+#include "lowering/spir.h"
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: hetgpu-cc [build options] INPUT [-o OUTPUT] [--print | --verify | --emit-opencl-c | --stoppable | --robust]\n"
+          "usage: hetgpu-cc [build options] INPUT [-o OUTPUT] [--print | --verify | --emit-opencl-c | --stoppable | --robust | --emit-spir]\n"
           "                 [--library] [--options \"OPTIONS\"]\n"
           "INPUT is OpenCL C source, a SPIR-V module or an IR binary; build options are passed to the front end.\n");
 }
@@ -95,7 +98,7 @@ static void print_printf_table(const hg_printf_table *pt) {
 
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
-  bool print = false, verify = false, emit_c = false, stoppable = false, robust = false, library = false;
+  bool print = false, verify = false, emit_c = false, stoppable = false, robust = false, library = false, spir = false;
   char *opts = calloc(1, 1);
   if (!opts) return 3;
   for (int i = 1; i < argc; i++) {
@@ -106,6 +109,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--emit-opencl-c")) emit_c = true;
     else if (!strcmp(a, "--stoppable")) emit_c = stoppable = true;
     else if (!strcmp(a, "--robust")) emit_c = robust = true;
+    else if (!strcmp(a, "--emit-spir")) spir = true;
     else if (!strcmp(a, "--library")) library = true;
     else if (!strcmp(a, "--options") && i + 1 < argc) append_option(&opts, argv[++i], true);
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -123,7 +127,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (!input || (!output && !print && !verify && !emit_c)) {
+  if (!input || (!output && !print && !verify && !emit_c) || (spir && (!output || emit_c))) {
     usage();
     free(opts);
     return 2;
@@ -175,7 +179,17 @@ int main(int argc, char **argv) {
     else status = 1;
     free(text);
   }
-  if (m && emit_c && status == 0) {
+  if (m && spir && status == 0) {
+    size_t bc_size = 0;
+    uint8_t *bc = hg_lower_spir(m, &bc_size, err, sizeof err);
+    if (!bc) {
+      fprintf(stderr, "hetgpu-cc: lowering to SPIR failed: %s\n", err);
+      status = 1;
+    } else if (write_file(output, bc, bc_size) != 0) {
+      status = 1;
+    }
+    free(bc);
+  } else if (m && emit_c && status == 0) {
     hg_printf_table pt;
     hg_oc_stop_table stop = {0};
     char *src = stoppable ? hg_lower_opencl_c_stoppable(m, 0, &pt, &stop, err, sizeof err)

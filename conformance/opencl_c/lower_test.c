@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "ir/ir.h"
 #include "lowering/opencl_c.h"
+#include "lowering/spir.h"
 
 #define N 1024
 #define WG 64
@@ -115,23 +116,33 @@ static bool lower_build_run_form(hg_ir_module *m, const char *kname, size_t glob
     hg_test_fail(__FILE__, __LINE__, "IR does not verify: %s", err);
     return false;
   }
-  char *src = fault ? hg_lower_opencl_c_robust(m, NULL, err, sizeof err) : hg_lower_opencl_c(m, NULL, err, sizeof err);
-  if (!src) {
+  /* HG_LOWER_SPIR=1: SPIR bitcode where the SPIR back end takes the module, as the driver
+   * gives PoCL (docs/spir-backend.md), else OpenCL C */
+  const char *spir_env = getenv("HG_LOWER_SPIR");
+  size_t bc_size = 0;
+  uint8_t *bc = !fault && spir_env && !strcmp(spir_env, "1") ? hg_lower_spir(m, &bc_size, err, sizeof err) : NULL;
+  if (!bc && !fault && spir_env) printf("  %s: OpenCL C (%s)\n", kname, err);
+  char *src = bc      ? NULL
+              : fault ? hg_lower_opencl_c_robust(m, NULL, err, sizeof err)
+                      : hg_lower_opencl_c(m, NULL, err, sizeof err);
+  if (!src && !bc) {
     hg_test_fail(__FILE__, __LINE__, "lowering failed: %s", err);
     return false;
   }
-  if (getenv("HG_SHOW_SOURCE")) printf("%s\n", src);
+  if (src && getenv("HG_SHOW_SOURCE")) printf("%s\n", src);
   cl_context ctx = hg_test_context();
   cl_command_queue q = hg_test_queue(ctx, 0);
   cl_int e;
   const char *s = src;
-  cl_program p = clCreateProgramWithSource(ctx, 1, &s, NULL, &e);
-  e = clBuildProgram(p, 1, &hg_test_device, hg_lower_opencl_c_options(m), NULL, NULL);
+  const unsigned char *bcp = bc;
+  cl_program p = bc ? clCreateProgramWithBinary(ctx, 1, &hg_test_device, &bc_size, &bcp, NULL, &e)
+                    : clCreateProgramWithSource(ctx, 1, &s, NULL, &e);
+  e = clBuildProgram(p, 1, &hg_test_device, bc ? "-x spir -spir-std=1.2" : hg_lower_opencl_c_options(m), NULL, NULL);
   char log[8192] = "";
   clGetProgramBuildInfo(p, hg_test_device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
   bool ok = true;
   if (e != CL_SUCCESS || strstr(log, "warning") || strstr(log, "error")) {
-    hg_test_fail(__FILE__, __LINE__, "build of lowered source: %d\n%s\n--- source ---\n%s", e, log, src);
+    hg_test_fail(__FILE__, __LINE__, "build of lowered source: %d\n%s\n--- source ---\n%s", e, log, src ? src : "(SPIR)");
     ok = false;
   }
   cl_mem bufs[16] = {0}, fault_buf = NULL;
@@ -174,6 +185,7 @@ static bool lower_build_run_form(hg_ir_module *m, const char *kname, size_t glob
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
   free(src);
+  free(bc);
   return ok;
 }
 

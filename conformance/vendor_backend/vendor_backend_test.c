@@ -15,6 +15,7 @@
 #include "devices/vendor/vendor.h"
 #include "devices/vendor/vendor_internal.h"
 #include "lowering/opencl_c.h"
+#include "lowering/spir.h"
 
 static unsigned fails, checks;
 #define CHECK(c, ...) do { checks++; if (!(c)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
@@ -49,6 +50,12 @@ char *hg_lower_opencl_c_robust(const hg_ir_module *m, hg_printf_table *pt, char 
   return NULL;
 }
 const char *hg_lower_opencl_c_options(const hg_ir_module *m) { return "-cl-std=CL1.2"; }
+/* ... and no SPIR: the test's sources are OpenCL C */
+uint8_t *hg_lower_spir(const hg_ir_module *m, size_t *size, char *err, size_t err_size) {
+  *size = 0;
+  snprintf(err, err_size, "test: OpenCL C sources");
+  return NULL;
+}
 
 static void rect_ref(unsigned char *dst, const unsigned char *src, const hg_rect *r) {
   for (size_t z = 0; z < r->region[2]; z++)

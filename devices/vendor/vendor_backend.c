@@ -262,6 +262,18 @@ static void read_hints(cl_device_id dev, hg_backend_hints *h) {
   }
 }
 
+/* Whether the vendor takes the SPIR back end's bitcode (lowering/spir.h) as a program binary:
+ * cl_khr_spir on a compiler built on this driver's LLVM or a newer one, which PoCL is (other
+ * vendors' cl_khr_spir reads SPIR 1.2, LLVM 3.2's bitcode). HETGPU_SPIR=0: never. */
+static bool takes_spir_bitcode(cl_device_id dev, const char *platform_name) {
+  const char *setting = getenv("HETGPU_SPIR");
+  if ((setting && !strcmp(setting, "0")) || !strstr(platform_name, "Portable Computing Language"))
+    return false;
+  char ext[8192];
+  device_string(dev, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+  return strstr(ext, "cl_khr_spir") != NULL;
+}
+
 /* An in-order vendor queue, profiling or not. */
 static cl_command_queue create_queue(hg_vendor_backend *vb, bool profiling, cl_int *err) {
   const cl_icd_dispatch *d = VCL(vb->context);
@@ -314,6 +326,7 @@ static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id dev
   vb->plain_queue = create_queue(vb, false, &err);
   hg_vendor_clock_calibrate(vb);
   read_hints(device, &be->hints);
+  vb->spir = takes_spir_bitcode(device, platform_name);
   return vb;
 fail:
   vendor_destroy(be);

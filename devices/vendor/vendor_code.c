@@ -1,5 +1,6 @@
-/* Code on the vendor backend: the IR module lowered to OpenCL C (lowering/opencl_c.h), built by
- * the vendor's compiler; kernels launched through the vendor and timed by its profiling. */
+/* Code on the vendor backend: the IR module lowered to SPIR bitcode where the vendor takes it
+ * (lowering/spir.h), else to OpenCL C (lowering/opencl_c.h), built by the vendor's compiler;
+ * kernels launched through the vendor and timed by its profiling. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "devices/vendor/vendor_internal.h"
 #include "ir/ir.h"
 #include "lowering/opencl_c.h"
+#include "lowering/spir.h"
 #include "common/log.h"
 #include "common/robust_settings.h"
 #include "common/safepoint_settings.h"
@@ -141,6 +143,33 @@ static cl_int lowering_failed(hg_backend *be, const char *err_text, char **log) 
   return CL_BUILD_PROGRAM_FAILURE;
 }
 
+/* The plain kernels from the SPIR back end's bitcode (lowering/spir.h), with no vendor front
+ * end on the way; NULL when the module is the OpenCL C back end's or the vendor refuses the
+ * bitcode (both logged), and the caller lowers to OpenCL C instead. */
+static cl_program build_spir(hg_vendor_backend *vb, const struct hg_ir_module *module) {
+  hg_backend *be = &vb->base;
+  char why[512] = "";
+  size_t size = 0;
+  uint8_t *bc = hg_lower_spir(module, &size, why, sizeof why);
+  if (!bc) {
+    HG_LOG(HG_LOG_COMPILE, "%s: OpenCL C, not SPIR: %s", be->name, why);
+    return NULL;
+  }
+  cl_int err = CL_SUCCESS, status = CL_SUCCESS;
+  const unsigned char *bins[1] = {bc};
+  cl_program prog = VCL(vb->context)->clCreateProgramWithBinary(vb->context, 1, &vb->device, &size, bins, &status, &err);
+  free(bc);
+  if (prog && (err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, "-x spir -spir-std=1.2", NULL, NULL)) != CL_SUCCESS) {
+    VCL(prog)->clReleaseProgram(prog);
+    prog = NULL;
+  }
+  if (!prog)
+    HG_LOG(HG_LOG_COMPILE, "%s: the vendor refused the SPIR bitcode (%d); OpenCL C instead", be->name, err);
+  else
+    HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of SPIR bitcode", be->name, size);
+  return prog;
+}
+
 cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
                                hg_dev_program **out, char **log) {
   hg_vendor_backend *vb = hg_vendor_of(be);
@@ -156,14 +185,21 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   bool forms = hg_safepoints_enabled() && !robust; /* off, the forms would only cost compile time */
   /* PoCL (CPU devices) compiles the forms of kernels with many barriers without end */
   uint32_t max_barriers = (be->type & CL_DEVICE_TYPE_CPU) ? 4 : 0;
-  /* the forms after the program, in a vendor program of their own (vendor_forms.c) */
-  bool later = forms && hg_forms_in_background(!(be->type & CL_DEVICE_TYPE_CPU)) && !has_program_variables(module);
+  /* the plain kernels straight from the IR where the vendor takes SPIR bitcode */
+  cl_program spir = vb->spir && !robust ? build_spir(vb, module) : NULL;
+  /* the forms after the program, in a vendor program of their own (vendor_forms.c): always
+   * beside a SPIR program, whose build is too quick to wait for theirs */
+  bool later = forms && (spir || hg_forms_in_background(!(be->type & CL_DEVICE_TYPE_CPU))) &&
+               !has_program_variables(module);
   char *forms_source = NULL;
   if (later) {
     hg_printf_table forms_table; /* the plain lowering's, string for string */
     forms_source = hg_lower_opencl_c_forms(module, max_barriers, &forms_table, &stop, err_text, sizeof err_text);
-    if (!forms_source)
+    if (!forms_source) {
+      if (spir)
+        VCL(spir)->clReleaseProgram(spir);
       return lowering_failed(be, err_text, log);
+    }
     hg_printf_table_free(&forms_table);
     if (!stop.num_kernels) { /* no kernel has forms */
       free(forms_source);
@@ -171,11 +207,13 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
       hg_oc_stop_table_free(&stop);
     }
   }
-  char *source = robust            ? hg_lower_opencl_c_robust(module, &table, err_text, sizeof err_text)
+  memset(&table, 0, sizeof table); /* a SPIR program never prints (lowering/spir.h) */
+  char *source = spir              ? NULL
+                 : robust          ? hg_lower_opencl_c_robust(module, &table, err_text, sizeof err_text)
                  : forms && !later ? hg_lower_opencl_c_stoppable(module, max_barriers, &table, &stop, err_text,
                                                                  sizeof err_text)
                                    : hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
-  if (!source) {
+  if (!source && !spir) {
     free(forms_source);
     hg_oc_stop_table_free(&stop);
     return lowering_failed(be, err_text, log);
@@ -193,10 +231,15 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   cl_int err = CL_SUCCESS;
   if (!opts || !p) {
     err = CL_OUT_OF_HOST_MEMORY;
+    if (spir)
+      VCL(spir)->clReleaseProgram(spir);
     goto done;
   }
   snprintf(opts, opts_len, "%s%s%s", options, *options && *lower_opts ? " " : "", lower_opts);
-  err = hg_vendor_build_source(vb, source, opts, robust, &p->program, log);
+  if (spir)
+    p->program = spir;
+  else
+    err = hg_vendor_build_source(vb, source, opts, robust, &p->program, log);
   if (err == CL_BUILD_PROGRAM_FAILURE && forms && !later && stop.num_kernels) {
     /* the forms must never cost the application its program: build the plain kernels alone */
     HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build; building the plain kernels", be->name);

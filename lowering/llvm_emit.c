@@ -1,0 +1,436 @@
+/* hetGPU IR function bodies as LLVM IR: types, values, the target-neutral instructions, phis and
+ * globals (lowering/llvm_emit.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/cfg.h"
+#include "lowering/llvm_emit.h"
+
+void hg_llvm_emit_init(hg_llvm_emit *e, LLVMContextRef C, LLVMModuleRef M, LLVMBuilderRef B) {
+  e->C = C;
+  e->M = M;
+  e->B = B;
+  e->i1 = LLVMInt1TypeInContext(C);
+  e->i8 = LLVMInt8TypeInContext(C);
+  e->i16 = LLVMInt16TypeInContext(C);
+  e->i32 = LLVMInt32TypeInContext(C);
+  e->i64 = LLVMInt64TypeInContext(C);
+  e->f16 = LLVMHalfTypeInContext(C);
+  e->f32 = LLVMFloatTypeInContext(C);
+  e->f64 = LLVMDoubleTypeInContext(C);
+  e->voidt = LLVMVoidTypeInContext(C);
+}
+
+LLVMValueRef hg_llvm_fail(hg_llvm_emit *e, const char *fmt, ...) {
+  if (!e->failed) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->err, e->err_size, fmt, ap);
+    va_end(ap);
+  }
+  e->failed = true;
+  return NULL;
+}
+
+LLVMTypeRef hg_llvm_scalar_type(hg_llvm_emit *e, hg_ir_scalar s, unsigned addrspace) {
+  switch (s) {
+  case HG_IR_BOOL: return e->i1;
+  case HG_IR_I8: return e->i8;
+  case HG_IR_I16: return e->i16;
+  case HG_IR_I32: return e->i32;
+  case HG_IR_I64: return e->i64;
+  case HG_IR_F16: return e->f16;
+  case HG_IR_F32: return e->f32;
+  case HG_IR_F64: return e->f64;
+  case HG_IR_PTR: return LLVMPointerTypeInContext(e->C, addrspace);
+  default: return e->voidt;
+  }
+}
+
+LLVMTypeRef hg_llvm_type(hg_llvm_emit *e, hg_ir_type t) {
+  LLVMTypeRef s = hg_llvm_scalar_type(e, (hg_ir_scalar)t.scalar, t.addrspace);
+  return t.lanes > 1 ? LLVMVectorType(s, t.lanes) : s;
+}
+
+static LLVMValueRef const_lane(hg_llvm_emit *e, hg_ir_type t, uint64_t w) {
+  switch (t.scalar) {
+  case HG_IR_F16: return LLVMConstBitCast(LLVMConstInt(e->i16, w, 0), e->f16);
+  case HG_IR_F32: return LLVMConstBitCast(LLVMConstInt(e->i32, w, 0), e->f32);
+  case HG_IR_F64: return LLVMConstBitCast(LLVMConstInt(e->i64, w, 0), e->f64);
+  case HG_IR_PTR: {
+    LLVMTypeRef pt = hg_llvm_scalar_type(e, HG_IR_PTR, t.addrspace);
+    return w ? LLVMConstIntToPtr(LLVMConstInt(e->i64, w, 0), pt) : LLVMConstNull(pt);
+  }
+  default: return LLVMConstInt(hg_llvm_scalar_type(e, (hg_ir_scalar)t.scalar, 0), w, 0);
+  }
+}
+
+LLVMValueRef hg_llvm_value(hg_llvm_emit *e, uint32_t v) {
+  if (v >= e->f->num_values)
+    return hg_llvm_fail(e, "value %u out of range", v);
+  const hg_ir_value *val = &e->f->values[v];
+  switch (val->kind) {
+  case HG_VAL_PARAM: return LLVMGetParam(e->fn, val->index);
+  case HG_VAL_INST:
+    if (!e->vals[v])
+      return hg_llvm_fail(e, "value %%%u used before its definition was lowered", v);
+    return e->vals[v];
+  case HG_VAL_UNDEF: return LLVMGetUndef(hg_llvm_type(e, val->type));
+  case HG_VAL_CONST: {
+    unsigned n = val->type.lanes ? val->type.lanes : 1;
+    if (n == 1)
+      return const_lane(e, val->type, e->f->const_words[val->index]);
+    LLVMValueRef lanes[16];
+    for (unsigned i = 0; i < n && i < 16; i++)
+      lanes[i] = const_lane(e, val->type, e->f->const_words[val->index + i]);
+    return LLVMConstVector(lanes, n);
+  }
+  case HG_VAL_GLOBAL: return e->hooks->global(e, val->index);
+  }
+  return hg_llvm_fail(e, "bad value kind");
+}
+
+LLVMValueRef hg_llvm_intrinsic(hg_llvm_emit *e, const char *name, LLVMTypeRef *over, unsigned nover,
+                               LLVMValueRef *args, unsigned nargs) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  if (!id)
+    return hg_llvm_fail(e, "no intrinsic %s", name);
+  LLVMValueRef fn = LLVMGetIntrinsicDeclaration(e->M, id, over, nover);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(e->C, id, over, nover);
+  return LLVMBuildCall2(e->B, ft, fn, args, nargs, "");
+}
+
+static unsigned inst_align(const hg_ir_inst *in) { return 1u << ((in->flags >> 8) & 0xF); }
+
+static LLVMAtomicOrdering ordering(unsigned o) {
+  switch (o) {
+  case HG_ORDER_ACQUIRE: return LLVMAtomicOrderingAcquire;
+  case HG_ORDER_RELEASE: return LLVMAtomicOrderingRelease;
+  case HG_ORDER_ACQ_REL: return LLVMAtomicOrderingAcquireRelease;
+  case HG_ORDER_SEQ_CST: return LLVMAtomicOrderingSequentiallyConsistent;
+  default: return LLVMAtomicOrderingMonotonic;
+  }
+}
+
+static LLVMIntPredicate ipred(unsigned c) {
+  static const LLVMIntPredicate p[] = {LLVMIntEQ,  LLVMIntNE,  LLVMIntULT, LLVMIntULE, LLVMIntUGT,
+                                       LLVMIntUGE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+  return p[c < 10 ? c : 0];
+}
+
+static LLVMRealPredicate fpred(unsigned c) {
+  static const LLVMRealPredicate p[] = {LLVMRealOEQ, LLVMRealONE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT,
+                                        LLVMRealOGE, LLVMRealUEQ, LLVMRealUNE, LLVMRealULT, LLVMRealULE,
+                                        LLVMRealUGT, LLVMRealUGE, LLVMRealORD, LLVMRealUNO, LLVMRealPredicateTrue,
+                                        LLVMRealPredicateFalse};
+  return c >= 10 && c < 26 ? p[c - 10] : LLVMRealPredicateFalse;
+}
+
+static unsigned atomic_bytes(hg_ir_type t) { return t.scalar == HG_IR_PTR ? 8 : hg_ir_scalar_bytes((hg_ir_scalar)t.scalar); }
+
+static LLVMValueRef lower_atomic(hg_llvm_emit *e, const hg_ir_inst *in, LLVMValueRef p, LLVMValueRef v) {
+  unsigned op = in->flags & 0xFF, ord = (in->flags >> 8) & 0xF;
+  if (op == HG_ATOMIC_LOAD) {
+    LLVMValueRef l = LLVMBuildLoad2(e->B, hg_llvm_type(e, in->type), p, "");
+    LLVMSetOrdering(l, ordering(ord == HG_ORDER_RELEASE || ord == HG_ORDER_ACQ_REL ? HG_ORDER_ACQUIRE : ord));
+    LLVMSetAlignment(l, atomic_bytes(in->type));
+    return l;
+  }
+  if (!v)
+    return hg_llvm_fail(e, "atomic without a value");
+  if (op == HG_ATOMIC_STORE) {
+    LLVMValueRef s = LLVMBuildStore(e->B, v, p);
+    LLVMSetOrdering(s, ordering(ord == HG_ORDER_ACQUIRE || ord == HG_ORDER_ACQ_REL ? HG_ORDER_RELEASE : ord));
+    LLVMSetAlignment(s, atomic_bytes(e->f->values[in->operands[1]].type));
+    return s;
+  }
+  static const LLVMAtomicRMWBinOp ops[] = {LLVMAtomicRMWBinOpXchg, LLVMAtomicRMWBinOpAdd, LLVMAtomicRMWBinOpSub,
+                                           LLVMAtomicRMWBinOpAnd,  LLVMAtomicRMWBinOpOr,  LLVMAtomicRMWBinOpXor,
+                                           LLVMAtomicRMWBinOpMin,  LLVMAtomicRMWBinOpMax, LLVMAtomicRMWBinOpUMin,
+                                           LLVMAtomicRMWBinOpUMax, LLVMAtomicRMWBinOpFAdd};
+  if (op > HG_ATOMIC_FADD)
+    return hg_llvm_fail(e, "bad atomic op %u", op);
+  return LLVMBuildAtomicRMW(e->B, ops[op], p, v, ordering(ord), 0);
+}
+
+/* A contractable FADD/FSUB with its FMUL operand: llvm.fmuladd (the FMUL's own value is left
+ * unused and optimised away). a*b - c is fmuladd(a, b, -c) and c - a*b is fmuladd(-a, b, c):
+ * negation is exact, so these are the same fused or not. */
+static LLVMValueRef lower_contracted(hg_llvm_emit *e, const hg_ir_inst *in, const hg_ir_inst *mul, LLVMTypeRef T) {
+  bool mul_first = in->operands[0] == mul->id;
+  LLVMValueRef x = hg_llvm_value(e, mul->operands[0]), y = hg_llvm_value(e, mul->operands[1]);
+  LLVMValueRef z = hg_llvm_value(e, in->operands[mul_first ? 1 : 0]);
+  if (e->failed)
+    return NULL;
+  if (in->op == HG_OP_FSUB) {
+    if (mul_first)
+      z = LLVMBuildFNeg(e->B, z, "");
+    else
+      x = LLVMBuildFNeg(e->B, x, "");
+  }
+  LLVMValueRef args[3] = {x, y, z};
+  return hg_llvm_intrinsic(e, "llvm.fmuladd", &T, 1, args, 3);
+}
+
+static LLVMValueRef lower_inst(hg_llvm_emit *e, const hg_ir_inst *in) {
+  LLVMBuilderRef B = e->B;
+  switch (in->op) {
+  case HG_OP_SLOT:
+  case HG_OP_CALL:
+  case HG_OP_CALL_BUILTIN:
+  case HG_OP_BARRIER: return e->hooks->special(e, in);
+  default: break;
+  }
+  LLVMTypeRef T = in->type.scalar == HG_IR_VOID ? e->voidt : hg_llvm_type(e, in->type);
+  if ((in->op == HG_OP_FADD || in->op == HG_OP_FSUB) && in->id < e->f->num_values && e->contr.fused_mul &&
+      e->contr.fused_mul[in->id])
+    return lower_contracted(e, in, e->contr.fused_mul[in->id], T);
+  LLVMValueRef a = NULL, b = NULL, c = NULL;
+  if (in->op != HG_OP_PHI && in->op != HG_OP_SWITCH) {
+    if (in->num_operands > 0)
+      a = hg_llvm_value(e, in->operands[0]);
+    if (in->num_operands > 1)
+      b = hg_llvm_value(e, in->operands[1]);
+    if (in->num_operands > 2)
+      c = hg_llvm_value(e, in->operands[2]);
+    if (e->failed)
+      return NULL;
+  }
+  switch (in->op) {
+  case HG_OP_ADD: return LLVMBuildAdd(B, a, b, "");
+  case HG_OP_SUB: return LLVMBuildSub(B, a, b, "");
+  case HG_OP_MUL: return LLVMBuildMul(B, a, b, "");
+  case HG_OP_SDIV: return LLVMBuildSDiv(B, a, b, "");
+  case HG_OP_UDIV: return LLVMBuildUDiv(B, a, b, "");
+  case HG_OP_SREM: return LLVMBuildSRem(B, a, b, "");
+  case HG_OP_UREM: return LLVMBuildURem(B, a, b, "");
+  case HG_OP_SHL: return LLVMBuildShl(B, a, b, "");
+  case HG_OP_LSHR: return LLVMBuildLShr(B, a, b, "");
+  case HG_OP_ASHR: return LLVMBuildAShr(B, a, b, "");
+  case HG_OP_AND: return LLVMBuildAnd(B, a, b, "");
+  case HG_OP_OR: return LLVMBuildOr(B, a, b, "");
+  case HG_OP_XOR: return LLVMBuildXor(B, a, b, "");
+  case HG_OP_FADD: return LLVMBuildFAdd(B, a, b, "");
+  case HG_OP_FSUB: return LLVMBuildFSub(B, a, b, "");
+  case HG_OP_FMUL: return LLVMBuildFMul(B, a, b, "");
+  case HG_OP_FDIV: return LLVMBuildFDiv(B, a, b, "");
+  case HG_OP_FREM: return LLVMBuildFRem(B, a, b, "");
+  case HG_OP_FNEG: return LLVMBuildFNeg(B, a, "");
+  case HG_OP_ICMP: return LLVMBuildICmp(B, ipred(in->flags), a, b, "");
+  case HG_OP_FCMP: return LLVMBuildFCmp(B, fpred(in->flags), a, b, "");
+  case HG_OP_SELECT: return LLVMBuildSelect(B, a, b, c, "");
+  case HG_OP_TRUNC: return LLVMBuildTrunc(B, a, T, "");
+  case HG_OP_ZEXT: return LLVMBuildZExt(B, a, T, "");
+  case HG_OP_SEXT: return LLVMBuildSExt(B, a, T, "");
+  case HG_OP_FPTRUNC: return LLVMBuildFPTrunc(B, a, T, "");
+  case HG_OP_FPEXT: return LLVMBuildFPExt(B, a, T, "");
+  case HG_OP_FPTOUI: return LLVMBuildFPToUI(B, a, T, "");
+  case HG_OP_FPTOSI: return LLVMBuildFPToSI(B, a, T, "");
+  case HG_OP_UITOFP: return LLVMBuildUIToFP(B, a, T, "");
+  case HG_OP_SITOFP: return LLVMBuildSIToFP(B, a, T, "");
+  case HG_OP_PTRTOINT: return LLVMBuildPtrToInt(B, a, T, "");
+  case HG_OP_INTTOPTR: return LLVMBuildIntToPtr(B, a, T, "");
+  case HG_OP_BITCAST: return LLVMBuildBitCast(B, a, T, "");
+  case HG_OP_ADDRSPACECAST: return LLVMTypeOf(a) == T ? a : LLVMBuildAddrSpaceCast(B, a, T, "");
+  case HG_OP_EXTRACT: return LLVMBuildExtractElement(B, a, b, "");
+  case HG_OP_INSERT: return LLVMBuildInsertElement(B, a, b, c, "");
+  case HG_OP_SHUFFLE: {
+    LLVMValueRef mask[16];
+    if (!in->num_imm || in->num_imm > 16)
+      return hg_llvm_fail(e, "bad shuffle");
+    for (uint32_t i = 0; i < in->num_imm; i++)
+      mask[i] = in->imm[i] == HG_IR_NONE ? LLVMGetUndef(e->i32) : LLVMConstInt(e->i32, in->imm[i], 0);
+    return LLVMBuildShuffleVector(B, a, b, LLVMConstVector(mask, in->num_imm), "");
+  }
+  case HG_OP_PTRADD: return LLVMBuildGEP2(B, e->i8, a, &b, 1, "");
+  case HG_OP_LOAD: {
+    LLVMValueRef l = LLVMBuildLoad2(B, T, a, "");
+    LLVMSetAlignment(l, inst_align(in));
+    if (in->flags & HG_MEM_VOLATILE)
+      LLVMSetVolatile(l, 1);
+    return l;
+  }
+  case HG_OP_STORE: {
+    LLVMValueRef s = LLVMBuildStore(B, b, a);
+    LLVMSetAlignment(s, inst_align(in));
+    if (in->flags & HG_MEM_VOLATILE)
+      LLVMSetVolatile(s, 1);
+    return s;
+  }
+  case HG_OP_MEMCPY: return LLVMBuildMemCpy(B, a, inst_align(in), b, inst_align(in), c);
+  case HG_OP_MEMSET: return LLVMBuildMemSet(B, a, b, c, inst_align(in));
+  case HG_OP_MEMMOVE: return LLVMBuildMemMove(B, a, inst_align(in), b, inst_align(in), c);
+  case HG_OP_ATOMIC_RMW: return lower_atomic(e, in, a, b);
+  case HG_OP_CMPXCHG: {
+    LLVMValueRef x = LLVMBuildAtomicCmpXchg(B, a, b, c, LLVMAtomicOrderingSequentiallyConsistent,
+                                            LLVMAtomicOrderingSequentiallyConsistent, 0);
+    return LLVMBuildExtractValue(B, x, 0, "");
+  }
+  case HG_OP_FENCE:
+    if (((in->flags >> 8) & 0xF) == HG_ORDER_RELAXED)
+      return LLVMGetUndef(e->i32); /* a relaxed fence orders nothing */
+    return LLVMBuildFence(B, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+  case HG_OP_PHI: return LLVMBuildPhi(B, T, "");
+  case HG_OP_BR: return LLVMBuildBr(B, e->bbs[in->imm[0]]);
+  case HG_OP_CONDBR: return LLVMBuildCondBr(B, a, e->bbs[in->imm[0]], e->bbs[in->imm[1]]);
+  case HG_OP_SWITCH: {
+    LLVMValueRef sw = LLVMBuildSwitch(B, hg_llvm_value(e, in->operands[0]), e->bbs[in->imm[0]], in->num_operands - 1);
+    for (uint32_t i = 1; i < in->num_operands && !e->failed; i++) {
+      LLVMValueRef k = hg_llvm_value(e, in->operands[i]);
+      if (k)
+        LLVMAddCase(sw, k, e->bbs[in->imm[i]]);
+    }
+    return sw;
+  }
+  case HG_OP_RET: return a ? LLVMBuildRet(B, a) : LLVMBuildRetVoid(B);
+  case HG_OP_UNREACHABLE: return LLVMBuildUnreachable(B);
+  }
+  return hg_llvm_fail(e, "opcode %u not supported", in->op);
+}
+
+static void body_free(hg_llvm_emit *e) {
+  hg_ir_contraction_free(&e->contr);
+  free(e->vals);
+  free(e->bbs);
+  free(e->last_bbs);
+  e->vals = NULL;
+  e->bbs = e->last_bbs = NULL;
+}
+
+bool hg_llvm_emit_body(hg_llvm_emit *e) {
+  const hg_ir_function *f = e->f;
+  hg_ir_cfg cfg;
+  if (hg_ir_cfg_build(f, &cfg))
+    return !hg_llvm_fail(e, "%s: no control-flow graph", f->name);
+  e->vals = calloc(f->num_values ? f->num_values : 1, sizeof *e->vals);
+  e->bbs = calloc(f->num_blocks ? f->num_blocks : 1, sizeof *e->bbs);
+  e->last_bbs = calloc(f->num_blocks ? f->num_blocks : 1, sizeof *e->last_bbs);
+  memset(&e->contr, 0, sizeof e->contr);
+  if (!e->vals || !e->bbs || !e->last_bbs || !hg_ir_find_contractions(f, &e->contr)) {
+    hg_ir_cfg_free(&cfg);
+    body_free(e);
+    return !hg_llvm_fail(e, "out of memory");
+  }
+  /* the entry block is the back end's (allocas); IR block 0 follows it */
+  LLVMBasicBlockRef entry = LLVMGetLastBasicBlock(e->fn);
+  for (uint32_t b = 0; b < f->num_blocks; b++)
+    e->bbs[b] = LLVMAppendBasicBlockInContext(e->C, e->fn, "");
+  if (entry) {
+    LLVMPositionBuilderAtEnd(e->B, entry);
+    LLVMBuildBr(e->B, e->bbs[0]);
+  }
+  for (uint32_t r = 0; r < cfg.nrpo && !e->failed; r++) {
+    uint32_t b = cfg.rpo[r];
+    LLVMPositionBuilderAtEnd(e->B, e->bbs[b]);
+    const hg_ir_block *bl = &f->blocks[b];
+    for (uint32_t i = 0; i < bl->num_insts && !e->failed; i++) {
+      LLVMValueRef v = lower_inst(e, &bl->insts[i]);
+      if (bl->insts[i].id != HG_IR_NONE && bl->insts[i].id < f->num_values)
+        e->vals[bl->insts[i].id] = v;
+    }
+    e->last_bbs[b] = LLVMGetInsertBlock(e->B); /* builtins may have split the block */
+  }
+  for (uint32_t b = 0; b < f->num_blocks && !e->failed; b++) {
+    if (!hg_ir_cfg_reachable(&cfg, b)) {
+      LLVMPositionBuilderAtEnd(e->B, e->bbs[b]);
+      LLVMBuildUnreachable(e->B);
+      continue;
+    }
+    const hg_ir_block *bl = &f->blocks[b];
+    for (uint32_t i = 0; i < bl->num_insts && bl->insts[i].op == HG_OP_PHI && !e->failed; i++) {
+      const hg_ir_inst *in = &bl->insts[i];
+      for (uint32_t q = 0; q < in->num_operands; q++) {
+        if (!hg_ir_cfg_reachable(&cfg, in->imm[q]))
+          continue;
+        /* incoming values are built where the edge leaves: before that block's terminator */
+        LLVMBasicBlockRef from = e->last_bbs[in->imm[q]];
+        LLVMPositionBuilderBefore(e->B, LLVMGetBasicBlockTerminator(from));
+        LLVMValueRef v = hg_llvm_value(e, in->operands[q]);
+        if (v)
+          LLVMAddIncoming(e->vals[in->id], &v, &from, 1);
+      }
+    }
+  }
+  hg_ir_cfg_free(&cfg);
+  body_free(e);
+  return !e->failed;
+}
+
+/* A global's initializer: its bytes, with the address of another global (plus the addend) at
+ * each relocation, as a packed struct. */
+static LLVMValueRef global_init(hg_llvm_emit *e, const hg_ir_global *gl, LLVMValueRef *globals) {
+  if (!gl->has_init)
+    return LLVMConstNull(LLVMArrayType(e->i8, gl->size));
+  LLVMValueRef *parts = malloc((2 * gl->num_relocs + 1) * sizeof *parts);
+  if (!parts)
+    return hg_llvm_fail(e, "out of memory");
+  unsigned np = 0;
+  uint32_t at = 0;
+  for (uint32_t r = 0; r <= gl->num_relocs; r++) {
+    uint32_t end = r < gl->num_relocs ? gl->relocs[r].offset : gl->size;
+    if (end > at)
+      parts[np++] = LLVMConstStringInContext(e->C, (const char *)gl->init + at, end - at, 1);
+    if (r == gl->num_relocs)
+      break;
+    const struct hg_ir_reloc *rl = &gl->relocs[r];
+    if (rl->target >= e->m->num_globals || !globals[rl->target]) {
+      free(parts);
+      return hg_llvm_fail(e, "global %s points to a __local variable", gl->name);
+    }
+    LLVMValueRef off = LLVMConstInt(e->i64, (uint64_t)rl->addend, 1);
+    parts[np++] = LLVMConstAdd(LLVMConstPtrToInt(globals[rl->target], e->i64), off);
+    at = end + 8;
+  }
+  LLVMValueRef init = LLVMConstStructInContext(e->C, parts, np, 1);
+  free(parts);
+  return init;
+}
+
+bool hg_llvm_emit_globals(hg_llvm_emit *e, LLVMValueRef *out, LLVMLinkage linkage) {
+  const hg_ir_module *m = e->m;
+  /* every global first (initializers point to each other), at the type its initializer has */
+  for (uint32_t i = 0; i < m->num_globals; i++) {
+    const hg_ir_global *gl = &m->globals[i];
+    out[i] = NULL;
+    if (gl->addrspace == HG_AS_LOCAL)
+      continue;
+    LLVMTypeRef t = LLVMArrayType(e->i8, gl->size);
+    if (gl->has_init && gl->num_relocs) {
+      LLVMTypeRef *fields = malloc((2 * gl->num_relocs + 1) * sizeof *fields);
+      if (!fields)
+        return !hg_llvm_fail(e, "out of memory");
+      unsigned nf = 0;
+      uint32_t at = 0;
+      for (uint32_t r = 0; r <= gl->num_relocs; r++) {
+        uint32_t end = r < gl->num_relocs ? gl->relocs[r].offset : gl->size;
+        if (end > at)
+          fields[nf++] = LLVMArrayType(e->i8, end - at);
+        if (r == gl->num_relocs)
+          break;
+        fields[nf++] = e->i64;
+        at = end + 8;
+      }
+      t = LLVMStructTypeInContext(e->C, fields, nf, 1);
+      free(fields);
+    }
+    char name[48];
+    snprintf(name, sizeof name, "hg_global_%u", i);
+    out[i] = LLVMAddGlobalInAddressSpace(e->M, t, name, gl->addrspace);
+    LLVMSetLinkage(out[i], linkage);
+    LLVMSetAlignment(out[i], gl->align ? gl->align : 1);
+  }
+  for (uint32_t i = 0; i < m->num_globals && !e->failed; i++) {
+    const hg_ir_global *gl = &m->globals[i];
+    if (!out[i])
+      continue;
+    LLVMValueRef init = global_init(e, gl, out);
+    if (!init)
+      break;
+    LLVMSetInitializer(out[i], init);
+    if (gl->is_const || gl->addrspace == HG_AS_CONSTANT)
+      LLVMSetGlobalConstant(out[i], 1);
+  }
+  return !e->failed;
+}

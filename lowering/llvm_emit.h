@@ -1,0 +1,62 @@
+/* hetGPU IR function bodies as LLVM IR (LLVM-15 C API, opaque pointers): the part of every back
+ * end that emits LLVM which does not depend on the target. A back end sets up the module and
+ * the LLVM function, says through hooks what parameters, globals, private slots, calls and
+ * builtins become on its target, and hg_llvm_emit_body lowers the blocks, instructions and phis.
+ * Used by the SPIR back end (lowering/spir.c). */
+#ifndef HETGPU_LOWERING_LLVM_EMIT_H
+#define HETGPU_LOWERING_LLVM_EMIT_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ir/ir.h"
+
+typedef struct hg_llvm_emit hg_llvm_emit;
+
+typedef struct hg_llvm_emit_hooks {
+  /* The value of a module global (its address). */
+  LLVMValueRef (*global)(hg_llvm_emit *e, uint32_t index);
+  /* The target's lowering of SLOT, CALL, CALL_BUILTIN and BARRIER (NULL + hg_llvm_fail when it
+   * cannot); a void result may return any non-NULL value. */
+  LLVMValueRef (*special)(hg_llvm_emit *e, const hg_ir_inst *in);
+} hg_llvm_emit_hooks;
+
+struct hg_llvm_emit {
+  LLVMContextRef C;
+  LLVMModuleRef M;
+  LLVMBuilderRef B;
+  const hg_ir_module *m;
+  const hg_ir_function *f; /* the function being lowered */
+  LLVMValueRef fn;         /* its LLVM function: IR parameter i is LLVM parameter i */
+  const hg_llvm_emit_hooks *hooks;
+  void *owner; /* the back end's own state */
+  LLVMValueRef *vals;            /* per IR value: the lowered instruction results */
+  LLVMBasicBlockRef *bbs;        /* per IR block */
+  LLVMBasicBlockRef *last_bbs;   /* per IR block: the LLVM block its terminator ends up in */
+  hg_ir_contraction contr;       /* multiply-adds lowered to llvm.fmuladd (ir/contract.c) */
+  char *err;
+  size_t err_size;
+  bool failed;
+  LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, voidt;
+};
+
+/* Sets up the types of e for context C (module M, builder B created by the caller). */
+void hg_llvm_emit_init(hg_llvm_emit *e, LLVMContextRef C, LLVMModuleRef M, LLVMBuilderRef B);
+LLVMTypeRef hg_llvm_scalar_type(hg_llvm_emit *e, hg_ir_scalar s, unsigned addrspace);
+LLVMTypeRef hg_llvm_type(hg_llvm_emit *e, hg_ir_type t);
+/* The LLVM value of an operand of the function being lowered. */
+LLVMValueRef hg_llvm_value(hg_llvm_emit *e, uint32_t v);
+/* Records an error (the first one wins); returns NULL. */
+LLVMValueRef hg_llvm_fail(hg_llvm_emit *e, const char *fmt, ...);
+/* Calls an LLVM intrinsic overloaded on the given types. */
+LLVMValueRef hg_llvm_intrinsic(hg_llvm_emit *e, const char *name, LLVMTypeRef *over, unsigned nover,
+                               LLVMValueRef *args, unsigned nargs);
+/* Lowers the body of e->f into e->fn; false (with the message in e->err) on failure. */
+bool hg_llvm_emit_body(hg_llvm_emit *e);
+/* Byte arrays, in their own address spaces, for the module's __global and __constant variables,
+ * with the addresses of other globals at their relocations; `out` receives one LLVM global per
+ * IR global (NULL for __local ones). __constant ones are constant. */
+bool hg_llvm_emit_globals(hg_llvm_emit *e, LLVMValueRef *out, LLVMLinkage linkage);
+
+#endif

@@ -1,0 +1,20 @@
+/* The SPIR back end: hetGPU IR -> LLVM bitcode for the spir64 target (cl_khr_spir), which PoCL
+ * loads as a program binary without running its OpenCL C front end (docs/spir-backend.md).
+ * Builtins become calls to the vendor library's functions by their Itanium-mangled OpenCL C
+ * names. What this back end leaves to the OpenCL C one (lowering/opencl_c.h) it refuses with a
+ * message, and the caller lowers the module to OpenCL C instead. */
+#ifndef HETGPU_LOWERING_SPIR_H
+#define HETGPU_LOWERING_SPIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+
+/* Returns malloc'd bitcode of the module's kernels in their plain form (*size bytes), or NULL
+ * with the reason in err: printf, program-scope variables written by kernels, half values,
+ * images, generic pointers given to builtins, and the builtins the OpenCL C lowering corrects
+ * for vendors (hg_lower_opencl_c_corrects) are the OpenCL C back end's. */
+uint8_t *hg_lower_spir(const hg_ir_module *m, size_t *size, char *err, size_t err_size);
+
+#endif

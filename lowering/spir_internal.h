@@ -1,0 +1,26 @@
+/* Shared by spir*.c: the state of one module's lowering to SPIR bitcode. */
+#ifndef HETGPU_LOWERING_SPIR_INTERNAL_H
+#define HETGPU_LOWERING_SPIR_INTERNAL_H
+
+#include "lowering/llvm_emit.h"
+#include "lowering/spir.h"
+
+/* LLVM's calling conventions of SPIR functions and kernels */
+#define HG_SPIR_FUNC_CC 75
+#define HG_SPIR_KERNEL_CC 76
+
+typedef struct hg_spir {
+  hg_llvm_emit e;
+  LLVMValueRef *globals;   /* per IR global (__local ones made at their kernel's first use) */
+  LLVMValueRef *functions; /* per IR function with a body */
+  LLVMValueRef *slots;     /* per slot of the function being lowered: its alloca */
+} hg_spir;
+
+/* Lowers one call_builtin (NULL with a message when the builtin is the OpenCL C back end's). */
+LLVMValueRef hg_spir_builtin(hg_spir *s, const hg_ir_inst *in);
+/* Calls the vendor library's function `mangled` (declared on first use) with spir_func's
+ * convention; convergent for functions every work-item of a group must reach together. */
+LLVMValueRef hg_spir_call(hg_spir *s, const char *mangled, LLVMTypeRef ret, LLVMValueRef *args, unsigned n,
+                          bool convergent);
+
+#endif
