@@ -43,3 +43,14 @@ hg_ir_builtin_family hg_builtin_family_of(const char *name) {
   hg_ir_builtin_family f = hg_ir_builtin_family_of(name);
   return f == HG_IR_BF_INTERNAL ? HG_IR_BF_UNKNOWN : f; /* hetGPU's own are no OpenCL C builtins */
 }
+
+const hg_builtin_dim_function hg_builtin_dim_functions[HG_BUILTIN_DIM_FUNCTIONS] = {
+    {"get_global_size", 1}, {"get_local_size", 1}, {"get_enqueued_local_size", 1}, {"get_num_groups", 1},
+    {"get_global_id", 0},   {"get_local_id", 0},   {"get_group_id", 0},            {"get_global_offset", 0},
+};
+
+int hg_builtin_dim_function_index(const char *name) {
+  for (int i = 0; i < HG_BUILTIN_DIM_FUNCTIONS; i++)
+    if (!strcmp(name, hg_builtin_dim_functions[i].name)) return i;
+  return -1;
+}

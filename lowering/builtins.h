@@ -27,4 +27,16 @@ static inline bool hg_builtin_is_known(const char *name) {
   return hg_builtin_family_of(name) != HG_IR_BF_UNKNOWN;
 }
 
+/* The work-item functions taking a dimension index (get_global_id, get_local_size, ...), and
+ * each one's value for an index of 3 or more, which back ends give themselves (PoCL 3.1 gives 0
+ * for the sizes where OpenCL C says 1). */
+typedef struct hg_builtin_dim_function {
+  const char *name;
+  unsigned out_of_range;
+} hg_builtin_dim_function;
+#define HG_BUILTIN_DIM_FUNCTIONS 8
+extern const hg_builtin_dim_function hg_builtin_dim_functions[HG_BUILTIN_DIM_FUNCTIONS];
+/* The index of a name in hg_builtin_dim_functions, -1 for any other name. */
+int hg_builtin_dim_function_index(const char *name);
+
 #endif

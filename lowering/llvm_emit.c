@@ -44,7 +44,7 @@ LLVMTypeRef hg_llvm_scalar_type(hg_llvm_emit *e, hg_ir_scalar s, unsigned addrsp
   case HG_IR_F16: return e->f16;
   case HG_IR_F32: return e->f32;
   case HG_IR_F64: return e->f64;
-  case HG_IR_PTR: return LLVMPointerTypeInContext(e->C, addrspace);
+  case HG_IR_PTR: return LLVMPointerTypeInContext(e->C, e->flat ? 0 : addrspace);
   default: return e->voidt;
   }
 }
@@ -72,7 +72,7 @@ LLVMValueRef hg_llvm_value(hg_llvm_emit *e, uint32_t v) {
     return hg_llvm_fail(e, "value %u out of range", v);
   const hg_ir_value *val = &e->f->values[v];
   switch (val->kind) {
-  case HG_VAL_PARAM: return LLVMGetParam(e->fn, val->index);
+  case HG_VAL_PARAM: return LLVMGetParam(e->fn, e->param_base + val->index);
   case HG_VAL_INST:
     if (!e->vals[v])
       return hg_llvm_fail(e, "value %%%u used before its definition was lowered", v);
@@ -100,6 +100,22 @@ LLVMValueRef hg_llvm_intrinsic(hg_llvm_emit *e, const char *name, LLVMTypeRef *o
   LLVMValueRef fn = LLVMGetIntrinsicDeclaration(e->M, id, over, nover);
   LLVMTypeRef ft = LLVMIntrinsicGetType(e->C, id, over, nover);
   return LLVMBuildCall2(e->B, ft, fn, args, nargs, "");
+}
+
+LLVMValueRef hg_llvm_call_named(hg_llvm_emit *e, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n,
+                                LLVMValueRef *callee, bool *declared) {
+  LLVMTypeRef pt[16];
+  if (n > 16)
+    return hg_llvm_fail(e, "%s: too many arguments", name);
+  for (unsigned i = 0; i < n; i++)
+    pt[i] = LLVMTypeOf(args[i]);
+  LLVMTypeRef ft = LLVMFunctionType(ret, pt, n, 0);
+  LLVMValueRef fn = LLVMGetNamedFunction(e->M, name);
+  *declared = !fn;
+  if (!fn)
+    fn = LLVMAddFunction(e->M, name, ft);
+  *callee = fn;
+  return LLVMBuildCall2(e->B, ft, fn, args, n, "");
 }
 
 static unsigned inst_align(const hg_ir_inst *in) { return 1u << ((in->flags >> 8) & 0xF); }
@@ -176,13 +192,10 @@ static LLVMValueRef lower_contracted(hg_llvm_emit *e, const hg_ir_inst *in, cons
 
 static LLVMValueRef lower_inst(hg_llvm_emit *e, const hg_ir_inst *in) {
   LLVMBuilderRef B = e->B;
-  switch (in->op) {
-  case HG_OP_SLOT:
-  case HG_OP_CALL:
-  case HG_OP_CALL_BUILTIN:
-  case HG_OP_BARRIER: return e->hooks->special(e, in);
-  default: break;
-  }
+  bool handled = false;
+  LLVMValueRef own = e->hooks->inst(e, in, &handled);
+  if (handled)
+    return own;
   LLVMTypeRef T = in->type.scalar == HG_IR_VOID ? e->voidt : hg_llvm_type(e, in->type);
   if ((in->op == HG_OP_FADD || in->op == HG_OP_FSUB) && in->id < e->f->num_values && e->contr.fused_mul &&
       e->contr.fused_mul[in->id])
@@ -286,6 +299,10 @@ static LLVMValueRef lower_inst(hg_llvm_emit *e, const hg_ir_inst *in) {
   }
   case HG_OP_RET: return a ? LLVMBuildRet(B, a) : LLVMBuildRetVoid(B);
   case HG_OP_UNREACHABLE: return LLVMBuildUnreachable(B);
+  case HG_OP_SLOT:
+  case HG_OP_CALL:
+  case HG_OP_CALL_BUILTIN:
+  case HG_OP_BARRIER: break;
   }
   return hg_llvm_fail(e, "opcode %u not supported", in->op);
 }
@@ -358,11 +375,13 @@ bool hg_llvm_emit_body(hg_llvm_emit *e) {
   return !e->failed;
 }
 
-/* A global's initializer: its bytes, with the address of another global (plus the addend) at
- * each relocation, as a packed struct. */
+/* A global's initializer: its bytes; with relocations, a packed struct of the bytes between
+ * them and at each the address of another global (plus the addend). */
 static LLVMValueRef global_init(hg_llvm_emit *e, const hg_ir_global *gl, LLVMValueRef *globals) {
   if (!gl->has_init)
     return LLVMConstNull(LLVMArrayType(e->i8, gl->size));
+  if (!gl->num_relocs) /* the byte array itself */
+    return LLVMConstStringInContext(e->C, (const char *)gl->init, gl->size, 1);
   LLVMValueRef *parts = malloc((2 * gl->num_relocs + 1) * sizeof *parts);
   if (!parts)
     return hg_llvm_fail(e, "out of memory");
@@ -417,7 +436,7 @@ bool hg_llvm_emit_globals(hg_llvm_emit *e, LLVMValueRef *out, LLVMLinkage linkag
     }
     char name[48];
     snprintf(name, sizeof name, "hg_global_%u", i);
-    out[i] = LLVMAddGlobalInAddressSpace(e->M, t, name, gl->addrspace);
+    out[i] = LLVMAddGlobalInAddressSpace(e->M, t, name, e->flat ? 0 : gl->addrspace);
     LLVMSetLinkage(out[i], linkage);
     LLVMSetAlignment(out[i], gl->align ? gl->align : 1);
   }

@@ -2,7 +2,7 @@
  * end that emits LLVM which does not depend on the target. A back end sets up the module and
  * the LLVM function, says through hooks what parameters, globals, private slots, calls and
  * builtins become on its target, and hg_llvm_emit_body lowers the blocks, instructions and phis.
- * Used by the SPIR back end (lowering/spir.c). */
+ * Used by the SPIR back end (lowering/spir.c) and the RISC-V back end (devices/riscv/codegen.c). */
 #ifndef HETGPU_LOWERING_LLVM_EMIT_H
 #define HETGPU_LOWERING_LLVM_EMIT_H
 
@@ -17,9 +17,10 @@ typedef struct hg_llvm_emit hg_llvm_emit;
 typedef struct hg_llvm_emit_hooks {
   /* The value of a module global (its address). */
   LLVMValueRef (*global)(hg_llvm_emit *e, uint32_t index);
-  /* The target's lowering of SLOT, CALL, CALL_BUILTIN and BARRIER (NULL + hg_llvm_fail when it
-   * cannot); a void result may return any non-NULL value. */
-  LLVMValueRef (*special)(hg_llvm_emit *e, const hg_ir_inst *in);
+  /* Asked first for every instruction: sets *handled and returns the result (NULL with
+   * hg_llvm_fail when it cannot; any non-NULL value for a void one) where the target lowers it
+   * its own way. SLOT, CALL, CALL_BUILTIN and BARRIER are always the target's. */
+  LLVMValueRef (*inst)(hg_llvm_emit *e, const hg_ir_inst *in, bool *handled);
 } hg_llvm_emit_hooks;
 
 struct hg_llvm_emit {
@@ -28,7 +29,9 @@ struct hg_llvm_emit {
   LLVMBuilderRef B;
   const hg_ir_module *m;
   const hg_ir_function *f; /* the function being lowered */
-  LLVMValueRef fn;         /* its LLVM function: IR parameter i is LLVM parameter i */
+  LLVMValueRef fn;         /* its LLVM function: IR parameter i is LLVM parameter param_base + i */
+  unsigned param_base;
+  bool flat;               /* one address space: every pointer is LLVM address space 0 */
   const hg_llvm_emit_hooks *hooks;
   void *owner; /* the back end's own state */
   LLVMValueRef *vals;            /* per IR value: the lowered instruction results */
@@ -52,6 +55,10 @@ LLVMValueRef hg_llvm_fail(hg_llvm_emit *e, const char *fmt, ...);
 /* Calls an LLVM intrinsic overloaded on the given types. */
 LLVMValueRef hg_llvm_intrinsic(hg_llvm_emit *e, const char *name, LLVMTypeRef *over, unsigned nover,
                                LLVMValueRef *args, unsigned nargs);
+/* Calls function `name` of type ret(the arguments' types), which the module declares on first
+ * use (*declared then true, for the caller's attributes); *callee receives the function. */
+LLVMValueRef hg_llvm_call_named(hg_llvm_emit *e, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n,
+                                LLVMValueRef *callee, bool *declared);
 /* Lowers the body of e->f into e->fn; false (with the message in e->err) on failure. */
 bool hg_llvm_emit_body(hg_llvm_emit *e);
 /* Byte arrays, in their own address spaces, for the module's __global and __constant variables,

@@ -56,31 +56,14 @@ static void ptr_arg(oc_ctx *c, const hg_ir_inst *in, uint32_t i, const char *ele
 
 /* ---- work-item functions with a dimension index ---- */
 
-/* The functions taking a dimindx and their value for dimindx >= get_work_dim(). */
-static const struct {
-  const char *name;
-  unsigned out_of_range;
-} k_work_items[] = {
-    {"get_global_size", 1}, {"get_local_size", 1}, {"get_enqueued_local_size", 1}, {"get_num_groups", 1},
-    {"get_global_id", 0},   {"get_local_id", 0},   {"get_group_id", 0},            {"get_global_offset", 0},
-};
-#define NUM_WORK_ITEMS (sizeof k_work_items / sizeof k_work_items[0])
-
-static int oc_work_item_index(const char *name) {
-  for (unsigned i = 0; i < NUM_WORK_ITEMS; i++)
-    if (!strcmp(name, k_work_items[i].name)) return (int)i;
-  return -1;
-}
-static unsigned oc_work_item_default(int k) { return k_work_items[k].out_of_range; }
-
 void oc_emit_work_item_helpers(oc_ctx *c, oc_buf *out) {
-  for (unsigned k = 0; k < NUM_WORK_ITEMS; k++) {
+  for (unsigned k = 0; k < HG_BUILTIN_DIM_FUNCTIONS; k++) {
     if (!(c->wi_mask & (1u << k))) continue;
-    const char *n = k_work_items[k].name;
+    const char *n = hg_builtin_dim_functions[k].name;
     /* work-groups are uniform in OpenCL C 1.2: the enqueued local size is the local size */
     const char *vendor = !strcmp(n, "get_enqueued_local_size") ? "get_local_size" : n;
     oc_printf(out, "static inline size_t hg_wi_%s(uint d) { return d < 3u ? %s(d) : (size_t)%u; }\n", n, vendor,
-              k_work_items[k].out_of_range);
+              hg_builtin_dim_functions[k].out_of_range);
   }
 }
 
@@ -88,13 +71,13 @@ void oc_emit_work_item_helpers(oc_ctx *c, oc_buf *out) {
  * sizes): a constant one folds to it, a run-time one goes through a guarded helper from the
  * preamble (the index evaluated once). Below 3 the vendor answers, get_work_dim included. */
 static void emit_work_item(oc_ctx *c, const hg_ir_inst *in, const char *name) {
-  int k = oc_work_item_index(name);
+  int k = hg_builtin_dim_function_index(name);
   uint32_t v = in->operands[0];
   const hg_ir_value *val = &c->f->values[v];
   if (val->kind == HG_VAL_CONST) {
     uint64_t d = c->f->const_words[val->index] & 0xffffffffu; /* the IR's dimindx is a uint */
     if (d >= 3) {
-      oc_printf(c->body, "(%s", oc_work_item_default(k) ? "1" : "0");
+      oc_printf(c->body, "(%s", hg_builtin_dim_functions[k].out_of_range ? "1" : "0");
       return;
     }
     if (oc_slice_work_item(c, name, (unsigned)d)) return;
@@ -193,9 +176,10 @@ bool oc_builtin_access(oc_ctx *c, const hg_ir_inst *in, oc_access *a) {
   int i = out_ptr_arg(name, in, c, &elem, &lanes);
   if (i < 0 || (uint32_t)i >= in->num_operands) return false;
   /* the out value's C type: a 3-vector is stored as the 4-vector it occupies, except by the
-   * fract and lgamma_r helpers (opencl_c_fix.c), which store three elements */
+   * fract, lgamma_r and double frexp helpers (opencl_c_fix.c), which store three elements */
   unsigned esize = !strcmp(elem, "int") ? 4 : hg_ir_scalar_bytes((hg_ir_scalar)oc_vtype(c, in->operands[0]).scalar);
-  bool three = !strcmp(name, "fract") || !strcmp(name, "lgamma_r");
+  bool three = !strcmp(name, "fract") || !strcmp(name, "lgamma_r") ||
+               (!strcmp(name, "frexp") && oc_vtype(c, in->operands[0]).scalar == HG_IR_F64);
   *a = (oc_access){.ptr = in->operands[i], .index = HG_IR_NONE,
                    .bytes = (lanes == 3 && !three ? 4 : lanes) * esize, .writes = true};
   return true;
@@ -314,7 +298,7 @@ void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
                      "(get_global_id(1) - get_global_offset(1)) * get_global_size(0) + (get_global_id(0) - get_global_offset(0))");
   } else if (fam == HG_IR_BF_WORK_ITEM && !strcmp(name, "get_local_linear_id")) {
     oc_puts(c->body, "(get_local_id(2) * get_local_size(1) * get_local_size(0) + get_local_id(1) * get_local_size(0) + get_local_id(0)");
-  } else if (fam == HG_IR_BF_WORK_ITEM && in->num_operands == 1 && oc_work_item_index(name) >= 0) {
+  } else if (fam == HG_IR_BF_WORK_ITEM && in->num_operands == 1 && hg_builtin_dim_function_index(name) >= 0) {
     emit_work_item(c, in, name);
   } else if (fam == HG_IR_BF_WORK_ITEM) {
     oc_printf(c->body, "%s(", name);

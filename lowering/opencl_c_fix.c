@@ -16,9 +16,18 @@
 
 static const unsigned k_lanes[OC_LANE_KINDS] = {1, 2, 3, 4, 8, 16};
 
+/* A binary double-vector function computed lane by lane (k_templates below). */
+static const char k_lanes_binary[] =
+    "static inline $F hg_$B_$F($F x, $F y) {\n"
+    "  union { $F v; double e[vec_step($F)]; } a, b, r;\n"
+    "  a.v = x;\n  b.v = y;\n"
+    "  for (int i = 0; i < vec_step($F); i++) r.e[i] = $B(a.e[i], b.e[i]);\n"
+    "  return r.v;\n"
+    "}\n";
+
 /* Templates: $F the value type ("float4"), $I the integer type a comparison of $F gives
  * ("int4", "long4"; "int" for scalars), $N int of the same width ("int4"), $L / $U long / ulong
- * of the same width, $S the width suffix ("4", "" for scalars). */
+ * of the same width, $S the width suffix ("4", "" for scalars), $B the builtin's name. */
 static const char *const k_templates[OC_FIX_COUNT] = {
     /* fract(+-0) = +-0 with *iptr = +-0, fract(+-inf) = +-0 with *iptr = +-inf, NaN both
      * (PoCL 3.1 and NVIDIA return +0 for -0) */
@@ -97,14 +106,30 @@ static const char *const k_templates[OC_FIX_COUNT] = {
         "  return (isfinite(x) & (x == rint(x))) ? z : tanpi(x);\n"
         "}\n",
     [OC_FIX_ATANPI] = "static inline $F hg_atanpi_$F($F x) { return x == ($F)0 ? x : atanpi(x); }\n",
-    /* fmod of double vectors lane by lane: PoCL 3.1's double8 fmod gives other lanes wrong
-     * results (5.5 fmod 2 = 0) when one lane has a subnormal y or a huge quotient (CTS
-     * math_brute_force fmod, vector size 8); the scalar fmod is exact */
-    [OC_FIX_FMOD_VECTOR] =
-        "static inline $F hg_fmod_$F($F x, $F y) {\n"
-        "  union { $F v; double e[vec_step($F)]; } a, b, r;\n"
-        "  a.v = x;\n  b.v = y;\n"
-        "  for (int i = 0; i < vec_step($F); i++) r.e[i] = fmod(a.e[i], b.e[i]);\n"
+    /* double vectors lane by lane with the scalar function: PoCL 3.1's double8 fmod, pow,
+     * powr, pown, remainder and frexp give wrong results in lanes of ordinary inputs when another lane
+     * holds a subnormal or a huge value (5.5 fmod 2 = 0; pow to inf for 0; frexp's exponent 0 for
+     * a subnormal: CTS math_brute_force, vector size 8, PoCL directly too); the scalar ones are
+     * right. $B is the builtin. */
+    [OC_FIX_FMOD_VECTOR] = k_lanes_binary,
+    [OC_FIX_POW_VECTOR] = k_lanes_binary,
+    [OC_FIX_POWR_VECTOR] = k_lanes_binary,
+    [OC_FIX_REMAINDER_VECTOR] = k_lanes_binary,
+    [OC_FIX_POWN_VECTOR] =
+        "static inline $F hg_pown_$F($F x, $N n) {\n"
+        "  union { $F v; double e[vec_step($F)]; } a, r;\n"
+        "  union { $N v; int e[vec_step($F)]; } b;\n"
+        "  a.v = x;\n  b.v = n;\n"
+        "  for (int i = 0; i < vec_step($F); i++) r.e[i] = pown(a.e[i], b.e[i]);\n"
+        "  return r.v;\n"
+        "}\n",
+    [OC_FIX_FREXP_VECTOR] =
+        "static inline $F hg_frexp_$F($F x, __private $N *ep) {\n"
+        "  union { $F v; double e[vec_step($F)]; } a, r;\n"
+        "  union { $N v; int e[vec_step($F)]; } q;\n"
+        "  a.v = x;\n"
+        "  for (int i = 0; i < vec_step($F); i++) r.e[i] = frexp(a.e[i], &q.e[i]);\n"
+        "  *ep = q.v;\n"
         "  return r.v;\n"
         "}\n",
 };
@@ -120,7 +145,7 @@ static const char k_mad_sat_unsigned[] =
 /* Mask bit of an element kind (0: float or long, 1: double or ulong) and a width. */
 static unsigned fix_bit(unsigned kind, unsigned lanes) { return 1u << (kind * OC_LANE_KINDS + oc_lane_kind(lanes)); }
 
-static void expand(oc_buf *out, const char *tpl, bool dbl, unsigned lanes) {
+static void expand(oc_buf *out, const char *tpl, bool dbl, unsigned lanes, const char *builtin) {
   char sfx[12] = "", f[TB], i[TB], n[TB], l[TB], u[TB];
   if (lanes > 1) snprintf(sfx, sizeof sfx, "%u", lanes);
   snprintf(f, sizeof f, "%s%s", dbl ? "double" : "float", sfx);
@@ -137,6 +162,7 @@ static void expand(oc_buf *out, const char *tpl, bool dbl, unsigned lanes) {
       case 'L': v = l; break;
       case 'U': v = u; break;
       case 'S': v = sfx; break;
+      case 'B': v = builtin; break;
       default: break;
       }
     if (v) {
@@ -148,13 +174,18 @@ static void expand(oc_buf *out, const char *tpl, bool dbl, unsigned lanes) {
   }
 }
 
+/* The builtin each lane-by-lane helper calls ($B) */
+static const char *const k_lane_builtins[OC_FIX_COUNT] = {
+    [OC_FIX_FMOD_VECTOR] = "fmod", [OC_FIX_POW_VECTOR] = "pow", [OC_FIX_POWR_VECTOR] = "powr",
+    [OC_FIX_REMAINDER_VECTOR] = "remainder"};
+
 void oc_emit_fix_helpers(oc_ctx *c, oc_buf *out) {
   for (unsigned fx = 0; fx < OC_FIX_COUNT; fx++)
     for (unsigned kind = 0; kind < 2; kind++)
       for (unsigned k = 0; k < OC_LANE_KINDS; k++) {
         if (!(c->fix_mask[fx] & fix_bit(kind, k_lanes[k]))) continue;
         const char *tpl = fx == OC_FIX_MAD_SAT && kind ? k_mad_sat_unsigned : k_templates[fx];
-        expand(out, tpl, kind == 1, k_lanes[k]);
+        expand(out, tpl, kind == 1, k_lanes[k], k_lane_builtins[fx] ? k_lane_builtins[fx] : "");
       }
 }
 
@@ -198,9 +229,17 @@ static enum oc_fix fix_of(const hg_ir_function *f, const hg_ir_inst *in, const c
     return OC_FIX_EXP10_RELAXED;
   for (size_t i = 0; i < sizeof k_pi_zero / sizeof *k_pi_zero; i++)
     if (!strcmp(name, k_pi_zero[i].name) && in->num_operands == 1 && is_fp(t0)) return k_pi_zero[i].fix;
-  if (!strcmp(name, "fmod") && in->num_operands == 2 && t0.scalar == HG_IR_F64 && lanes_of(t0) > 1 &&
-      lanes_of(operand_type(f, in, 1)) == lanes_of(t0))
-    return OC_FIX_FMOD_VECTOR;
+  if (t0.scalar == HG_IR_F64 && lanes_of(t0) > 1 && in->num_operands == 2 &&
+      lanes_of(operand_type(f, in, 1)) == lanes_of(t0)) { /* double vectors lane by lane */
+    static const struct { const char *name; enum oc_fix fix; } lane_by_lane[] = {
+        {"fmod", OC_FIX_FMOD_VECTOR}, {"pow", OC_FIX_POW_VECTOR},   {"powr", OC_FIX_POWR_VECTOR},
+        {"pown", OC_FIX_POWN_VECTOR}, {"remainder", OC_FIX_REMAINDER_VECTOR}};
+    for (size_t i = 0; i < sizeof lane_by_lane / sizeof *lane_by_lane; i++)
+      if (!strcmp(name, lane_by_lane[i].name)) return lane_by_lane[i].fix;
+  }
+  if (!strcmp(name, "frexp") && in->num_operands == 2 && t0.scalar == HG_IR_F64 && lanes_of(t0) > 1 &&
+      operand_type(f, in, 1).scalar == HG_IR_PTR)
+    return OC_FIX_FREXP_VECTOR;
   char dst[TB];
   bool sat = false;
   if (in->num_operands == 1 && is_fp(t0) && hg_ir_builtin_parse_convert(name, dst, sizeof dst, &sat, NULL) && sat &&
@@ -217,7 +256,7 @@ bool hg_lower_opencl_c_corrects(const hg_ir_module *m, const hg_ir_function *f, 
 bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_call *fx) {
   memset(fx, 0, sizeof *fx);
   enum oc_fix fix = fix_of(c->f, in, name, c->relaxed_math);
-  if (fix == OC_FIX_COUNT || fix == OC_FIX_FRACT || fix == OC_FIX_LGAMMA_R) return false;
+  if (fix == OC_FIX_COUNT || fix == OC_FIX_FRACT || fix == OC_FIX_LGAMMA_R || fix == OC_FIX_FREXP_VECTOR) return false;
   hg_ir_type t0 = oc_vtype(c, in->operands[0]), rt = in->type;
   unsigned lanes = lanes_of(t0);
   char tb[TB];
@@ -246,16 +285,15 @@ bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_c
   }
 }
 
-/* fract and lgamma_r write through a pointer in any address space, and OpenCL C 1.2 has no
+/* fract, lgamma_r and the double-vector frexp write through a pointer in any address space, and OpenCL C 1.2 has no
  * generic one: the helper writes a private temporary, stored through the call's pointer after
  * (vstore3 for 3 lanes, which writes exactly the 3 elements). */
 bool oc_emit_fixed_out_call(oc_ctx *c, const hg_ir_inst *in, const char *name) {
-  bool fract = !strcmp(name, "fract");
-  if ((!fract && strcmp(name, "lgamma_r")) || in->num_operands != 2) return false;
+  enum oc_fix which = fix_of(c->f, in, name, c->relaxed_math);
+  if (which != OC_FIX_FRACT && which != OC_FIX_LGAMMA_R && which != OC_FIX_FREXP_VECTOR) return false;
+  bool fract = which == OC_FIX_FRACT;
   hg_ir_type t = oc_vtype(c, in->operands[0]);
-  if (!is_fp(t) || oc_vtype(c, in->operands[1]).scalar != HG_IR_PTR) return false;
   unsigned lanes = lanes_of(t);
-  enum oc_fix which = fract ? OC_FIX_FRACT : OC_FIX_LGAMMA_R;
   c->fix_mask[which] |= fix_bit(t.scalar == HG_IR_F64, lanes);
   char ft[TB], ot[TB];
   fp_name(t, ft, sizeof ft);
@@ -268,7 +306,7 @@ bool oc_emit_fixed_out_call(oc_ctx *c, const hg_ir_inst *in, const char *name) {
     oc_res(c, c->body, in);
     oc_puts(c->body, " = ");
   }
-  oc_printf(c->body, "hg_%s_%s(", fract ? "fract" : "lgamma_r", ft);
+  oc_printf(c->body, "hg_%s_%s(", name, ft);
   oc_value_f(c, c->body, in->operands[0]);
   oc_printf(c->body, ", &hg_fx%u); ", k);
   if (lanes == 3) {

@@ -55,7 +55,12 @@ enum oc_fix {
   OC_FIX_COSPI,
   OC_FIX_TANPI,
   OC_FIX_ATANPI,
-  OC_FIX_FMOD_VECTOR, /* double vectors */
+  OC_FIX_FMOD_VECTOR, /* double vectors, lane by lane */
+  OC_FIX_POW_VECTOR,
+  OC_FIX_POWR_VECTOR,
+  OC_FIX_POWN_VECTOR,
+  OC_FIX_REMAINDER_VECTOR,
+  OC_FIX_FREXP_VECTOR,
   OC_FIX_COUNT
 };
 

@@ -13,27 +13,24 @@
 #define SPIR_TRIPLE "spir64-unknown-unknown"
 #define SPIR_LAYOUT "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
 
+static void add_enum_attr(hg_llvm_emit *e, LLVMValueRef fn, unsigned idx, const char *name, uint64_t v) {
+  LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(e->C, LLVMGetEnumAttributeKindForName(name, strlen(name)), v));
+}
+
 LLVMValueRef hg_spir_call(hg_spir *s, const char *mangled, LLVMTypeRef ret, LLVMValueRef *args, unsigned n,
                           bool convergent) {
   hg_llvm_emit *e = &s->e;
-  LLVMTypeRef pt[16];
-  if (n > 16)
-    return hg_llvm_fail(e, "%s: too many arguments", mangled);
-  for (unsigned i = 0; i < n; i++)
-    pt[i] = LLVMTypeOf(args[i]);
-  LLVMTypeRef ft = LLVMFunctionType(ret, pt, n, 0);
-  LLVMValueRef fn = LLVMGetNamedFunction(e->M, mangled);
-  if (!fn) {
-    fn = LLVMAddFunction(e->M, mangled, ft);
+  LLVMValueRef fn;
+  bool declared;
+  LLVMValueRef c = hg_llvm_call_named(e, mangled, ret, args, n, &fn, &declared);
+  if (!c)
+    return NULL;
+  if (declared) {
     LLVMSetFunctionCallConv(fn, HG_SPIR_FUNC_CC);
-    const char *attrs[2] = {"nounwind", "convergent"};
-    for (unsigned a = 0; a < (convergent ? 2u : 1u); a++)
-      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                              LLVMCreateEnumAttribute(e->C, LLVMGetEnumAttributeKindForName(attrs[a], strlen(attrs[a])), 0));
-  } else if (LLVMGlobalGetValueType(fn) != ft) {
-    return hg_llvm_fail(e, "%s called with two signatures", mangled);
+    add_enum_attr(e, fn, LLVMAttributeFunctionIndex, "nounwind", 0);
+    if (convergent)
+      add_enum_attr(e, fn, LLVMAttributeFunctionIndex, "convergent", 0);
   }
-  LLVMValueRef c = LLVMBuildCall2(e->B, ft, fn, args, n, "");
   LLVMSetInstructionCallConv(c, HG_SPIR_FUNC_CC);
   return c;
 }
@@ -61,8 +58,9 @@ static LLVMValueRef global_hook(hg_llvm_emit *e, uint32_t index) {
   return s->globals[index] = g;
 }
 
-static LLVMValueRef special_hook(hg_llvm_emit *e, const hg_ir_inst *in) {
+static LLVMValueRef inst_hook(hg_llvm_emit *e, const hg_ir_inst *in, bool *handled) {
   hg_spir *s = e->owner;
+  *handled = true;
   switch (in->op) {
   case HG_OP_SLOT:
     if (!in->num_imm || in->imm[0] >= e->f->num_slots)
@@ -91,11 +89,11 @@ static LLVMValueRef special_hook(hg_llvm_emit *e, const hg_ir_inst *in) {
     return c;
   }
   case HG_OP_CALL_BUILTIN: return hg_spir_builtin(s, in);
-  default: return hg_llvm_fail(e, "opcode %u is not special", in->op);
+  default: *handled = false; return NULL;
   }
 }
 
-static const hg_llvm_emit_hooks k_hooks = {global_hook, special_hook};
+static const hg_llvm_emit_hooks k_hooks = {global_hook, inst_hook};
 
 /* ---- what this back end leaves to the OpenCL C one ---- */
 
@@ -182,17 +180,10 @@ static void kernel_metadata(hg_llvm_emit *e, const hg_ir_function *f, LLVMValueR
     md[i] = md_string(e->C, f->args[i].name);
   set_md(e, fn, "kernel_arg_name", md, n);
   free(md);
-  if (f->reqd_work_group_size[0]) {
-    LLVMMetadataRef wg[3];
-    for (int d = 0; d < 3; d++)
-      wg[d] = LLVMValueAsMetadata(LLVMConstInt(e->i32, f->reqd_work_group_size[d], 0));
-    set_md(e, fn, "reqd_work_group_size", wg, 3);
-  }
+  /* no reqd_work_group_size: hetGPU checks it and gives the launch's local size itself, which
+   * for a launch of fewer dimensions is not the attribute's (CTS api null_required_work_group_size) */
 }
 
-static void add_enum_attr(hg_llvm_emit *e, LLVMValueRef fn, unsigned idx, const char *name, uint64_t v) {
-  LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(e->C, LLVMGetEnumAttributeKindForName(name, strlen(name)), v));
-}
 
 /* Declares IR function i: kernels under their names with spir_kernel's convention, the others
  * internal. A struct passed by value is a byval pointer to its bytes; a __local pointer starts
@@ -242,8 +233,20 @@ static bool define_function(hg_spir *s, uint32_t i) {
     return !hg_llvm_fail(e, "out of memory");
   LLVMPositionBuilderAtEnd(e->B, LLVMAppendBasicBlockInContext(e->C, e->fn, "entry"));
   for (uint32_t k = 0; k < f->num_slots; k++) {
-    s->slots[k] = LLVMBuildAlloca(e->B, LLVMArrayType(e->i8, f->slots[k].size ? f->slots[k].size : 1), "");
-    LLVMSetAlignment(s->slots[k], f->slots[k].align ? f->slots[k].align : 1);
+    uint32_t size = f->slots[k].size ? f->slots[k].size : 1, align = f->slots[k].align ? f->slots[k].align : 1;
+    if (align <= 64) {
+      s->slots[k] = LLVMBuildAlloca(e->B, LLVMArrayType(e->i8, size), "");
+      LLVMSetAlignment(s->slots[k], align);
+      continue;
+    }
+    /* PoCL 3.1 puts a private array aligned above 64 at a 64-byte boundary (as the OpenCL C
+     * back end found): the slot is found at its alignment inside a larger one */
+    LLVMValueRef bytes = LLVMBuildAlloca(e->B, LLVMArrayType(e->i8, size + align - 64), "");
+    LLVMSetAlignment(bytes, 64);
+    LLVMValueRef at = LLVMBuildPtrToInt(e->B, bytes, e->i64, "");
+    at = LLVMBuildAnd(e->B, LLVMBuildAdd(e->B, at, LLVMConstInt(e->i64, align - 1, 0), ""),
+                      LLVMConstInt(e->i64, ~(uint64_t)(align - 1), 0), "");
+    s->slots[k] = LLVMBuildIntToPtr(e->B, at, LLVMTypeOf(bytes), "");
   }
   return hg_llvm_emit_body(e);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ir/builtins.h"
+#include "lowering/builtins.h"
 #include "lowering/opencl_c.h"
 #include "lowering/spir_internal.h"
 
@@ -197,16 +198,6 @@ static bool mangle_call(const hg_ir_function *f, const hg_ir_inst *in, const cha
 
 /* ---- work-item functions ---- */
 
-/* The functions taking a dimindx, and their value for dimindx >= get_work_dim() where the
- * vendor is not trusted to give it (PoCL 3.1 gives 0 for the sizes). */
-static const struct {
-  const char *name;
-  unsigned out_of_range;
-} k_work_items[] = {
-    {"get_global_size", 1}, {"get_local_size", 1}, {"get_enqueued_local_size", 1}, {"get_num_groups", 1},
-    {"get_global_id", 0},   {"get_local_id", 0},   {"get_group_id", 0},            {"get_global_offset", 0},
-};
-
 static LLVMValueRef vendor_work_item(hg_spir *s, const char *name, LLVMValueRef d) {
   char mangled[64];
   snprintf(mangled, sizeof mangled, "_Z%zu%sj", strlen(name), name);
@@ -235,14 +226,12 @@ static LLVMValueRef work_item(hg_spir *s, const hg_ir_inst *in, const char *name
     r = LLVMBuildAdd(B, r, LLVMBuildMul(B, id[1], size[0], ""), "");
     return LLVMBuildAdd(B, r, id[0], "");
   }
-  unsigned k = 0;
-  while (k < sizeof k_work_items / sizeof *k_work_items && strcmp(name, k_work_items[k].name))
-    k++;
-  if (k == sizeof k_work_items / sizeof *k_work_items || in->num_operands != 1)
+  int k = hg_builtin_dim_function_index(name);
+  if (k < 0 || in->num_operands != 1)
     return hg_llvm_fail(e, "work-item function %s", name);
   /* work-groups are uniform in OpenCL C 1.2: the enqueued local size is the local size */
   const char *vendor = !strcmp(name, "get_enqueued_local_size") ? "get_local_size" : name;
-  LLVMValueRef fallback = LLVMConstInt(e->i64, k_work_items[k].out_of_range, 0);
+  LLVMValueRef fallback = LLVMConstInt(e->i64, hg_builtin_dim_functions[k].out_of_range, 0);
   const hg_ir_value *dv = &e->f->values[in->operands[0]];
   if (dv->kind == HG_VAL_CONST) {
     uint64_t d = e->f->const_words[dv->index] & 0xffffffffu;
@@ -280,6 +269,11 @@ LLVMValueRef hg_spir_builtin(hg_spir *s, const hg_ir_inst *in) {
   }
   if (hg_lower_opencl_c_corrects(e->m, e->f, in))
     return hg_llvm_fail(e, "builtin '%s' corrected by the OpenCL C back end", name);
+  /* PoCL 3.1's library function for vstore_half16 of a double16 rounds a result in half's
+   * subnormal range to 0 (0x1.389p-25 -> 0, not 0x1p-24); its OpenCL C front end's does not */
+  if (starts(name, "vstore") && strstr(name, "_half16") && in->num_operands &&
+      e->f->values[in->operands[0]].type.scalar == HG_IR_F64)
+    return hg_llvm_fail(e, "builtin '%s' of double16 (PoCL's library function flushes subnormal halves)", name);
   LLVMValueRef args[16];
   if (in->num_operands > 16)
     return hg_llvm_fail(e, "builtin '%s' with %u arguments", name, in->num_operands);
@@ -287,6 +281,24 @@ LLVMValueRef hg_spir_builtin(hg_spir *s, const hg_ir_inst *in) {
     args[i] = hg_llvm_value(e, in->operands[i]);
   if (e->failed)
     return NULL;
+  if (starts(name, "half_")) {
+    /* PoCL's library has no half_ functions (its header maps them): the full-precision ones
+     * are within their 8192 ulp everywhere (float only: double vectors of powr would want the
+     * OpenCL C back end's correction) */
+    if (in->type.scalar != HG_IR_F32)
+      return hg_llvm_fail(e, "builtin '%s' of double", name);
+    if (!strcmp(name, "half_recip") || !strcmp(name, "half_divide")) {
+      LLVMValueRef one = LLVMConstReal(e->f32, 1.0);
+      if (in->type.lanes > 1) {
+        LLVMValueRef lanes[16];
+        for (unsigned l = 0; l < in->type.lanes; l++)
+          lanes[l] = one;
+        one = LLVMConstVector(lanes, in->type.lanes);
+      }
+      return LLVMBuildFDiv(e->B, name[5] == 'r' ? one : args[0], name[5] == 'r' ? args[0] : args[1], "");
+    }
+    name += 5;
+  }
   if (!strcmp(name, "ctz")) { /* OpenCL C 2.0; PoCL 3.1 declares it without a body */
     LLVMTypeRef t = LLVMTypeOf(args[0]);
     LLVMValueRef a[2] = {args[0], LLVMConstInt(e->i1, 0, 0)};

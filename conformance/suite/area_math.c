@@ -704,11 +704,21 @@ out:
   free(a), free(bb), free(cc), free(ni), free(oi), free(o), free(o2);
 }
 
-/* fmod of double vectors of every width, lanes of ordinary values beside lanes with subnormal
- * divisors and huge quotients (fmod is exact: each lane must equal the host's fmod). PoCL 3.1's
- * double8 fmod gave the other lanes of such a vector wrong results (5.5 fmod 2 = 0: CTS
- * math_brute_force fmod, vector size 8). */
-static void run_fmod_double_vectors(const void *arg) {
+/* fmod, remainder, pow, powr, pown and frexp of double vectors of every width, lanes of
+ * ordinary values beside lanes of subnormals and of huge and tiny magnitudes; each lane against
+ * the host (pow, powr and pown within their 16 ulp, the others exactly). PoCL 3.1's double8
+ * forms gave ordinary lanes of such vectors wrong results (5.5 fmod 2 = 0, pow 0 as inf,
+ * remainder off, frexp's exponent of a subnormal 0: CTS math_brute_force, vector size 8). */
+static double extreme_double(int which) {
+  switch (which) {
+  case 0: return ldexp(suite_uniform(0.01, 1), -1023 - (int)(suite_rand() % 50)); /* subnormal */
+  case 1: return ldexp(suite_uniform(0.5, 1), 300 + (int)(suite_rand() % 700));
+  case 2: return ldexp(suite_uniform(0.5, 1), -300 - (int)(suite_rand() % 700));
+  default: return suite_uniform(0.25, 4);
+  }
+}
+
+static void run_double_vectors_lane_by_lane(const void *arg) {
   (void)arg;
   if (!S.fp64) {
     suite_skip("no cl_khr_fp64");
@@ -719,57 +729,71 @@ static void run_fmod_double_vectors(const void *arg) {
   if (!b) {
     b = suite_batch_new("#pragma OPENCL EXTENSION cl_khr_fp64 : enable", "");
     for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+      int n = widths[w];
       char kname[32];
-      snprintf(kname, sizeof kname, "fmod_d%d", widths[w]);
-      suite_batch_add(b, kname, "__kernel void fmod_d%d(__global const double *a, __global const double *b, "
-                             "__global double *o) {\n  size_t i = get_global_id(0);\n"
-                             "  vstore%d(fmod(vload%d(i, a), vload%d(i, b)), i, o);\n}\n",
-                      widths[w], widths[w], widths[w], widths[w]);
+      snprintf(kname, sizeof kname, "powfrexp_d%d", n);
+      suite_batch_add(b, kname,
+                      "__kernel void powfrexp_d%d(__global const double *x, __global const double *y, "
+                      "__global const int *k, __global double *o, __global int *e) {\n"
+                      "  size_t i = get_global_id(0);\n"
+                      "  double%d a = vload%d(i, x), c = vload%d(i, y);\n  int%d m;\n"
+                      "  vstore%d(pow(a, c), i, o);\n  vstore%d(powr(fabs(a), c), i, o + %d);\n"
+                      "  vstore%d(pown(a, vload%d(i, k)), i, o + 2 * %d);\n"
+                      "  vstore%d(remainder(a, c), i, o + 3 * %d);\n  vstore%d(fmod(a, c), i, o + 5 * %d);\n"
+                      "  vstore%d(frexp(a, &m), i, o + 4 * %d);\n  vstore%d(m, i, e);\n}\n",
+                      n, n, n, n, n, n, n, 48 * 16, n, n, 48 * 16, n, 48 * 16, n, 48 * 16, n, 48 * 16, n);
     }
   }
   enum { N = 48 * 16 };
-  double *a = malloc(N * sizeof *a), *y = malloc(N * sizeof *y), *o = malloc(N * sizeof *o);
+  double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y), *o = malloc(6 * N * sizeof *o);
+  int *k = malloc(N * sizeof *k), *e = malloc(N * sizeof *e);
   for (size_t i = 0; i < N; i++) {
-    switch (suite_rand() % 4) {
-    case 0: /* a subnormal divisor of a large x */
-      a[i] = ldexp(suite_uniform(-1, 1), (int)(suite_rand() % 400) - 100);
-      y[i] = ldexp(suite_uniform(0.01, 1), -1023 - (int)(suite_rand() % 40));
-      break;
-    case 1: /* a quotient beyond 2^1000 */
-      a[i] = ldexp(suite_uniform(-1, 1), 600 + (int)(suite_rand() % 400));
-      y[i] = ldexp(suite_uniform(0.5, 1), -(int)(suite_rand() % 400));
-      break;
-    default: /* ordinary */
-      a[i] = suite_uniform(-100, 100);
-      y[i] = suite_uniform(0.25, 10);
-    }
+    x[i] = (suite_rand() & 1 ? -1 : 1) * extreme_double((int)(suite_rand() % 4));
+    y[i] = (suite_rand() & 1 ? -1 : 1) * (suite_rand() % 2 ? suite_uniform(0.1, 3) : extreme_double((int)(suite_rand() % 3)));
+    k[i] = (int)(suite_rand() % 4000) - 2000;
   }
-  cl_mem ma = suite_buffer(N * sizeof *a, a), mb = suite_buffer(N * sizeof *y, y), mo = suite_buffer(N * sizeof *o, NULL);
+  cl_mem mx = suite_buffer(N * sizeof *x, x), my = suite_buffer(N * sizeof *y, y), mk = suite_buffer(N * sizeof *k, k);
+  cl_mem mo = suite_buffer(6 * N * sizeof *o, NULL), me = suite_buffer(N * sizeof *e, NULL);
   for (size_t w = 0; w < sizeof widths / sizeof *widths && !suite_failed(); w++) {
     char name[32];
-    snprintf(name, sizeof name, "fmod_d%d", widths[w]);
-    cl_kernel k = suite_batch_kernel(b, name);
-    if (!k)
+    snprintf(name, sizeof name, "powfrexp_d%d", widths[w]);
+    cl_kernel kern = suite_batch_kernel(b, name);
+    if (!kern)
       break;
-    memset(o, 0xA5, N * sizeof *o);
-    if (suite_args(k, 3, sizeof ma, &ma, sizeof mb, &mb, sizeof mo, &mo) && suite_run1(k, N / (size_t)widths[w], 0) &&
-        suite_read(mo, o, N * sizeof *o))
-      for (size_t i = 0; i < N; i++) {
-        double want = fmod(a[i], y[i]);
-        if (memcmp(&o[i], &want, sizeof want)) {
-          suite_fail("fmod(double%d) lane %zu of vector %zu: fmod(%a, %a) gave %a, expected %a", widths[w],
-                     i % (size_t)widths[w], i / (size_t)widths[w], a[i], y[i], o[i], want);
-          break;
-        }
+    memset(o, 0xA5, 6 * N * sizeof *o);
+    memset(e, 0xA5, N * sizeof *e);
+    if (suite_args(kern, 5, sizeof mx, &mx, sizeof my, &my, sizeof mk, &mk, sizeof mo, &mo, sizeof me, &me) &&
+        suite_run1(kern, N / (size_t)widths[w], 0) && suite_read(mo, o, 6 * N * sizeof *o) &&
+        suite_read(me, e, N * sizeof *e))
+      for (size_t i = 0; i < N && !suite_failed(); i++) {
+        int want_e;
+        double want_m = frexp(x[i], &want_e);
+        double refs[3] = {pow(x[i], y[i]), pow(fabs(x[i]), y[i]), pow(x[i], k[i])};
+        static const char *const fn[3] = {"pow", "powr", "pown"};
+        for (int f = 0; f < 3 && !suite_failed(); f++)
+          if (ulp_error(o[f * N + i], refs[f], true) > 16)
+            suite_fail("%s(double%d) lane %zu of vector %zu: %s(%a, %a) gave %a, expected %a", fn[f], widths[w],
+                       i % (size_t)widths[w], i / (size_t)widths[w], fn[f], x[i], f == 2 ? (double)k[i] : y[i],
+                       o[f * N + i], refs[f]);
+        double exact[2] = {remainder(x[i], y[i]), fmod(x[i], y[i])};
+        static const char *const exact_fn[2] = {"remainder", "fmod"};
+        for (int f = 0; f < 2 && !suite_failed(); f++)
+          if (memcmp(&o[(3 + 2 * f) * N + i], &exact[f], sizeof exact[f]))
+            suite_fail("%s(double%d) lane %zu of vector %zu: %s(%a, %a) gave %a, expected %a", exact_fn[f], widths[w],
+                       i % (size_t)widths[w], i / (size_t)widths[w], exact_fn[f], x[i], y[i], o[(3 + 2 * f) * N + i],
+                       exact[f]);
+        if (!suite_failed() && (memcmp(&o[4 * N + i], &want_m, sizeof want_m) || e[i] != want_e))
+          suite_fail("frexp(double%d) lane %zu of vector %zu: frexp(%a) gave %a, %d, expected %a, %d", widths[w],
+                     i % (size_t)widths[w], i / (size_t)widths[w], x[i], o[4 * N + i], e[i], want_m, want_e);
       }
-    clReleaseKernel(k);
+    clReleaseKernel(kern);
   }
-  clReleaseMemObject(ma), clReleaseMemObject(mb), clReleaseMemObject(mo);
-  free(a), free(y), free(o);
+  clReleaseMemObject(mx), clReleaseMemObject(my), clReleaseMemObject(mk), clReleaseMemObject(mo), clReleaseMemObject(me);
+  free(x), free(y), free(k), free(o), free(e);
 }
 
 __attribute__((constructor)) static void register_math(void) {
-  suite_register("math", "fmod_double_vectors", run_fmod_double_vectors, NULL);
+  suite_register("math", "double_vectors_lane_by_lane", run_double_vectors_lane_by_lane, NULL);
   static mcase cases[NUM_FUNCS * 2 + 32];
   static char names[NUM_FUNCS * 2 + 32][48];
   int k = 0;

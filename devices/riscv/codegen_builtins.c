@@ -22,8 +22,8 @@ typedef struct bctx {
   LLVMTypeRef T;         /* result LLVM type */
 } bctx;
 
-static LLVMValueRef ci32(hg_rv_cg *g, uint64_t v) { return LLVMConstInt(g->i32, v, 0); }
-static LLVMValueRef ci64(hg_rv_cg *g, uint64_t v) { return LLVMConstInt(g->i64, v, 0); }
+static LLVMValueRef ci32(hg_rv_cg *g, uint64_t v) { return LLVMConstInt(g->e.i32, v, 0); }
+static LLVMValueRef ci64(hg_rv_cg *g, uint64_t v) { return LLVMConstInt(g->e.i64, v, 0); }
 static bool is_float(hg_ir_type t) { return t.scalar == HG_IR_F16 || t.scalar == HG_IR_F32 || t.scalar == HG_IR_F64; }
 static bool arg_unsigned(bctx *x, unsigned i) { return (x->in->flags >> i) & 1; }
 
@@ -32,11 +32,11 @@ static LLVMValueRef splat(hg_rv_cg *g, LLVMValueRef v, unsigned lanes) {
   if (lanes <= 1 || LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind)
     return v;
   LLVMValueRef u = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(v), lanes));
-  u = LLVMBuildInsertElement(g->B, u, v, ci32(g, 0), "");
+  u = LLVMBuildInsertElement(g->e.B, u, v, ci32(g, 0), "");
   LLVMValueRef zeros[16];
   for (unsigned i = 0; i < lanes; i++)
     zeros[i] = ci32(g, 0);
-  return LLVMBuildShuffleVector(g->B, u, LLVMGetUndef(LLVMTypeOf(u)), LLVMConstVector(zeros, lanes), "");
+  return LLVMBuildShuffleVector(g->e.B, u, LLVMGetUndef(LLVMTypeOf(u)), LLVMConstVector(zeros, lanes), "");
 }
 
 LLVMValueRef hg_rv_splat_const(LLVMValueRef c, unsigned lanes) {
@@ -52,7 +52,7 @@ LLVMValueRef hg_rv_splat_const(LLVMValueRef c, unsigned lanes) {
 static LLVMValueRef lane(hg_rv_cg *g, LLVMValueRef v, unsigned l) {
   if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind)
     return v;
-  return LLVMBuildExtractElement(g->B, v, ci32(g, l), "");
+  return LLVMBuildExtractElement(g->e.B, v, ci32(g, l), "");
 }
 
 static LLVMValueRef constf(hg_rv_cg *g, hg_ir_type t, double v) {
@@ -79,16 +79,16 @@ static LLVMValueRef consti(hg_rv_cg *g, hg_ir_type t, uint64_t v) {
 
 /* word `base + dim` of a record, or `dflt` when dim >= 3 */
 static LLVMValueRef dim_word(hg_rv_cg *g, LLVMValueRef rec, unsigned base, LLVMValueRef dim, uint64_t dflt) {
-  LLVMValueRef d = LLVMBuildZExt(g->B, dim, g->i64, "");
-  LLVMValueRef ok = LLVMBuildICmp(g->B, LLVMIntULT, d, ci64(g, 3), "");
-  LLVMValueRef idx = LLVMBuildAdd(g->B, LLVMBuildSelect(g->B, ok, d, ci64(g, 0), ""), ci64(g, base), "");
-  LLVMValueRef v = LLVMBuildLoad2(g->B, g->i64, LLVMBuildGEP2(g->B, g->i64, rec, &idx, 1, ""), "");
-  return LLVMBuildSelect(g->B, ok, v, ci64(g, dflt), "");
+  LLVMValueRef d = LLVMBuildZExt(g->e.B, dim, g->e.i64, "");
+  LLVMValueRef ok = LLVMBuildICmp(g->e.B, LLVMIntULT, d, ci64(g, 3), "");
+  LLVMValueRef idx = LLVMBuildAdd(g->e.B, LLVMBuildSelect(g->e.B, ok, d, ci64(g, 0), ""), ci64(g, base), "");
+  LLVMValueRef v = LLVMBuildLoad2(g->e.B, g->e.i64, LLVMBuildGEP2(g->e.B, g->e.i64, rec, &idx, 1, ""), "");
+  return LLVMBuildSelect(g->e.B, ok, v, ci64(g, dflt), "");
 }
 
 static LLVMValueRef word_at(hg_rv_cg *g, LLVMValueRef rec, unsigned w) {
   LLVMValueRef idx = ci64(g, w);
-  return LLVMBuildLoad2(g->B, g->i64, LLVMBuildGEP2(g->B, g->i64, rec, &idx, 1, ""), "");
+  return LLVMBuildLoad2(g->e.B, g->e.i64, LLVMBuildGEP2(g->e.B, g->e.i64, rec, &idx, 1, ""), "");
 }
 
 static LLVMValueRef work_item(bctx *x) {
@@ -117,25 +117,25 @@ static LLVMValueRef work_item(bctx *x) {
     LLVMValueRef enq = dim_word(g, g->wg, HG_RV_WG_ENQ_LOCAL, d, 0);
     LLVMValueRef lid = dim_word(g, g->wi, 0, d, 0);
     LLVMValueRef off = dim_word(g, g->wg, HG_RV_WG_OFFSET, d, 0);
-    r = LLVMBuildAdd(g->B, LLVMBuildAdd(g->B, LLVMBuildMul(g->B, grp, enq, ""), lid, ""), off, "");
+    r = LLVMBuildAdd(g->e.B, LLVMBuildAdd(g->e.B, LLVMBuildMul(g->e.B, grp, enq, ""), lid, ""), off, "");
   } else if (!strcmp(n, "get_local_linear_id")) {
     r = ci64(g, 0);
     for (int k = 2; k >= 0; k--)
-      r = LLVMBuildAdd(g->B, LLVMBuildMul(g->B, r, word_at(g, g->wg, HG_RV_WG_LOCAL + k), ""), word_at(g, g->wi, k),
+      r = LLVMBuildAdd(g->e.B, LLVMBuildMul(g->e.B, r, word_at(g, g->wg, HG_RV_WG_LOCAL + k), ""), word_at(g, g->wi, k),
                        "");
   } else if (!strcmp(n, "get_global_linear_id")) {
     r = ci64(g, 0);
     for (int k = 2; k >= 0; k--) {
-      LLVMValueRef gid = LLVMBuildAdd(g->B, LLVMBuildMul(g->B, word_at(g, g->wg, HG_RV_WG_GROUP_ID + k),
+      LLVMValueRef gid = LLVMBuildAdd(g->e.B, LLVMBuildMul(g->e.B, word_at(g, g->wg, HG_RV_WG_GROUP_ID + k),
                                                           word_at(g, g->wg, HG_RV_WG_ENQ_LOCAL + k), ""),
                                       word_at(g, g->wi, k), "");
-      r = LLVMBuildAdd(g->B, LLVMBuildMul(g->B, r, word_at(g, g->wg, HG_RV_WG_GLOBAL + k), ""), gid, "");
+      r = LLVMBuildAdd(g->e.B, LLVMBuildMul(g->e.B, r, word_at(g, g->wg, HG_RV_WG_GLOBAL + k), ""), gid, "");
     }
   } else {
     return NULL;
   }
   LLVMTypeRef T = x->T;
-  return LLVMGetIntTypeWidth(T) < 64 ? LLVMBuildTrunc(g->B, r, T, "") : r;
+  return LLVMGetIntTypeWidth(T) < 64 ? LLVMBuildTrunc(g->e.B, r, T, "") : r;
 }
 
 /* ---- math through the runtime ------------------------------------------------------------------ */
@@ -164,7 +164,7 @@ static LLVMValueRef runtime_math(bctx *x) {
   else if (!strncmp(n, "half_", 5))
     n += 5;
   bool dbl = et.scalar == HG_IR_F64;
-  LLVMTypeRef st = dbl ? g->f64 : g->f32;
+  LLVMTypeRef st = dbl ? g->e.f64 : g->e.f32;
   char fname[96];
   snprintf(fname, sizeof fname, "hg_rt_%s%s", n, dbl ? "" : "f");
   unsigned lanes = x->rt.lanes > 1 ? x->rt.lanes : 1;
@@ -178,19 +178,19 @@ static LLVMValueRef runtime_math(bctx *x) {
       args[i] = lane(g, x->a[i], l);
       if (x->at[i].scalar == HG_IR_PTR && l) {
         LLVMValueRef off = ci64(g, (uint64_t)l * out_size);
-        args[i] = LLVMBuildGEP2(g->B, g->i8, x->a[i], &off, 1, "");
+        args[i] = LLVMBuildGEP2(g->e.B, g->e.i8, x->a[i], &off, 1, "");
       }
       if (x->at[i].scalar == HG_IR_F16)
-        args[i] = LLVMBuildFPExt(g->B, args[i], st, "");
+        args[i] = LLVMBuildFPExt(g->e.B, args[i], st, "");
     }
     LLVMTypeRef rst = hg_rv_scalar_type(g, (hg_ir_scalar)x->rt.scalar);
     bool half_res = x->rt.scalar == HG_IR_F16;
     LLVMValueRef r = hg_rv_call_external(g, fname, half_res ? st : rst, args, x->n);
     if (half_res)
-      r = LLVMBuildFPTrunc(g->B, r, g->f16, "");
+      r = LLVMBuildFPTrunc(g->e.B, r, g->e.f16, "");
     if (lanes == 1)
       return r;
-    res = LLVMBuildInsertElement(g->B, res, r, ci32(g, l), "");
+    res = LLVMBuildInsertElement(g->e.B, res, r, ci32(g, l), "");
   }
   return res;
 }
@@ -198,10 +198,10 @@ static LLVMValueRef runtime_math(bctx *x) {
 /* ---- integer and common functions ---------------------------------------------------------------- */
 
 static LLVMValueRef imin(hg_rv_cg *g, LLVMValueRef a, LLVMValueRef b, bool u) {
-  return LLVMBuildSelect(g->B, LLVMBuildICmp(g->B, u ? LLVMIntULT : LLVMIntSLT, a, b, ""), a, b, "");
+  return LLVMBuildSelect(g->e.B, LLVMBuildICmp(g->e.B, u ? LLVMIntULT : LLVMIntSLT, a, b, ""), a, b, "");
 }
 static LLVMValueRef imax(hg_rv_cg *g, LLVMValueRef a, LLVMValueRef b, bool u) {
-  return LLVMBuildSelect(g->B, LLVMBuildICmp(g->B, u ? LLVMIntUGT : LLVMIntSGT, a, b, ""), a, b, "");
+  return LLVMBuildSelect(g->e.B, LLVMBuildICmp(g->e.B, u ? LLVMIntUGT : LLVMIntSGT, a, b, ""), a, b, "");
 }
 
 static LLVMValueRef intrin1(bctx *x, const char *name, LLVMValueRef v) {
@@ -218,25 +218,25 @@ static LLVMValueRef intrin2(bctx *x, const char *name, LLVMValueRef a, LLVMValue
 static LLVMValueRef mul_hi(bctx *x, LLVMValueRef a, LLVMValueRef b, bool u) {
   hg_rv_cg *g = x->g;
   unsigned w = hg_ir_scalar_bytes((hg_ir_scalar)x->rt.scalar) * 8;
-  LLVMTypeRef wide = LLVMIntTypeInContext(g->C, 2 * w);
+  LLVMTypeRef wide = LLVMIntTypeInContext(g->e.C, 2 * w);
   if (x->rt.lanes > 1)
     wide = LLVMVectorType(wide, x->rt.lanes);
-  LLVMValueRef A = u ? LLVMBuildZExt(g->B, a, wide, "") : LLVMBuildSExt(g->B, a, wide, "");
-  LLVMValueRef Bv = u ? LLVMBuildZExt(g->B, b, wide, "") : LLVMBuildSExt(g->B, b, wide, "");
+  LLVMValueRef A = u ? LLVMBuildZExt(g->e.B, a, wide, "") : LLVMBuildSExt(g->e.B, a, wide, "");
+  LLVMValueRef Bv = u ? LLVMBuildZExt(g->e.B, b, wide, "") : LLVMBuildSExt(g->e.B, b, wide, "");
   hg_ir_type wt = x->rt;
-  LLVMValueRef sh = LLVMConstInt(LLVMIntTypeInContext(g->C, 2 * w), w, 0);
+  LLVMValueRef sh = LLVMConstInt(LLVMIntTypeInContext(g->e.C, 2 * w), w, 0);
   if (wt.lanes > 1) {
     LLVMValueRef l[16];
     for (unsigned i = 0; i < wt.lanes; i++)
       l[i] = sh;
     sh = LLVMConstVector(l, wt.lanes);
   }
-  return LLVMBuildTrunc(g->B, LLVMBuildLShr(g->B, LLVMBuildMul(g->B, A, Bv, ""), sh, ""), x->T, "");
+  return LLVMBuildTrunc(g->e.B, LLVMBuildLShr(g->e.B, LLVMBuildMul(g->e.B, A, Bv, ""), sh, ""), x->T, "");
 }
 
 static LLVMValueRef integer_fn(bctx *x) {
   hg_rv_cg *g = x->g;
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   const char *n = x->name;
   if (is_float(x->rt) || x->rt.scalar == HG_IR_PTR || x->rt.scalar == HG_IR_VOID || !x->n)
     return NULL;
@@ -257,8 +257,8 @@ static LLVMValueRef integer_fn(bctx *x) {
   }
   if (!strcmp(n, "abs_diff"))
     return LLVMBuildSub(B, imax(g, a, b, u), imin(g, a, b, u), "");
-  if (!strcmp(n, "clz")) return intrin2(x, "llvm.ctlz", a, LLVMConstInt(g->i1, 0, 0));
-  if (!strcmp(n, "ctz")) return intrin2(x, "llvm.cttz", a, LLVMConstInt(g->i1, 0, 0));
+  if (!strcmp(n, "clz")) return intrin2(x, "llvm.ctlz", a, LLVMConstInt(g->e.i1, 0, 0));
+  if (!strcmp(n, "ctz")) return intrin2(x, "llvm.cttz", a, LLVMConstInt(g->e.i1, 0, 0));
   if (!strcmp(n, "popcount")) return intrin1(x, "llvm.ctpop", a);
   if (!strcmp(n, "add_sat")) return intrin2(x, u ? "llvm.uadd.sat" : "llvm.sadd.sat", a, b);
   if (!strcmp(n, "sub_sat")) return intrin2(x, u ? "llvm.usub.sat" : "llvm.ssub.sat", a, b);
@@ -282,7 +282,7 @@ static LLVMValueRef integer_fn(bctx *x) {
   if (!strcmp(n, "mad_sat")) {
     /* exact in the double width (a*b + c fits there), then clamped */
     unsigned w = hg_ir_scalar_bytes((hg_ir_scalar)x->rt.scalar) * 8;
-    LLVMTypeRef ws = LLVMIntTypeInContext(g->C, 2 * w), wide = L > 1 ? LLVMVectorType(ws, L) : ws;
+    LLVMTypeRef ws = LLVMIntTypeInContext(g->e.C, 2 * w), wide = L > 1 ? LLVMVectorType(ws, L) : ws;
     LLVMValueRef A = u ? LLVMBuildZExt(B, a, wide, "") : LLVMBuildSExt(B, a, wide, "");
     LLVMValueRef Bv = u ? LLVMBuildZExt(B, b, wide, "") : LLVMBuildSExt(B, b, wide, "");
     LLVMValueRef Cv = u ? LLVMBuildZExt(B, c, wide, "") : LLVMBuildSExt(B, c, wide, "");
@@ -308,8 +308,8 @@ static LLVMValueRef integer_fn(bctx *x) {
 static LLVMValueRef dot_lanes(bctx *x, LLVMValueRef u, LLVMValueRef v, unsigned L) {
   LLVMValueRef s = NULL;
   for (unsigned l = 0; l < (L ? L : 1); l++) {
-    LLVMValueRef p = LLVMBuildFMul(x->g->B, lane(x->g, u, l), lane(x->g, v, l), "");
-    s = s ? LLVMBuildFAdd(x->g->B, s, p, "") : p;
+    LLVMValueRef p = LLVMBuildFMul(x->g->e.B, lane(x->g, u, l), lane(x->g, v, l), "");
+    s = s ? LLVMBuildFAdd(x->g->e.B, s, p, "") : p;
   }
   return s;
 }
@@ -321,9 +321,9 @@ static LLVMValueRef dot_lanes(bctx *x, LLVMValueRef u, LLVMValueRef v, unsigned 
  * keeps dot infinite after scaling: the caller decides what that means. */
 static LLVMValueRef overflow_safe(bctx *x, LLVMValueRef p, unsigned L, LLVMValueRef *undo) {
   hg_rv_cg *g = x->g;
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   bool dbl = x->at[0].scalar == HG_IR_F64;
-  LLVMTypeRef st = dbl ? g->f64 : g->f32;
+  LLVMTypeRef st = dbl ? g->e.f64 : g->e.f32;
   LLVMValueRef s = dot_lanes(x, p, p, L);
   LLVMValueRef big = LLVMBuildFCmp(B, LLVMRealOEQ, s, LLVMConstReal(st, __builtin_inf()), "");
   LLVMValueRef tiny = LLVMBuildFCmp(B, LLVMRealOLT, s, LLVMConstReal(st, dbl ? 0x1p-1022 : 0x1p-126), "");
@@ -341,7 +341,7 @@ static LLVMValueRef overflow_safe(bctx *x, LLVMValueRef p, unsigned L, LLVMValue
  * +-1 and the others +-0 first; an all-zero p is returned as it is; a NaN lane gives NaNs. */
 static LLVMValueRef normalize(bctx *x, LLVMValueRef a, unsigned L) {
   hg_rv_cg *g = x->g;
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   hg_ir_type t = x->at[0];
   LLVMValueRef undo;
   LLVMValueRef p = overflow_safe(x, a, L, &undo);
@@ -358,7 +358,7 @@ static LLVMValueRef normalize(bctx *x, LLVMValueRef a, unsigned L) {
 /* float common, geometric and the math functions simple enough to be inline */
 static LLVMValueRef float_fn(bctx *x) {
   hg_rv_cg *g = x->g;
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   const char *n = x->name;
   if (!x->n || !is_float(x->at[0]))
     return NULL;
@@ -442,13 +442,13 @@ static LLVMValueRef float_fn(bctx *x) {
 /* A bool (vector) as OpenCL wants it: scalars 1/0 (int), vectors -1/0 of the result type. */
 static LLVMValueRef rel_result(bctx *x, LLVMValueRef cond) {
   if (x->rt.lanes > 1)
-    return LLVMBuildSExt(x->g->B, cond, x->T, "");
-  return LLVMBuildZExt(x->g->B, cond, x->T, "");
+    return LLVMBuildSExt(x->g->e.B, cond, x->T, "");
+  return LLVMBuildZExt(x->g->e.B, cond, x->T, "");
 }
 
 static LLVMValueRef relational(bctx *x) {
   hg_rv_cg *g = x->g;
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   const char *n = x->name;
   static const struct {
     const char *name;
@@ -473,7 +473,7 @@ static LLVMValueRef relational(bctx *x) {
                                         LLVMBuildFCmp(B, LLVMRealOGE, fa, constf(g, t, minn), ""), ""));
     if (!strcmp(n, "signbit")) {
       unsigned w = hg_ir_scalar_bytes((hg_ir_scalar)t.scalar) * 8;
-      LLVMTypeRef it = LLVMIntTypeInContext(g->C, w);
+      LLVMTypeRef it = LLVMIntTypeInContext(g->e.C, w);
       if (t.lanes > 1) it = LLVMVectorType(it, t.lanes);
       LLVMValueRef bits = LLVMBuildBitCast(B, a, it, "");
       return rel_result(x, LLVMBuildICmp(B, LLVMIntSLT, bits, LLVMConstNull(it), ""));
@@ -491,7 +491,7 @@ static LLVMValueRef relational(bctx *x) {
     hg_ir_type t = x->rt;
     LLVMTypeRef it = x->T;
     if (is_float(t)) {
-      it = LLVMIntTypeInContext(g->C, hg_ir_scalar_bytes((hg_ir_scalar)t.scalar) * 8);
+      it = LLVMIntTypeInContext(g->e.C, hg_ir_scalar_bytes((hg_ir_scalar)t.scalar) * 8);
       if (t.lanes > 1) it = LLVMVectorType(it, t.lanes);
     }
     LLVMValueRef a = LLVMBuildBitCast(B, x->a[0], it, ""), b = LLVMBuildBitCast(B, x->a[1], it, ""),
@@ -522,15 +522,15 @@ static bool isdigit_str(const char *s) {
 
 static LLVMValueRef vector_data(bctx *x) {
   hg_rv_cg *g = x->g;
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   const char *n = x->name;
   if (!strncmp(n, "vload", 5) && isdigit_str(n + 5)) {
     /* vloadN(offset, p): N elements at p + offset * N */
     unsigned N = x->rt.lanes;
     hg_ir_type et = {x->rt.scalar, 1, 0, 0};
     unsigned es = hg_ir_scalar_bytes((hg_ir_scalar)et.scalar);
-    LLVMValueRef off = LLVMBuildMul(B, LLVMBuildZExt(B, x->a[0], g->i64, ""), ci64(g, (uint64_t)N * es), "");
-    LLVMValueRef p = LLVMBuildGEP2(B, g->i8, x->a[1], &off, 1, "");
+    LLVMValueRef off = LLVMBuildMul(B, LLVMBuildZExt(B, x->a[0], g->e.i64, ""), ci64(g, (uint64_t)N * es), "");
+    LLVMValueRef p = LLVMBuildGEP2(B, g->e.i8, x->a[1], &off, 1, "");
     LLVMValueRef l = LLVMBuildLoad2(B, x->T, p, "");
     LLVMSetAlignment(l, es);
     return l;
@@ -539,8 +539,8 @@ static LLVMValueRef vector_data(bctx *x) {
     /* vstoreN(data, offset, p) */
     hg_ir_type dt = x->at[0];
     unsigned es = hg_ir_scalar_bytes((hg_ir_scalar)dt.scalar);
-    LLVMValueRef off = LLVMBuildMul(B, LLVMBuildZExt(B, x->a[1], g->i64, ""), ci64(g, (uint64_t)dt.lanes * es), "");
-    LLVMValueRef p = LLVMBuildGEP2(B, g->i8, x->a[2], &off, 1, "");
+    LLVMValueRef off = LLVMBuildMul(B, LLVMBuildZExt(B, x->a[1], g->e.i64, ""), ci64(g, (uint64_t)dt.lanes * es), "");
+    LLVMValueRef p = LLVMBuildGEP2(B, g->e.i8, x->a[2], &off, 1, "");
     LLVMValueRef s = LLVMBuildStore(B, x->a[0], p);
     LLVMSetAlignment(s, es);
     return s;
@@ -552,7 +552,7 @@ static LLVMValueRef vector_data(bctx *x) {
     unsigned N = x->at[0].lanes, M = x->rt.lanes;
     LLVMValueRef mask = x->a[two ? 2 : 1], r = LLVMGetUndef(x->T);
     for (unsigned i = 0; i < M; i++) {
-      LLVMValueRef idx = LLVMBuildZExtOrBitCast(B, lane(g, mask, i), g->i64, "");
+      LLVMValueRef idx = LLVMBuildZExtOrBitCast(B, lane(g, mask, i), g->e.i64, "");
       idx = LLVMBuildAnd(B, idx, ci64(g, (two ? 2 * N : N) - 1), "");
       LLVMValueRef v = LLVMBuildExtractElement(B, x->a[0], LLVMBuildAnd(B, idx, ci64(g, N - 1), ""), "");
       if (two) {
@@ -573,7 +573,7 @@ typedef enum { RND_TRUNC, RND_FLOOR, RND_CEIL, RND_RINT, RND_ROUND } rnd_mode;
 static LLVMTypeRef int_like(hg_rv_cg *g, LLVMTypeRef ft) {
   bool vec = LLVMGetTypeKind(ft) == LLVMVectorTypeKind;
   LLVMTypeRef st = vec ? LLVMGetElementType(ft) : ft;
-  LLVMTypeRef it = LLVMIntTypeInContext(g->C, LLVMGetTypeKind(st) == LLVMDoubleTypeKind ? 64 : LLVMGetTypeKind(st) == LLVMHalfTypeKind ? 16 : 32);
+  LLVMTypeRef it = LLVMIntTypeInContext(g->e.C, LLVMGetTypeKind(st) == LLVMDoubleTypeKind ? 64 : LLVMGetTypeKind(st) == LLVMHalfTypeKind ? 16 : 32);
   return vec ? LLVMVectorType(it, LLVMGetVectorSize(ft)) : it;
 }
 
@@ -587,7 +587,7 @@ static LLVMValueRef fconst_like(hg_rv_cg *g, LLVMTypeRef ft, double v) {
  * already integral and pass through; the others go through an integer of the same width. */
 static LLVMValueRef round_integral(bctx *x, LLVMValueRef v, rnd_mode mode) {
   hg_rv_cg *g = x->g;
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   LLVMTypeRef ft = LLVMTypeOf(v), it = int_like(g, ft);
   bool dbl = LLVMGetIntTypeWidth(LLVMGetTypeKind(it) == LLVMVectorTypeKind ? LLVMGetElementType(it) : it) == 64;
   LLVMValueRef big = fconst_like(g, ft, dbl ? 4503599627370496.0 : 8388608.0);
@@ -631,14 +631,14 @@ static LLVMValueRef step_bits(hg_rv_cg *g, LLVMValueRef r, bool grow) {
   LLVMTypeRef ft = LLVMTypeOf(r), it = int_like(g, ft);
   bool vec = LLVMGetTypeKind(it) == LLVMVectorTypeKind;
   LLVMValueRef one = splat_const(LLVMConstInt(vec ? LLVMGetElementType(it) : it, 1, 0), vec ? LLVMGetVectorSize(it) : 1);
-  LLVMValueRef bits = LLVMBuildBitCast(g->B, r, it, "");
-  bits = grow ? LLVMBuildAdd(g->B, bits, one, "") : LLVMBuildSub(g->B, bits, one, "");
-  return LLVMBuildBitCast(g->B, bits, ft, "");
+  LLVMValueRef bits = LLVMBuildBitCast(g->e.B, r, it, "");
+  bits = grow ? LLVMBuildAdd(g->e.B, bits, one, "") : LLVMBuildSub(g->e.B, bits, one, "");
+  return LLVMBuildBitCast(g->e.B, bits, ft, "");
 }
 
 /* The next float above (up) or below r, lane-wise; zero steps to the smallest subnormal. */
 static LLVMValueRef nudge(hg_rv_cg *g, LLVMValueRef r, bool up) {
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   LLVMTypeRef ft = LLVMTypeOf(r);
   LLVMValueRef zero = fconst_like(g, ft, 0.0);
   LLVMValueRef pos = LLVMBuildFCmp(B, LLVMRealOGT, r, zero, "");
@@ -654,7 +654,7 @@ static LLVMValueRef nudge(hg_rv_cg *g, LLVMValueRef r, bool up) {
 /* r (rounded to nearest) corrected to rounding mode m ('z', 'p', 'n') given whether it lies
  * above (gt) or below (lt) the exact value. NaNs compare false both ways and stay. */
 static LLVMValueRef directed(hg_rv_cg *g, LLVMValueRef r, LLVMValueRef gt, LLVMValueRef lt, char m) {
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   if (m == 'p')
     return LLVMBuildSelect(B, lt, nudge(g, r, true), r, "");
   if (m == 'n')
@@ -670,7 +670,7 @@ static LLVMValueRef directed(hg_rv_cg *g, LLVMValueRef r, LLVMValueRef gt, LLVMV
 
 static LLVMValueRef convert(bctx *x) {
   hg_rv_cg *g = x->g;
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   const char *n = x->name;
   if (!strncmp(n, "as_", 3))
     return LLVMBuildBitCast(B, x->a[0], x->T, "");
@@ -701,7 +701,7 @@ static LLVMValueRef convert(bctx *x) {
   if (is_float(from)) {
     /* float -> integer: rounding first (default rtz), then saturating or plain conversion */
     if (from.scalar == HG_IR_F16) {
-      LLVMTypeRef ft = from.lanes > 1 ? LLVMVectorType(g->f32, from.lanes) : g->f32;
+      LLVMTypeRef ft = from.lanes > 1 ? LLVMVectorType(g->e.f32, from.lanes) : g->e.f32;
       a = LLVMBuildFPExt(B, a, ft, "");
     }
     if (rm && !strcmp(rm, "rte")) a = round_integral(x, a, RND_RINT);
@@ -712,10 +712,10 @@ static LLVMValueRef convert(bctx *x) {
        * result the hardware sign-extends, and then packs two lanes of a vector into one 64-bit
        * register as if it were zero-extended: lane 1 of convert_uint3_sat took lane 0's sign
        * bits (CTS conversions -3, suite conversions/vector_sat_from_float) */
-      LLVMTypeRef wide = to.lanes > 1 ? LLVMVectorType(g->i64, to.lanes) : g->i64;
+      LLVMTypeRef wide = to.lanes > 1 ? LLVMVectorType(g->e.i64, to.lanes) : g->e.i64;
       LLVMTypeRef ov[2] = {wide, LLVMTypeOf(a)};
       LLVMValueRef w = hg_rv_intrinsic(g, "llvm.fptoui.sat", ov, 2, &a, 1);
-      LLVMValueRef lim = LLVMConstInt(g->i64, 0xffffffffull, 0);
+      LLVMValueRef lim = LLVMConstInt(g->e.i64, 0xffffffffull, 0);
       LLVMValueRef mm[2] = {w, to.lanes > 1 ? LLVMConstVector((LLVMValueRef[16]){lim, lim, lim, lim, lim, lim, lim, lim,
                                                                                  lim, lim, lim, lim, lim, lim, lim, lim},
                                                                to.lanes)
@@ -738,7 +738,7 @@ static LLVMValueRef convert(bctx *x) {
     LLVMValueRef gt, lt;
     if (fw <= 32) {
       /* exact in double: compare there */
-      LLVMTypeRef dt = to.lanes > 1 ? LLVMVectorType(g->f64, to.lanes) : g->f64;
+      LLVMTypeRef dt = to.lanes > 1 ? LLVMVectorType(g->e.f64, to.lanes) : g->e.f64;
       LLVMValueRef d = fu ? LLVMBuildUIToFP(B, a, dt, "") : LLVMBuildSIToFP(B, a, dt, "");
       LLVMValueRef back = LLVMBuildFPExt(B, r, dt, "");
       gt = LLVMBuildFCmp(B, LLVMRealOGT, back, d, "");
@@ -759,15 +759,15 @@ static LLVMValueRef convert(bctx *x) {
   if (sat) {
     /* clamp in the wider of the two widths (one more bit when signedness differs) */
     unsigned w = (fw > tw ? fw : tw) + 1;
-    LLVMTypeRef wt = LLVMIntTypeInContext(g->C, w);
+    LLVMTypeRef wt = LLVMIntTypeInContext(g->e.C, w);
     if (to.lanes > 1) wt = LLVMVectorType(wt, to.lanes);
     LLVMValueRef v = fu ? LLVMBuildZExt(B, a, wt, "") : LLVMBuildSExt(B, a, wt, "");
-    LLVMTypeRef ws = LLVMIntTypeInContext(g->C, w);
+    LLVMTypeRef ws = LLVMIntTypeInContext(g->e.C, w);
     unsigned long long maxv = tu ? (tw == 64 ? ~0ull : (1ull << tw) - 1) : (1ull << (tw - 1)) - 1;
     LLVMValueRef hi = LLVMConstInt(ws, maxv, 0);
     LLVMValueRef lo = tu ? LLVMConstInt(ws, 0, 0) : LLVMConstNeg(LLVMConstInt(ws, 1ull << (tw - 1), 0));
     if (tw == 64 && !tu)
-      lo = LLVMConstNeg(LLVMConstZExt(LLVMConstInt(g->i64, 1ull << 63, 0), ws));
+      lo = LLVMConstNeg(LLVMConstZExt(LLVMConstInt(g->e.i64, 1ull << 63, 0), ws));
     if (to.lanes > 1) {
       hi = LLVMConstVector((LLVMValueRef[16]){hi, hi, hi, hi, hi, hi, hi, hi, hi, hi, hi, hi, hi, hi, hi, hi}, to.lanes);
       lo = LLVMConstVector((LLVMValueRef[16]){lo, lo, lo, lo, lo, lo, lo, lo, lo, lo, lo, lo, lo, lo, lo, lo}, to.lanes);
@@ -785,8 +785,8 @@ static LLVMValueRef convert(bctx *x) {
 /* The constant string a printf format operand points to: global index and byte offset. */
 static bool format_of(hg_rv_cg *g, uint32_t v, uint32_t *global, uint64_t *offset) {
   *offset = 0;
-  for (int depth = 0; depth < 8 && v < g->f->num_values; depth++) {
-    const hg_ir_value *val = &g->f->values[v];
+  for (int depth = 0; depth < 8 && v < g->e.f->num_values; depth++) {
+    const hg_ir_value *val = &g->e.f->values[v];
     if (val->kind == HG_VAL_GLOBAL) {
       *global = val->index;
       return val->index < g->m->num_globals && g->m->globals[val->index].has_init;
@@ -795,19 +795,19 @@ static bool format_of(hg_rv_cg *g, uint32_t v, uint32_t *global, uint64_t *offse
       return false;
     /* find the defining instruction: a ptradd by a constant or an address-space cast */
     const hg_ir_inst *def = NULL;
-    for (uint32_t b = 0; b < g->f->num_blocks && !def; b++)
-      for (uint32_t i = 0; i < g->f->blocks[b].num_insts; i++)
-        if (g->f->blocks[b].insts[i].id == v) {
-          def = &g->f->blocks[b].insts[i];
+    for (uint32_t b = 0; b < g->e.f->num_blocks && !def; b++)
+      for (uint32_t i = 0; i < g->e.f->blocks[b].num_insts; i++)
+        if (g->e.f->blocks[b].insts[i].id == v) {
+          def = &g->e.f->blocks[b].insts[i];
           break;
         }
     if (!def)
       return false;
     if (def->op == HG_OP_PTRADD) {
-      const hg_ir_value *o = &g->f->values[def->operands[1]];
+      const hg_ir_value *o = &g->e.f->values[def->operands[1]];
       if (o->kind != HG_VAL_CONST)
         return false;
-      *offset += g->f->const_words[o->index];
+      *offset += g->e.f->const_words[o->index];
       v = def->operands[0];
     } else if (def->op == HG_OP_ADDRSPACECAST || def->op == HG_OP_BITCAST) {
       v = def->operands[0];
@@ -833,7 +833,7 @@ static uint32_t format_id(hg_rv_cg *g, const char *text) {
 
 static LLVMValueRef printf_fn(bctx *x) {
   hg_rv_cg *g = x->g;
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   uint32_t gi;
   uint64_t off;
   if (!x->n || !format_of(g, x->in->operands[0], &gi, &off))
@@ -852,41 +852,41 @@ static LLVMValueRef printf_fn(bctx *x) {
   LLVMValueRef cap = word_at(g, g->wg, HG_RV_WG_PRINTF_SIZE);
   LLVMValueRef old = LLVMBuildAtomicRMW(B, LLVMAtomicRMWBinOpAdd, buf, ci64(g, size), LLVMAtomicOrderingMonotonic, 0);
   LLVMValueRef fits = LLVMBuildICmp(B, LLVMIntULE, LLVMBuildAdd(B, old, ci64(g, size), ""), cap, "");
-  LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(g->C, g->fn, "printf.write");
-  LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(g->C, g->fn, "printf.done");
+  LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(g->e.C, g->e.fn, "printf.write");
+  LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(g->e.C, g->e.fn, "printf.done");
   LLVMBasicBlockRef head = LLVMGetInsertBlock(B);
   LLVMBuildCondBr(B, fits, wr, cont);
   LLVMPositionBuilderAtEnd(B, wr);
   LLVMValueRef at = LLVMBuildAdd(B, old, ci64(g, 8), "");
-  LLVMValueRef rec = LLVMBuildGEP2(B, g->i8, buf, &at, 1, "");
+  LLVMValueRef rec = LLVMBuildGEP2(B, g->e.i8, buf, &at, 1, "");
   LLVMBuildStore(B, ci32(g, size), rec);
   LLVMValueRef four = ci64(g, 4);
-  LLVMBuildStore(B, ci32(g, id), LLVMBuildGEP2(B, g->i8, rec, &four, 1, ""));
+  LLVMBuildStore(B, ci32(g, id), LLVMBuildGEP2(B, g->e.i8, rec, &four, 1, ""));
   LLVMValueRef grp = ci64(g, 0);
   for (int d = 2; d >= 0; d--)
     grp = LLVMBuildAdd(B, LLVMBuildMul(B, grp, word_at(g, g->wg, HG_RV_WG_GROUPS + d), ""),
                        word_at(g, g->wg, HG_RV_WG_GROUP_ID + d), "");
   LLVMValueRef eight = ci64(g, 8);
-  LLVMBuildStore(B, grp, LLVMBuildGEP2(B, g->i8, rec, &eight, 1, ""));
+  LLVMBuildStore(B, grp, LLVMBuildGEP2(B, g->e.i8, rec, &eight, 1, ""));
   uint64_t slot = 16;
   for (unsigned i = 1; i < x->n; i++) {
     hg_ir_type t = x->at[i];
     for (unsigned l = 0; l < (t.lanes ? t.lanes : 1); l++, slot += 8) {
       LLVMValueRef v = lane(g, x->a[i], l);
       if (is_float(t))
-        v = t.scalar == HG_IR_F64 ? v : LLVMBuildFPExt(B, v, g->f64, "");
+        v = t.scalar == HG_IR_F64 ? v : LLVMBuildFPExt(B, v, g->e.f64, "");
       else if (t.scalar == HG_IR_PTR)
-        v = LLVMBuildPtrToInt(B, v, g->i64, "");
+        v = LLVMBuildPtrToInt(B, v, g->e.i64, "");
       else if (t.scalar != HG_IR_I64)
-        v = arg_unsigned(x, i) || t.scalar == HG_IR_BOOL ? LLVMBuildZExt(B, v, g->i64, "") : LLVMBuildSExt(B, v, g->i64, "");
+        v = arg_unsigned(x, i) || t.scalar == HG_IR_BOOL ? LLVMBuildZExt(B, v, g->e.i64, "") : LLVMBuildSExt(B, v, g->e.i64, "");
       LLVMValueRef so = ci64(g, slot);
-      LLVMValueRef st = LLVMBuildStore(B, v, LLVMBuildGEP2(B, g->i8, rec, &so, 1, ""));
+      LLVMValueRef st = LLVMBuildStore(B, v, LLVMBuildGEP2(B, g->e.i8, rec, &so, 1, ""));
       LLVMSetAlignment(st, 8);
     }
   }
   LLVMBuildBr(B, cont);
   LLVMPositionBuilderAtEnd(B, cont);
-  LLVMValueRef r = LLVMBuildPhi(B, g->i32, "");
+  LLVMValueRef r = LLVMBuildPhi(B, g->e.i32, "");
   LLVMValueRef vals[2] = {ci32(g, 0), ci32(g, (uint64_t)-1)}; /* -1: the buffer is full */
   LLVMBasicBlockRef from[2] = {wr, head};
   LLVMAddIncoming(r, vals, from, 2);
@@ -907,11 +907,11 @@ static LLVMValueRef legacy_atomic(bctx *x) {
   LLVMValueRef p = x->a[0];
   LLVMAtomicOrdering o = LLVMAtomicOrderingSequentiallyConsistent;
   if (!strcmp(n, "cmpxchg") && x->n == 3) {
-    LLVMValueRef r = LLVMBuildAtomicCmpXchg(g->B, p, x->a[1], x->a[2], o, o, 0);
-    return LLVMBuildExtractValue(g->B, r, 0, "");
+    LLVMValueRef r = LLVMBuildAtomicCmpXchg(g->e.B, p, x->a[1], x->a[2], o, o, 0);
+    return LLVMBuildExtractValue(g->e.B, r, 0, "");
   }
   if ((!strcmp(n, "inc") || !strcmp(n, "dec")) && x->n == 1)
-    return LLVMBuildAtomicRMW(g->B, n[0] == 'i' ? LLVMAtomicRMWBinOpAdd : LLVMAtomicRMWBinOpSub, p, consti(g, x->rt, 1),
+    return LLVMBuildAtomicRMW(g->e.B, n[0] == 'i' ? LLVMAtomicRMWBinOpAdd : LLVMAtomicRMWBinOpSub, p, consti(g, x->rt, 1),
                               o, 0);
   if (x->n != 2)
     return NULL;
@@ -924,7 +924,7 @@ static LLVMValueRef legacy_atomic(bctx *x) {
            {"min", LLVMAtomicRMWBinOpMin, LLVMAtomicRMWBinOpUMin},   {"max", LLVMAtomicRMWBinOpMax, LLVMAtomicRMWBinOpUMax}};
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
     if (!strcmp(n, t[i].name))
-      return LLVMBuildAtomicRMW(g->B, u ? t[i].uop : t[i].op, p, x->a[1], o, 0);
+      return LLVMBuildAtomicRMW(g->e.B, u ? t[i].uop : t[i].op, p, x->a[1], o, 0);
   return NULL;
 }
 
@@ -933,7 +933,7 @@ LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in) {
   /* every lowering below trusts the operand and result types of the builtin's signature: a
    * call outside it (a module that skipped the verifier) is a build error, never a crash */
   char why[256];
-  if (!hg_ir_builtin_check(g->m, g->f, in, why, sizeof why))
+  if (!hg_ir_builtin_check(g->m, g->e.f, in, why, sizeof why))
     return hg_rv_fail(g, "%s", why);
   x.name = g->m->strings[in->imm[0]];
   if (in->num_operands > 64)
@@ -941,39 +941,39 @@ LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in) {
   x.n = in->num_operands;
   for (unsigned i = 0; i < x.n; i++) {
     x.a[i] = hg_rv_value(g, in->operands[i]);
-    x.at[i] = g->f->values[in->operands[i]].type;
+    x.at[i] = g->e.f->values[in->operands[i]].type;
   }
-  if (g->failed)
+  if (g->e.failed)
     return NULL;
   x.rt = in->type;
-  x.T = in->type.scalar == HG_IR_VOID ? g->voidt : hg_rv_type(g, in->type);
+  x.T = in->type.scalar == HG_IR_VOID ? g->e.voidt : hg_rv_type(g, in->type);
   const char *n = x.name;
   LLVMValueRef r = NULL;
   if (!strncmp(n, "get_", 4))
     r = work_item(&x);
   if (!r && (!strcmp(n, "mem_fence") || !strcmp(n, "read_mem_fence") || !strcmp(n, "write_mem_fence") ||
              !strcmp(n, "atomic_work_item_fence")))
-    return LLVMBuildFence(g->B, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+    return LLVMBuildFence(g->e.B, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
   if (!r && !strcmp(n, HG_IR_STOP_POLL_BUILTIN))
-    return hg_rv_emit_stop_check(g, g->fn, g->wg);
+    return hg_rv_emit_stop_check(g, g->e.fn, g->wg);
   if (!r && !strcmp(n, "printf"))
     return printf_fn(&x);
   if (!r && !strcmp(n, "prefetch"))
-    return LLVMGetUndef(g->i32);
+    return LLVMGetUndef(g->e.i32);
   if (!r) r = legacy_atomic(&x);
-  if (g->failed) return NULL;
+  if (g->e.failed) return NULL;
   if (!r) r = vector_data(&x);
   if (!r) r = hg_rv_half_data(g, n, x.a, x.at, x.n, x.T);
-  if (g->failed) return NULL;
+  if (g->e.failed) return NULL;
   if (!r) r = convert(&x);
-  if (g->failed) return NULL;
+  if (g->e.failed) return NULL;
   if (!r) r = relational(&x);
   if (!r) r = integer_fn(&x);
   if (!r) r = rounding_fn(&x);
   if (!r) r = float_fn(&x);
-  if (g->failed) return NULL;
+  if (g->e.failed) return NULL;
   if (!r) r = runtime_math(&x);
-  if (!r && !g->failed)
+  if (!r && !g->e.failed)
     return hg_rv_fail(g, "builtin %s is not supported by the riscv backend yet", n);
   return r;
 }

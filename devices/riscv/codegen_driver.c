@@ -37,31 +37,31 @@ uint32_t hg_rv_arg_layout_of(const hg_ir_function *k, hg_rv_arg_layout *lay) {
 }
 
 static LLVMValueRef word_ptr(hg_rv_cg *g, LLVMValueRef base, LLVMValueRef index) {
-  return LLVMBuildGEP2(g->B, g->i64, base, &index, 1, "");
+  return LLVMBuildGEP2(g->e.B, g->e.i64, base, &index, 1, "");
 }
 
 static LLVMValueRef load_word(hg_rv_cg *g, LLVMValueRef base, unsigned w) {
-  return LLVMBuildLoad2(g->B, g->i64, word_ptr(g, base, LLVMConstInt(g->i64, w, 0)), "");
+  return LLVMBuildLoad2(g->e.B, g->e.i64, word_ptr(g, base, LLVMConstInt(g->e.i64, w, 0)), "");
 }
 
 static void store_word(hg_rv_cg *g, LLVMValueRef base, unsigned w, LLVMValueRef v) {
-  LLVMBuildStore(g->B, v, word_ptr(g, base, LLVMConstInt(g->i64, w, 0)));
+  LLVMBuildStore(g->e.B, v, word_ptr(g, base, LLVMConstInt(g->e.i64, w, 0)));
 }
 
-static LLVMValueRef c64(hg_rv_cg *g, uint64_t v) { return LLVMConstInt(g->i64, v, 0); }
+static LLVMValueRef c64(hg_rv_cg *g, uint64_t v) { return LLVMConstInt(g->e.i64, v, 0); }
 
 /* Copies `bytes` (a multiple of 8, may be 0) from src to dst in 64-bit words; leaves the
  * builder in a new block after the loop. */
 static void copy_words(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef bytes) {
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   LLVMBasicBlockRef from = LLVMGetInsertBlock(B);
-  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(g->C, fn, "copy");
-  LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(g->C, fn, "copied");
+  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(g->e.C, fn, "copy");
+  LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(g->e.C, fn, "copied");
   LLVMValueRef n = LLVMBuildLShr(B, bytes, c64(g, 3), "");
   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, n, c64(g, 0), ""), after, loop);
   LLVMPositionBuilderAtEnd(B, loop);
-  LLVMValueRef i = LLVMBuildPhi(B, g->i64, "");
-  LLVMBuildStore(B, LLVMBuildLoad2(B, g->i64, word_ptr(g, src, i), ""), word_ptr(g, dst, i));
+  LLVMValueRef i = LLVMBuildPhi(B, g->e.i64, "");
+  LLVMBuildStore(B, LLVMBuildLoad2(B, g->e.i64, word_ptr(g, src, i), ""), word_ptr(g, dst, i));
   LLVMValueRef i1 = LLVMBuildAdd(B, i, c64(g, 1), "");
   LLVMValueRef zero = c64(g, 0);
   LLVMAddIncoming(i, &zero, &from, 1);
@@ -74,13 +74,13 @@ static void copy_words(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef dst, LLVMValue
  * record (riscv_internal.h): to_record true saves, false loads. */
 static void transfer_group(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef desc, LLVMValueRef rec, bool to_record,
                            LLVMValueRef wib, LLVMValueRef fb, LLVMValueRef n, LLVMValueRef fs) {
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   /* read here, not in the driver's prologue: only a stopping or resumed group pays */
   LLVMValueRef rec_frames = load_word(g, desc, HG_RV_D_REC_FRAMES), rec_local = load_word(g, desc, HG_RV_D_REC_LOCAL);
   LLVMValueRef local_bytes = load_word(g, desc, HG_RV_D_LOCAL_BYTES);
   LLVMValueRef l1 = LLVMBuildIntToPtr(B, c64(g, HG_SIM_L1_BASE), g->ptr, "l1");
-  LLVMValueRef rf = LLVMBuildGEP2(B, g->i8, rec, &rec_frames, 1, "");
-  LLVMValueRef rl = LLVMBuildGEP2(B, g->i8, rec, &rec_local, 1, "");
+  LLVMValueRef rf = LLVMBuildGEP2(B, g->e.i8, rec, &rec_frames, 1, "");
+  LLVMValueRef rl = LLVMBuildGEP2(B, g->e.i8, rec, &rec_local, 1, "");
   LLVMValueRef wi_bytes = LLVMBuildMul(B, n, c64(g, HG_RV_WI_BYTES), "");
   LLVMValueRef frame_bytes = LLVMBuildMul(B, n, fs, "");
   if (to_record) {
@@ -95,31 +95,31 @@ static void transfer_group(hg_rv_cg *g, LLVMValueRef fn, LLVMValueRef desc, LLVM
 }
 
 bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, const hg_rv_kernel_code *kc) {
-  LLVMBuilderRef B = g->B;
-  LLVMTypeRef ft = LLVMFunctionType(g->i64, (LLVMTypeRef[]){g->ptr, g->i64, g->ptr, g->ptr}, 4, 0);
-  LLVMValueRef fn = LLVMAddFunction(g->M, kc->entry, ft);
+  LLVMBuilderRef B = g->e.B;
+  LLVMTypeRef ft = LLVMFunctionType(g->e.i64, (LLVMTypeRef[]){g->ptr, g->e.i64, g->ptr, g->ptr}, 4, 0);
+  LLVMValueRef fn = LLVMAddFunction(g->e.M, kc->entry, ft);
   hg_rv_function_attrs(g, fn);
   LLVMValueRef desc = LLVMGetParam(fn, 0), group = LLVMGetParam(fn, 1);
   LLVMValueRef save = LLVMGetParam(fn, 2), resume = LLVMGetParam(fn, 3);
   bool has_barrier = false;
   for (uint32_t s = 0; s < k->num_safepoints; s++)
     has_barrier |= k->safepoints[s].kind == HG_SAFEPOINT_BARRIER;
-  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->C, fn, "entry");
-  LLVMBasicBlockRef init = LLVMAppendBasicBlockInContext(g->C, fn, "init");
-  LLVMBasicBlockRef resumed = LLVMAppendBasicBlockInContext(g->C, fn, "resumed");
-  LLVMBasicBlockRef load = LLVMAppendBasicBlockInContext(g->C, fn, "load");
-  LLVMBasicBlockRef round = LLVMAppendBasicBlockInContext(g->C, fn, "round");
-  LLVMBasicBlockRef item = LLVMAppendBasicBlockInContext(g->C, fn, "item");
-  LLVMBasicBlockRef live = LLVMAppendBasicBlockInContext(g->C, fn, "live");
-  LLVMBasicBlockRef unhold = LLVMAppendBasicBlockInContext(g->C, fn, "unhold");
-  LLVMBasicBlockRef runnable = LLVMAppendBasicBlockInContext(g->C, fn, "runnable");
-  LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(g->C, fn, "call");
-  LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(g->C, fn, "next");
-  LLVMBasicBlockRef end_round = LLVMAppendBasicBlockInContext(g->C, fn, "end_round");
-  LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->C, fn, "check");
-  LLVMBasicBlockRef stopped = LLVMAppendBasicBlockInContext(g->C, fn, "stopped");
-  LLVMBasicBlockRef do_save = LLVMAppendBasicBlockInContext(g->C, fn, "save");
-  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->C, fn, "done");
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->e.C, fn, "entry");
+  LLVMBasicBlockRef init = LLVMAppendBasicBlockInContext(g->e.C, fn, "init");
+  LLVMBasicBlockRef resumed = LLVMAppendBasicBlockInContext(g->e.C, fn, "resumed");
+  LLVMBasicBlockRef load = LLVMAppendBasicBlockInContext(g->e.C, fn, "load");
+  LLVMBasicBlockRef round = LLVMAppendBasicBlockInContext(g->e.C, fn, "round");
+  LLVMBasicBlockRef item = LLVMAppendBasicBlockInContext(g->e.C, fn, "item");
+  LLVMBasicBlockRef live = LLVMAppendBasicBlockInContext(g->e.C, fn, "live");
+  LLVMBasicBlockRef unhold = LLVMAppendBasicBlockInContext(g->e.C, fn, "unhold");
+  LLVMBasicBlockRef runnable = LLVMAppendBasicBlockInContext(g->e.C, fn, "runnable");
+  LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(g->e.C, fn, "call");
+  LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(g->e.C, fn, "next");
+  LLVMBasicBlockRef end_round = LLVMAppendBasicBlockInContext(g->e.C, fn, "end_round");
+  LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->e.C, fn, "check");
+  LLVMBasicBlockRef stopped = LLVMAppendBasicBlockInContext(g->e.C, fn, "stopped");
+  LLVMBasicBlockRef do_save = LLVMAppendBasicBlockInContext(g->e.C, fn, "save");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->e.C, fn, "done");
 
   LLVMPositionBuilderAtEnd(B, entry);
   LLVMValueRef wg = LLVMBuildIntToPtr(B, load_word(g, desc, HG_RV_D_WG), g->ptr, "wg");
@@ -164,12 +164,12 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   }
   hg_rv_arg_layout_of(k, lay);
   uint64_t *byval_at = malloc((np ? np : 1) * sizeof *byval_at); /* frame offset of a struct copy */
-  uint64_t copy_at = (g->f->private_size + 15) & ~15u;
+  uint64_t copy_at = (g->e.f->private_size + 15) & ~15u;
   for (unsigned i = 0; byval_at && i < np; i++)
     byval_at[i] = UINT64_MAX; /* none */
   for (unsigned i = 0; i < np; i++) {
     LLVMValueRef off = c64(g, lay[i].offset);
-    LLVMValueRef p = LLVMBuildGEP2(B, g->i8, args, &off, 1, "");
+    LLVMValueRef p = LLVMBuildGEP2(B, g->e.i8, args, &off, 1, "");
     hg_ir_type pt = k->param_types[i];
     if (k->args[i].kind == HG_KARG_VALUE && pt.scalar == HG_IR_PTR) {
       cargs[4 + i] = p; /* a struct by value: its bytes, copied into each work-item's frame */
@@ -187,8 +187,8 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
 
   /* init: for i < n: wi[i] = {lid0, lid1, lid2, 0} */
   LLVMPositionBuilderAtEnd(B, init);
-  LLVMValueRef i = LLVMBuildPhi(B, g->i64, "i");
-  LLVMValueRef wrec = LLVMBuildGEP2(B, g->i8, wib, (LLVMValueRef[]){LLVMBuildMul(B, i, c64(g, HG_RV_WI_BYTES), "")},
+  LLVMValueRef i = LLVMBuildPhi(B, g->e.i64, "i");
+  LLVMValueRef wrec = LLVMBuildGEP2(B, g->e.i8, wib, (LLVMValueRef[]){LLVMBuildMul(B, i, c64(g, HG_RV_WI_BYTES), "")},
                                     1, "");
   store_word(g, wrec, 0, LLVMBuildURem(B, i, ls[0], ""));
   store_word(g, wrec, 1, LLVMBuildURem(B, LLVMBuildUDiv(B, i, ls[0], ""), ls[1], ""));
@@ -197,7 +197,7 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   for (unsigned q = 0; q < np && byval_at; q++)
     if (byval_at[q] != UINT64_MAX) {
       LLVMValueRef fo = LLVMBuildAdd(B, LLVMBuildMul(B, i, fs, ""), c64(g, byval_at[q]), "");
-      LLVMBuildMemCpy(B, LLVMBuildGEP2(B, g->i8, fb, &fo, 1, ""), 8, cargs[4 + q], 8, c64(g, k->args[q].size));
+      LLVMBuildMemCpy(B, LLVMBuildGEP2(B, g->e.i8, fb, &fo, 1, ""), 8, cargs[4 + q], 8, c64(g, k->args[q].size));
     }
   LLVMValueRef i1 = LLVMBuildAdd(B, i, c64(g, 1), "");
   LLVMValueRef zero = c64(g, 0);
@@ -216,13 +216,13 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   LLVMPositionBuilderAtEnd(B, round);
   LLVMBuildBr(B, item);
   LLVMPositionBuilderAtEnd(B, item);
-  LLVMValueRef j = LLVMBuildPhi(B, g->i64, "j");
-  LLVMValueRef busy = LLVMBuildPhi(B, g->i1, "busy");
-  LLVMValueRef jrec = LLVMBuildGEP2(B, g->i8, wib, (LLVMValueRef[]){LLVMBuildMul(B, j, c64(g, HG_RV_WI_BYTES), "")},
+  LLVMValueRef j = LLVMBuildPhi(B, g->e.i64, "j");
+  LLVMValueRef busy = LLVMBuildPhi(B, g->e.i1, "busy");
+  LLVMValueRef jrec = LLVMBuildGEP2(B, g->e.i8, wib, (LLVMValueRef[]){LLVMBuildMul(B, j, c64(g, HG_RV_WI_BYTES), "")},
                                     1, "");
   LLVMValueRef stp = word_ptr(g, jrec, c64(g, 3));
-  LLVMValueRef st64 = LLVMBuildLoad2(B, g->i64, stp, "state");
-  LLVMValueRef st = LLVMBuildTrunc(B, st64, g->i32, "");
+  LLVMValueRef st64 = LLVMBuildLoad2(B, g->e.i64, stp, "state");
+  LLVMValueRef st = LLVMBuildTrunc(B, st64, g->e.i32, "");
   /* the common case costs one compare, as before stopping existed: done or held (>= DONE) */
   LLVMValueRef special = LLVMBuildICmp(B, LLVMIntUGE, st64, c64(g, HG_IR_STEP_DONE), "");
   LLVMBuildCondBr(B, special, live, runnable);
@@ -252,25 +252,25 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   sargs[1] = jrec;
   for (unsigned q = 0; q < np; q++)
     sargs[2 + q] = cargs[4 + q];
-  sargs[2 + np] = LLVMBuildGEP2(B, g->i8, fb, (LLVMValueRef[]){LLVMBuildMul(B, j, fs, "")}, 1, "");
+  sargs[2 + np] = LLVMBuildGEP2(B, g->e.i8, fb, (LLVMValueRef[]){LLVMBuildMul(B, j, fs, "")}, 1, "");
   for (unsigned q = 0; q < np && byval_at; q++)
     if (byval_at[q] != UINT64_MAX) {
       LLVMValueRef fo = c64(g, byval_at[q]);
-      sargs[2 + q] = LLVMBuildGEP2(B, g->i8, sargs[2 + np], &fo, 1, "");
+      sargs[2 + q] = LLVMBuildGEP2(B, g->e.i8, sargs[2 + np], &fo, 1, "");
     }
   sargs[3 + np] = st;
   LLVMValueRef r = LLVMBuildCall2(B, LLVMGlobalGetValueType(step), step, sargs, np + 4, "");
-  LLVMBuildStore(B, LLVMBuildZExt(B, r, g->i64, ""), stp);
-  LLVMValueRef more = LLVMBuildOr(B, busy, LLVMBuildICmp(B, LLVMIntNE, r, LLVMConstInt(g->i32, HG_IR_STEP_DONE, 0), ""),
+  LLVMBuildStore(B, LLVMBuildZExt(B, r, g->e.i64, ""), stp);
+  LLVMValueRef more = LLVMBuildOr(B, busy, LLVMBuildICmp(B, LLVMIntNE, r, LLVMConstInt(g->e.i32, HG_IR_STEP_DONE, 0), ""),
                                   "");
   LLVMBuildBr(B, next);
 
   LLVMPositionBuilderAtEnd(B, next);
-  LLVMValueRef busy2 = LLVMBuildPhi(B, g->i1, "");
-  LLVMValueRef t1 = LLVMConstInt(g->i1, 1, 0);
+  LLVMValueRef busy2 = LLVMBuildPhi(B, g->e.i1, "");
+  LLVMValueRef t1 = LLVMConstInt(g->e.i1, 1, 0);
   LLVMAddIncoming(busy2, (LLVMValueRef[]){busy, t1, more}, (LLVMBasicBlockRef[]){live, unhold, call}, 3);
   LLVMValueRef j1 = LLVMBuildAdd(B, j, c64(g, 1), "");
-  LLVMValueRef f0 = LLVMConstInt(g->i1, 0, 0);
+  LLVMValueRef f0 = LLVMConstInt(g->e.i1, 0, 0);
   LLVMAddIncoming(j, (LLVMValueRef[]){zero, j1}, (LLVMBasicBlockRef[]){round, next}, 2);
   LLVMAddIncoming(busy, (LLVMValueRef[]){f0, busy2}, (LLVMBasicBlockRef[]){round, next}, 2);
   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, j1, n, ""), item, end_round);
@@ -282,8 +282,8 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   LLVMPositionBuilderAtEnd(B, check);
   if (has_barrier && kc->plan.can_stop) {
     /* every round boundary of a launch that may stop polls (interval 2^64 - 1: none may) */
-    LLVMBasicBlockRef checked = LLVMAppendBasicBlockInContext(g->C, fn, "checked");
-    LLVMBasicBlockRef poll = LLVMAppendBasicBlockInContext(g->C, fn, "round_poll");
+    LLVMBasicBlockRef checked = LLVMAppendBasicBlockInContext(g->e.C, fn, "checked");
+    LLVMBasicBlockRef poll = LLVMAppendBasicBlockInContext(g->e.C, fn, "round_poll");
     LLVMBuildCondBr(B, busy2, checked, done);
     LLVMPositionBuilderAtEnd(B, checked);
     LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, interval, c64(g, UINT64_MAX), ""), round, poll);
@@ -303,5 +303,5 @@ bool hg_rv_emit_driver(hg_rv_cg *g, const hg_ir_function *k, LLVMValueRef step, 
   free(cargs);
   free(sargs);
   free(byval_at);
-  return !g->failed;
+  return !g->e.failed;
 }

@@ -9,7 +9,7 @@
 #include "devices/riscv/runtime/runtime.h"
 
 #define splat hg_rv_splat_const
-static LLVMValueRef splat_i32(hg_rv_cg *g, uint32_t v, unsigned lanes) { return splat(LLVMConstInt(g->i32, v, 0), lanes); }
+static LLVMValueRef splat_i32(hg_rv_cg *g, uint32_t v, unsigned lanes) { return splat(LLVMConstInt(g->e.i32, v, 0), lanes); }
 
 static LLVMTypeRef of_lanes(LLVMTypeRef s, unsigned lanes) { return lanes > 1 ? LLVMVectorType(s, lanes) : s; }
 
@@ -17,15 +17,15 @@ static LLVMTypeRef of_lanes(LLVMTypeRef s, unsigned lanes) { return lanes > 1 ? 
  * their exponent and significand into place (NaN payloads kept); subnormals are m * 2^-24,
  * computed in float where they are normal numbers. */
 LLVMValueRef hg_rv_half_bits_to_float(hg_rv_cg *g, LLVMValueRef h, unsigned lanes) {
-  LLVMBuilderRef B = g->B;
-  LLVMTypeRef it = of_lanes(g->i32, lanes), ft = of_lanes(g->f32, lanes);
+  LLVMBuilderRef B = g->e.B;
+  LLVMTypeRef it = of_lanes(g->e.i32, lanes), ft = of_lanes(g->e.f32, lanes);
   LLVMValueRef w = LLVMBuildZExt(B, h, it, "");
   LLVMValueRef sign = LLVMBuildShl(B, LLVMBuildAnd(B, w, splat_i32(g, 0x8000, lanes), ""), splat_i32(g, 16, lanes), "");
   LLVMValueRef em = LLVMBuildAnd(B, w, splat_i32(g, 0x7fff, lanes), "");
   /* biased exponent 1..30 -> +112 (127 - 15); 31 -> 255 takes another 112 */
   LLVMValueRef normal = LLVMBuildAdd(B, LLVMBuildShl(B, em, splat_i32(g, 13, lanes), ""), splat_i32(g, 112u << 23, lanes), "");
   LLVMValueRef special = LLVMBuildAdd(B, normal, splat_i32(g, 112u << 23, lanes), "");
-  LLVMValueRef sub = LLVMBuildFMul(B, LLVMBuildUIToFP(B, em, ft, ""), splat(LLVMConstReal(g->f32, 0x1p-24), lanes), "");
+  LLVMValueRef sub = LLVMBuildFMul(B, LLVMBuildUIToFP(B, em, ft, ""), splat(LLVMConstReal(g->e.f32, 0x1p-24), lanes), "");
   sub = LLVMBuildBitCast(B, sub, it, "");
   LLVMValueRef is_sub = LLVMBuildICmp(B, LLVMIntULT, em, splat_i32(g, 0x400, lanes), "");
   LLVMValueRef is_special = LLVMBuildICmp(B, LLVMIntUGE, em, splat_i32(g, 0x7c00, lanes), "");
@@ -36,17 +36,17 @@ LLVMValueRef hg_rv_half_bits_to_float(hg_rv_cg *g, LLVMValueRef h, unsigned lane
 /* float or double (scalar or vector) -> binary16 bits (i16 or <N x i16>), rounded once in
  * `mode` (HG_RT_HALF_*): one runtime call a lane. */
 LLVMValueRef hg_rv_float_to_half_bits(hg_rv_cg *g, LLVMValueRef v, unsigned lanes, int mode) {
-  LLVMBuilderRef B = g->B;
-  LLVMValueRef r = lanes > 1 ? LLVMGetUndef(LLVMVectorType(g->i16, lanes)) : NULL;
+  LLVMBuilderRef B = g->e.B;
+  LLVMValueRef r = lanes > 1 ? LLVMGetUndef(LLVMVectorType(g->e.i16, lanes)) : NULL;
   for (unsigned l = 0; l < (lanes > 1 ? lanes : 1); l++) {
-    LLVMValueRef e = lanes > 1 ? LLVMBuildExtractElement(B, v, LLVMConstInt(g->i32, l, 0), "") : v;
-    if (LLVMTypeOf(e) != g->f64)
-      e = LLVMBuildFPExt(B, e, g->f64, "");
-    LLVMValueRef args[2] = {e, LLVMConstInt(g->i32, (unsigned)mode, 0)};
-    LLVMValueRef h = LLVMBuildTrunc(B, hg_rv_call_external(g, "hg_rt_half_from_double", g->i32, args, 2), g->i16, "");
+    LLVMValueRef e = lanes > 1 ? LLVMBuildExtractElement(B, v, LLVMConstInt(g->e.i32, l, 0), "") : v;
+    if (LLVMTypeOf(e) != g->e.f64)
+      e = LLVMBuildFPExt(B, e, g->e.f64, "");
+    LLVMValueRef args[2] = {e, LLVMConstInt(g->e.i32, (unsigned)mode, 0)};
+    LLVMValueRef h = LLVMBuildTrunc(B, hg_rv_call_external(g, "hg_rt_half_from_double", g->e.i32, args, 2), g->e.i16, "");
     if (lanes <= 1)
       return h;
-    r = LLVMBuildInsertElement(B, r, h, LLVMConstInt(g->i32, l, 0), "");
+    r = LLVMBuildInsertElement(B, r, h, LLVMConstInt(g->e.i32, l, 0), "");
   }
   return r;
 }
@@ -108,14 +108,14 @@ LLVMValueRef hg_rv_half_data(hg_rv_cg *g, const char *name, LLVMValueRef *a, con
     return hg_rv_fail(g, "%s: the data must be float or double", name);
   if ((store ? (at[0].lanes > 1 ? at[0].lanes : 1) : (LLVMGetTypeKind(T) == LLVMVectorTypeKind ? LLVMGetVectorSize(T) : 1)) != N)
     return hg_rv_fail(g, "%s: the width does not match the data", name);
-  LLVMBuilderRef B = g->B;
+  LLVMBuilderRef B = g->e.B;
   /* element offset * N halves; the aligned forms place a 3-vector in 4 halves */
   unsigned stride = aligned && N == 3 ? 4 : N;
   unsigned align = aligned ? 2 * stride : 2;
-  LLVMValueRef off = LLVMBuildZExtOrBitCast(B, a[store ? 1 : 0], g->i64, "");
-  off = LLVMBuildMul(B, off, LLVMConstInt(g->i64, 2ull * stride, 0), "");
-  LLVMValueRef p = LLVMBuildGEP2(B, g->i8, a[n - 1], &off, 1, "");
-  LLVMTypeRef ht = of_lanes(g->i16, N);
+  LLVMValueRef off = LLVMBuildZExtOrBitCast(B, a[store ? 1 : 0], g->e.i64, "");
+  off = LLVMBuildMul(B, off, LLVMConstInt(g->e.i64, 2ull * stride, 0), "");
+  LLVMValueRef p = LLVMBuildGEP2(B, g->e.i8, a[n - 1], &off, 1, "");
+  LLVMTypeRef ht = of_lanes(g->e.i16, N);
   if (store) {
     LLVMValueRef s = LLVMBuildStore(B, hg_rv_float_to_half_bits(g, a[0], N, mode), p);
     LLVMSetAlignment(s, align);

@@ -6,43 +6,33 @@
 #include <stdbool.h>
 
 #include "devices/riscv/riscv_internal.h"
+#include "lowering/llvm_emit.h"
 
 typedef struct hg_rv_cg {
-  LLVMContextRef C;
-  LLVMModuleRef M;
-  LLVMBuilderRef B;
+  hg_llvm_emit e; /* the target-neutral lowering's state (lowering/llvm_emit.h): e.f is the step
+                     function being lowered, e.fn its LLVM function */
   hg_ir_module *m;
-  const hg_ir_function *f; /* the step function being lowered */
-  const hg_ir_function *k; /* its kernel (local layout) */
-  LLVMValueRef fn;
+  const hg_ir_function *k; /* the step function's kernel (local layout) */
   LLVMValueRef wg, wi, frame; /* work-group record, work-item record, private frame */
-  LLVMValueRef *vals;         /* per IR value: the lowered instruction results */
-  LLVMBasicBlockRef *bbs;
-  LLVMBasicBlockRef *last_bbs; /* per IR block: the LLVM block its terminator ends up in */
-  hg_ir_contraction contr;     /* multiply-adds lowered to llvm.fmuladd (ir/contract.c) */
   const hg_ir_resumable_plan *plan_in; /* the kernel's (which value is in which slot) */
   const hg_ir_resumable_plan *plan;    /* the same while transient slots are set up */
   LLVMValueRef *slot_alloca;  /* per step slot: the alloca of a transient slot, else NULL */
   LLVMValueRef *globals;      /* per module global (NULL for __local ones) */
   hg_rv_object *obj;          /* printf formats are collected here */
-  char *err;
-  size_t err_size;
-  bool failed;
-  LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr, voidt;
+  LLVMTypeRef ptr;            /* the one pointer type */
 } hg_rv_cg;
 
-/* IR type -> LLVM type */
-LLVMTypeRef hg_rv_type(hg_rv_cg *g, hg_ir_type t);
-LLVMTypeRef hg_rv_scalar_type(hg_rv_cg *g, hg_ir_scalar s);
-/* The LLVM value of an IR operand (parameters, instruction results, constants, globals). */
-LLVMValueRef hg_rv_value(hg_rv_cg *g, uint32_t v);
+/* The target-neutral lowering's helpers, on g (every pointer is address space 0). */
+#define hg_rv_fail(g, ...) hg_llvm_fail(&(g)->e, __VA_ARGS__)
+static inline LLVMTypeRef hg_rv_type(hg_rv_cg *g, hg_ir_type t) { return hg_llvm_type(&g->e, t); }
+static inline LLVMTypeRef hg_rv_scalar_type(hg_rv_cg *g, hg_ir_scalar s) { return hg_llvm_scalar_type(&g->e, s, 0); }
+static inline LLVMValueRef hg_rv_value(hg_rv_cg *g, uint32_t v) { return hg_llvm_value(&g->e, v); }
+static inline LLVMValueRef hg_rv_intrinsic(hg_rv_cg *g, const char *name, LLVMTypeRef *over, unsigned nover,
+                                           LLVMValueRef *args, unsigned nargs) {
+  return hg_llvm_intrinsic(&g->e, name, over, nover, args, nargs);
+}
 /* A constant repeated over `lanes` lanes (itself when lanes <= 1). */
 LLVMValueRef hg_rv_splat_const(LLVMValueRef c, unsigned lanes);
-/* Records an error (first one wins); returns NULL for convenience. */
-LLVMValueRef hg_rv_fail(hg_rv_cg *g, const char *fmt, ...);
-/* Calls an LLVM intrinsic overloaded on the given types. */
-LLVMValueRef hg_rv_intrinsic(hg_rv_cg *g, const char *name, LLVMTypeRef *over, unsigned nover, LLVMValueRef *args,
-                             unsigned nargs);
 /* Calls (declaring on first use) an external function of the device runtime. */
 LLVMValueRef hg_rv_call_external(hg_rv_cg *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n);
 /* Lowers one call_builtin; NULL (with g->failed) when the builtin is not supported. */

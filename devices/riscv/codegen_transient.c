@@ -15,7 +15,7 @@
 #include "devices/riscv/codegen_internal.h"
 
 bool hg_rv_transient_setup(hg_rv_cg *g, const hg_ir_resumable_plan *plan) {
-  const hg_ir_function *k = g->k, *f = g->f;
+  const hg_ir_function *k = g->k, *f = g->e.f;
   g->plan = plan;
   g->slot_alloca = calloc(f->num_slots ? f->num_slots : 1, sizeof *g->slot_alloca);
   bool *in_frame = calloc(k->num_values ? k->num_values : 1, sizeof *in_frame);
@@ -33,7 +33,7 @@ bool hg_rv_transient_setup(hg_rv_cg *g, const hg_ir_resumable_plan *plan) {
     uint32_t slot = plan->slot_of_value[v];
     if (slot == HG_IR_NONE || slot >= f->num_slots || in_frame[v])
       continue;
-    LLVMValueRef a = LLVMBuildAlloca(g->B, hg_rv_type(g, k->values[v].type), "");
+    LLVMValueRef a = LLVMBuildAlloca(g->e.B, hg_rv_type(g, k->values[v].type), "");
     LLVMSetAlignment(a, f->slots[slot].align ? f->slots[slot].align : 1);
     g->slot_alloca[slot] = a;
   }
@@ -43,9 +43,9 @@ bool hg_rv_transient_setup(hg_rv_cg *g, const hg_ir_resumable_plan *plan) {
 
 /* The loop-header resume point whose id the constant value c holds, or HG_IR_NONE. */
 uint32_t hg_rv_loop_resume_point(hg_rv_cg *g, uint32_t c) {
-  if (!g->plan || c >= g->f->num_values || g->f->values[c].kind != HG_VAL_CONST)
+  if (!g->plan || c >= g->e.f->num_values || g->e.f->values[c].kind != HG_VAL_CONST)
     return HG_IR_NONE;
-  uint64_t id = g->f->const_words[g->f->values[c].index];
+  uint64_t id = g->e.f->const_words[g->e.f->values[c].index];
   if (id >= g->k->num_safepoints || g->k->safepoints[id].kind != HG_SAFEPOINT_LOOP_HEADER || !g->plan->resumable[id])
     return HG_IR_NONE;
   return (uint32_t)id;
@@ -59,11 +59,11 @@ void hg_rv_transient_copy(hg_rv_cg *g, uint32_t sp, bool to_frame) {
     if (slot == HG_IR_NONE || !g->slot_alloca[slot])
       continue;
     LLVMTypeRef t = hg_rv_type(g, g->k->values[v].type);
-    LLVMValueRef off = LLVMConstInt(g->i64, g->f->slots[slot].offset, 0);
-    LLVMValueRef in_frame = LLVMBuildGEP2(g->B, g->i8, g->frame, &off, 1, "");
+    LLVMValueRef off = LLVMConstInt(g->e.i64, g->e.f->slots[slot].offset, 0);
+    LLVMValueRef in_frame = LLVMBuildGEP2(g->e.B, g->e.i8, g->frame, &off, 1, "");
     LLVMValueRef from = to_frame ? g->slot_alloca[slot] : in_frame, to = to_frame ? in_frame : g->slot_alloca[slot];
-    LLVMValueRef x = LLVMBuildLoad2(g->B, t, from, "");
-    LLVMSetAlignment(x, g->f->slots[slot].align ? g->f->slots[slot].align : 1);
-    LLVMSetAlignment(LLVMBuildStore(g->B, x, to), g->f->slots[slot].align ? g->f->slots[slot].align : 1);
+    LLVMValueRef x = LLVMBuildLoad2(g->e.B, t, from, "");
+    LLVMSetAlignment(x, g->e.f->slots[slot].align ? g->e.f->slots[slot].align : 1);
+    LLVMSetAlignment(LLVMBuildStore(g->e.B, x, to), g->e.f->slots[slot].align ? g->e.f->slots[slot].align : 1);
   }
 }
