@@ -8,7 +8,7 @@
 static bool enabled = true;
 static uint32_t interval = 256;
 static uint64_t slice_ns = 250000;
-static int forms_background = -1; /* -1: GPU devices only */
+static int forms_background = -1; /* -1: unset */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void read_settings(void) {
@@ -43,7 +43,7 @@ uint64_t hg_slice_target_ns(void) {
   return slice_ns;
 }
 
-bool hg_forms_in_background(bool gpu) {
+bool hg_forms_in_background(bool by_default) {
   pthread_once(&once, read_settings);
-  return forms_background < 0 ? gpu : forms_background == 1;
+  return forms_background < 0 ? by_default : forms_background == 1;
 }

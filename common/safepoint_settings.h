@@ -15,8 +15,9 @@ uint32_t hg_safepoint_interval(void);
  * 10^6 microseconds (default 250; CPU devices twice as long). */
 uint64_t hg_slice_target_ns(void);
 /* HETGPU_FORMS_BACKGROUND: whether a vendor device builds the stoppable forms of a program after
- * the program, in the background (unset: on GPU devices, whose compilers take their time over
- * the forms; "0": never; "1": every device). */
-bool hg_forms_in_background(bool gpu);
+ * the program, in the background ("0": never; "1": always; unset: `by_default`, which the
+ * vendor backend makes true on GPU devices, whose compilers take their time over the forms, and
+ * for programs built from SPIR bitcode). */
+bool hg_forms_in_background(bool by_default);
 
 #endif

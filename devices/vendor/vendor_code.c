@@ -187,10 +187,11 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   uint32_t max_barriers = (be->type & CL_DEVICE_TYPE_CPU) ? 4 : 0;
   /* the plain kernels straight from the IR where the vendor takes SPIR bitcode */
   cl_program spir = vb->spir && !robust ? build_spir(vb, module) : NULL;
-  /* the forms after the program, in a vendor program of their own (vendor_forms.c): always
-   * beside a SPIR program, whose build is too quick to wait for theirs */
-  bool later = forms && (spir || hg_forms_in_background(!(be->type & CL_DEVICE_TYPE_CPU))) &&
-               !has_program_variables(module);
+  /* the forms after the program, in a vendor program of their own (vendor_forms.c): by default
+   * on GPUs and beside a SPIR program, whose build is too quick to wait for theirs; a SPIR
+   * program's forms are in a program of their own in any case (built at once when not later) */
+  bool background = hg_forms_in_background(!(be->type & CL_DEVICE_TYPE_CPU) || spir);
+  bool later = forms && (spir || background) && !has_program_variables(module);
   char *forms_source = NULL;
   if (later) {
     hg_printf_table forms_table; /* the plain lowering's, string for string */
@@ -254,6 +255,8 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
     forms_source = NULL; /* the queue's now */
     if (!p->forms)
       hg_oc_stop_table_free(&stop); /* no forms: launches run plain */
+    else if (!background)
+      hg_vendor_forms_program(p->forms, true); /* HETGPU_FORMS_BACKGROUND=0 */
   }
 done:
   if (err == CL_SUCCESS) {
