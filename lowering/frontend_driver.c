@@ -15,6 +15,8 @@
 
 #include "lowering/frontend.h"
 #include "lowering/frontend_prelude.h"
+#include "common/host_clock.h"
+#include "common/log.h"
 #include "lowering/llvm_translate.h"
 #include "lowering/tool_run.h"
 
@@ -191,7 +193,9 @@ cl_int hg_frontend_compile_deps(const char *source, const char *options, const h
   argv[k] = NULL;
 
   bool timed_out;
+  uint64_t t0 = hg_host_clock_ns();
   int status = hg_tool_run(argv, "the OpenCL C compiler", log, &timed_out);
+  uint64_t t1 = hg_host_clock_ns();
   char hdr_prefix[4300];
   snprintf(hdr_prefix, sizeof hdr_prefix, "%s/", hdr);
   hg_tool_replace_all(log, hdr_prefix, "");
@@ -205,6 +209,8 @@ cl_int hg_frontend_compile_deps(const char *source, const char *options, const h
   }
   hg_ir_module *m = hg_frontend_bitcode_to_ir(bits, size, library, NULL, false, opt.source_language, opt.semantic, log);
   if (!m) goto out;
+  HG_LOG(HG_LOG_COMPILE, "front end: clang %.1f ms (%zu bytes of bitcode), bitcode to IR %.1f ms", (t1 - t0) / 1e6, size,
+         (hg_host_clock_ns() - t1) / 1e6);
   *out = m;
   rc = CL_SUCCESS;
   if (deps) {

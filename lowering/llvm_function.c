@@ -255,38 +255,70 @@ static uint32_t xlate_odd(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
   }
 }
 
-/* LLVM 15's C API has no getter for fast-math flags, so they are read from the printed
- * instruction ("%m = fmul contract float %a, %b"), and only in functions whose printed text
- * holds such a flag at all (hg_xlate_function_body): printing an instruction numbers its whole
- * function. 'fast' implies 'contract'. */
-static bool has_contract_flag(LLVMValueRef v) {
+/* Whether the printed instruction on `line` ("%m = fmul contract float %a, %b") carries 'contract'
+ * or 'fast' ('fast' implies 'contract') among its fast-math flags. */
+static bool line_has_contract_flag(const char *line, size_t len) {
   static const char *const fmf[] = {"fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc"};
-  char *text = LLVMPrintValueToString(v);
-  const char *p = text ? strstr(text, " = f") : NULL;
+  const char *end = line + len, *p = line;
+  while (p + 4 <= end && strncmp(p, " = f", 4)) p++;
+  if (p + 4 > end) return false;
+  p += 3;
+  while (p < end && *p != ' ') p++; /* the opcode */
   bool found = false;
-  if (p) {
-    p += 3;
-    p += strcspn(p, " "); /* the opcode */
-    for (;;) {
-      while (*p == ' ') p++;
-      size_t n = strcspn(p, " ,");
-      bool known = false;
-      for (size_t i = 0; i < sizeof fmf / sizeof *fmf; i++)
-        if (strlen(fmf[i]) == n && !strncmp(p, fmf[i], n)) known = true;
-      if (!known || !n) break;
-      if ((n == 4 && !strncmp(p, "fast", 4)) || (n == 8 && !strncmp(p, "contract", 8))) found = true;
-      p += n;
-    }
+  for (;;) {
+    while (p < end && *p == ' ') p++;
+    size_t n = 0;
+    while (p + n < end && p[n] != ' ' && p[n] != ',') n++;
+    bool known = false;
+    for (size_t i = 0; i < sizeof fmf / sizeof *fmf; i++)
+      if (strlen(fmf[i]) == n && !strncmp(p, fmf[i], n)) known = true;
+    if (!known || !n) break;
+    if ((n == 4 && !strncmp(p, "fast", 4)) || (n == 8 && !strncmp(p, "contract", 8))) found = true;
+    p += n;
   }
-  LLVMDisposeMessage(text);
   return found;
 }
 
-static bool function_may_contract(LLVMValueRef fn) {
+/* LLVM 15's C API has no getter for fast-math flags, so they are read from the printed function:
+ * once per function (printing one instruction numbers its whole function, so printing each
+ * would cost the square of its size), its instruction lines taken in order beside its
+ * instructions. Only functions whose text holds such a flag at all. */
+static void find_contracted(hg_xlate *x, LLVMValueRef fn) {
+  hg_ptr_map_free(&x->contracted);
+  /* printing a function numbers the whole module's metadata: only where there is something to
+   * find (hashcat's integer kernels took 15 s to translate before this check) */
+  bool fp = false;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !fp; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !fp; in = LLVMGetNextInstruction(in)) {
+      LLVMOpcode opc = LLVMGetInstructionOpcode(in);
+      fp = opc == LLVMFMul || opc == LLVMFAdd || opc == LLVMFSub;
+    }
+  if (!fp)
+    return;
   char *text = LLVMPrintValueToString(fn);
-  bool r = text && (strstr(text, " contract ") || strstr(text, " fast "));
+  if (!text || (!strstr(text, " contract ") && !strstr(text, " fast "))) {
+    LLVMDisposeMessage(text);
+    return;
+  }
+  const char *line = strchr(text, '{');
+  line = line ? strchr(line, '\n') : NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && line; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && line; in = LLVMGetNextInstruction(in)) {
+      /* the next instruction line: indented by two spaces (labels, comments and blank lines are not) */
+      do {
+        line++;
+        if (!strncmp(line, "  ", 2)) break;
+        line = strchr(line, '\n');
+      } while (line);
+      if (!line) break;
+      const char *eol = strchr(line, '\n');
+      size_t len = eol ? (size_t)(eol - line) : strlen(line);
+      LLVMOpcode opc = LLVMGetInstructionOpcode(in);
+      if ((opc == LLVMFMul || opc == LLVMFAdd || opc == LLVMFSub) && line_has_contract_flag(line, len))
+        hg_ptr_map_put(&x->contracted, in, 1);
+      line = eol;
+    }
   LLVMDisposeMessage(text);
-  return r;
 }
 
 /* Instructions and constant expressions that compute a value from operands. */
@@ -319,7 +351,7 @@ static uint32_t xlate_op(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
   if (opc == LLVMBitCast && hg_ir_type_eq(t, hg_value_type(x, ops[0]))) return ops[0];
   uint16_t flags = 0;
   if ((opc == LLVMFMul || opc == LLVMFAdd || opc == LLVMFSub) && LLVMIsAInstruction(v) &&
-      (x->contract_all || (x->fn_contract && has_contract_flag(v))))
+      (x->contract_all || hg_ptr_map_get(&x->contracted, v, &(uint32_t){0})))
     flags = HG_FP_CONTRACT;
   for (size_t i = 0; i < sizeof simple / sizeof *simple; i++)
     if (simple[i].llvm == opc) return hg_emit(x, simple[i].op, flags, t, n, ops, 0, NULL);
@@ -588,7 +620,7 @@ void hg_xlate_function_body(hg_xlate *x, LLVMValueRef fn, uint32_t fidx) {
   x->fn = fn;
   x->fidx = fidx;
   x->f = &x->m->functions[fidx];
-  x->fn_contract = function_may_contract(fn);
+  find_contracted(x, fn);
   hg_ptr_map_free(&x->values);
   hg_ptr_map_free(&x->blocks);
   hg_ptr_map_free(&x->aggs);

@@ -153,6 +153,7 @@ static void xlate_cleanup(hg_xlate *x) {
   hg_ptr_map_free(&x->values);
   hg_ptr_map_free(&x->blocks);
   hg_ptr_map_free(&x->aggs);
+  hg_ptr_map_free(&x->contracted);
   free(x->agg_list);
   for (unsigned i = 0; i < 4; i++) free(x->scratch[i]);
   for (unsigned i = 0; i < sizeof x->temps / sizeof *x->temps; i++) free(x->temps[i]);

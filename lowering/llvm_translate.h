@@ -81,7 +81,7 @@ typedef struct hg_xlate {
   hg_aggregate *agg_list;
   uint32_t num_aggs, cap_aggs;
   uint32_t cur_block;
-  bool fn_contract; /* the function's text has a 'contract' or 'fast' fast-math flag somewhere */
+  hg_ptr_map contracted; /* the function's fmul/fadd/fsub carrying 'contract' or 'fast' (value 1) */
   bool contract_all; /* every fmul/fadd/fsub may be contracted (SPIR-V without ContractionOff) */
   void *scratch[4]; /* per-function arrays, freed by the module's cleanup if translation fails */
   void *temps[8];   /* hg_xlate_temp's blocks in use, likewise */

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lowering/opencl_c.h"
 #include "lowering/spir_internal.h"
 
 #define SPIR_TRIPLE "spir64-unknown-unknown"

@@ -775,10 +775,14 @@ static void run_double_vectors_lane_by_lane(const void *arg) {
             suite_fail("%s(double%d) lane %zu of vector %zu: %s(%a, %a) gave %a, expected %a", fn[f], widths[w],
                        i % (size_t)widths[w], i / (size_t)widths[w], fn[f], x[i], f == 2 ? (double)k[i] : y[i],
                        o[f * N + i], refs[f]);
-        double exact[2] = {remainder(x[i], y[i]), fmod(x[i], y[i])};
+        int quo;
+        /* remquo's remainder: glibc's remainder gives +0 for an exact multiple of a subnormal y
+         * where the zero takes x's sign (its remquo gets it right) */
+        double exact[2] = {remquo(x[i], y[i], &quo), fmod(x[i], y[i])};
         static const char *const exact_fn[2] = {"remainder", "fmod"};
         for (int f = 0; f < 2 && !suite_failed(); f++)
-          if (memcmp(&o[(3 + 2 * f) * N + i], &exact[f], sizeof exact[f]))
+          if (memcmp(&o[(3 + 2 * f) * N + i], &exact[f], sizeof exact[f]) &&
+              !(isnan(o[(3 + 2 * f) * N + i]) && isnan(exact[f]))) /* a NaN's sign is not specified */
             suite_fail("%s(double%d) lane %zu of vector %zu: %s(%a, %a) gave %a, expected %a", exact_fn[f], widths[w],
                        i % (size_t)widths[w], i / (size_t)widths[w], exact_fn[f], x[i], y[i], o[(3 + 2 * f) * N + i],
                        exact[f]);

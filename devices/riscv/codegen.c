@@ -264,21 +264,26 @@ static bool lower_kernel(hg_rv_cg *g, hg_rv_kernel_code *kc) {
     LLVMAddAttributeAtIndex(g->e.fn, restricted[i] + 1, LLVMCreateEnumAttribute(g->e.C, noalias, 0));
   if (!lower_function(g))
     return false;
-  /* the frame: the step function's slots, then each work-item's own copy of every struct
-   * passed by value (the kernel may write to its copy) */
-  kc->frame_size = (f->private_size + 15) & ~15u;
-  for (uint32_t i = 0; i < g->k->num_params; i++)
-    if (g->k->args[i].kind == HG_KARG_VALUE && g->k->param_types[i].scalar == HG_IR_PTR)
-      kc->frame_size += (g->k->args[i].size + 15) & ~15u;
-  /* slot offsets are aligned within the frame: every frame starts at the largest alignment a
-   * slot declares (a private array aligned to 128 bytes is, in each work-item) */
-  kc->frame_align = 16;
-  for (uint32_t s = 0; s < f->num_slots; s++)
-    if (f->slots[s].align > kc->frame_align)
-      kc->frame_align = f->slots[s].align;
-  kc->frame_size = (kc->frame_size + kc->frame_align - 1) / kc->frame_align * kc->frame_align;
+  hg_rv_frame_layout(g->k, f, &kc->frame_size, &kc->frame_align);
   snprintf(kc->entry, sizeof kc->entry, "hg_wg_k%u", kc->kernel);
   return hg_rv_emit_driver(g, g->k, g->e.fn, kc);
+}
+
+void hg_rv_frame_layout(const hg_ir_function *kernel, const hg_ir_function *step, uint32_t *size, uint32_t *align) {
+  /* the step function's slots, then each work-item's own copy of every struct passed by value
+   * (the kernel may write to its copy) */
+  uint32_t n = (step->private_size + 15) & ~15u;
+  for (uint32_t i = 0; i < kernel->num_params; i++)
+    if (kernel->args[i].kind == HG_KARG_VALUE && kernel->param_types[i].scalar == HG_IR_PTR)
+      n += (kernel->args[i].size + 15) & ~15u;
+  /* slot offsets are aligned within the frame: every frame starts at the largest alignment a
+   * slot declares (a private array aligned to 128 bytes is, in each work-item) */
+  uint32_t a = 16;
+  for (uint32_t s = 0; s < step->num_slots; s++)
+    if (step->slots[s].align > a)
+      a = step->slots[s].align;
+  *size = (n + a - 1) / a * a;
+  *align = a;
 }
 
 /* memcpy and memset for the calls LLVM itself emits; "no-builtins" keeps the optimiser from

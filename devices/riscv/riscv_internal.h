@@ -119,6 +119,10 @@ typedef struct hg_rv_object {
   uint32_t num_formats;
 } hg_rv_object;
 
+/* A kernel's private frame per work-item: its step function's slots and its structs passed by
+ * value, at the largest slot alignment (at least 16). IR facts alone: the work-group size a
+ * kernel gets follows from them without generating code (backend_code.c). */
+void hg_rv_frame_layout(const hg_ir_function *kernel, const hg_ir_function *step, uint32_t *size, uint32_t *align);
 /* Lowers every kernel of m (a verified executable module: calls inlined, state computed; the
  * step functions are added to m). 0 on success, else -1 with a message in err. */
 int hg_rv_codegen(hg_ir_module *m, hg_rv_object *out, char *err, size_t err_size);

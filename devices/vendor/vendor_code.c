@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/host_clock.h"
 #include "devices/cache.h"
 #include "devices/vendor/vendor_internal.h"
 #include "ir/ir.h"
@@ -150,7 +151,9 @@ static cl_program build_spir(hg_vendor_backend *vb, const struct hg_ir_module *m
   hg_backend *be = &vb->base;
   char why[512] = "";
   size_t size = 0;
+  uint64_t t0 = hg_host_clock_ns();
   uint8_t *bc = hg_lower_spir(module, &size, why, sizeof why);
+  uint64_t t1 = hg_host_clock_ns();
   if (!bc) {
     HG_LOG(HG_LOG_COMPILE, "%s: OpenCL C, not SPIR: %s", be->name, why);
     return NULL;
@@ -166,7 +169,8 @@ static cl_program build_spir(hg_vendor_backend *vb, const struct hg_ir_module *m
   if (!prog)
     HG_LOG(HG_LOG_COMPILE, "%s: the vendor refused the SPIR bitcode (%d); OpenCL C instead", be->name, err);
   else
-    HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of SPIR bitcode", be->name, size);
+    HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of SPIR bitcode: lowering %.1f ms, vendor build %.1f ms", be->name,
+           size, (t1 - t0) / 1e6, (hg_host_clock_ns() - t1) / 1e6);
   return prog;
 }
 

@@ -33,8 +33,9 @@ struct hg_vendor_forms {
  * vendor's compiler serves one build at a time per process (NVIDIA: building the forms behind
  * each program cost a burst of back-to-back builds as much as building them with it,
  * docs/gpu-runs.md), so forms wait for a burst of builds (an application's start, a test suite)
- * to end instead of delaying each next one. */
-#define FORMS_QUIET_NS 100000000ull
+ * to end instead of delaying each next one. The burst's builds may be a second apart: hashcat's
+ * third program waited 24 s behind the forms of its second, begun 0.5 s before it, with 100 ms. */
+#define FORMS_QUIET_NS 1000000000ull
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a job queued, a build ended, quitting */

@@ -2,7 +2,7 @@
  * and clBuildProgram, short of running a kernel: hg_ir_decode (which verifies), the executable
  * form the driver makes of an object or library (calls inlined, state computed, verified
  * again), then every lowering: the RISC-V code generator with its link against the device
- * runtime, the OpenCL C lowering and its stoppable form. Any input must end in a module or a
+ * runtime, the OpenCL C lowering and its stoppable form, the SPIR lowering. Any input must end in a module or a
  * message at each step, never a crash, an ASan or UBSan report, or a lowering that fails
  * without saying why. Seeds: tools/fuzz/corpus/ (docs/fuzzing.md). */
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include "ir/ir.h"
 #include "lowering/opencl_c.h"
 #include "lowering/opencl_c_stop.h"
+#include "lowering/spir.h"
 
 static void check_one(const uint8_t *data, size_t size);
 
@@ -75,6 +76,15 @@ static void lower_opencl_c(const hg_ir_module *m) {
   }
 }
 
+static void lower_spir(const hg_ir_module *m) {
+  char err[1024] = "";
+  size_t size = 0;
+  uint8_t *bc = hg_lower_spir(m, &size, err, sizeof err);
+  if (!bc && !err[0])
+    abort(); /* a refusal says why */
+  free(bc);
+}
+
 static void check_one(const uint8_t *data, size_t size) {
   char err[512] = "";
   hg_ir_module *m = hg_ir_decode(data, size, err, sizeof err);
@@ -101,6 +111,7 @@ static void check_one(const uint8_t *data, size_t size) {
   if (ok) {
     lower_riscv(m);
     lower_opencl_c(m);
+    lower_spir(m);
   }
   hg_ir_module_free(m);
 }
