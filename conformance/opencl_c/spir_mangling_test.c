@@ -75,10 +75,10 @@ static size_t declared(const void *bytes, size_t size, char names[][96], size_t 
     }
     LLVMDisposeModule(M);
   } else {
-    LLVMDisposeMemoryBuffer(buf);
     fprintf(stderr, "FAIL: unreadable bitcode\n");
     failures++;
   }
+  LLVMDisposeMemoryBuffer(buf); /* the parse reads it, it does not take it */
   LLVMContextDispose(C);
   return n;
 }
