@@ -255,15 +255,18 @@ static uint32_t xlate_odd(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
   }
 }
 
-/* Whether the printed instruction on `line` ("%m = fmul contract float %a, %b") carries 'contract'
- * or 'fast' ('fast' implies 'contract') among its fast-math flags. */
-static bool line_has_contract_flag(const char *line, size_t len) {
+/* Whether the printed instruction on `line` ("%m = fmul contract float %a, %b"), an `opcode`,
+ * carries 'contract' or 'fast' ('fast' implies 'contract') among its fast-math flags. A line of
+ * another opcode (the lines and instructions out of step) says no: contraction is only allowed. */
+static bool line_has_contract_flag(const char *line, size_t len, const char *opcode) {
   static const char *const fmf[] = {"fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc"};
   const char *end = line + len, *p = line;
   while (p + 4 <= end && strncmp(p, " = f", 4)) p++;
   if (p + 4 > end) return false;
   p += 3;
-  while (p < end && *p != ' ') p++; /* the opcode */
+  size_t op = strlen(opcode);
+  if ((size_t)(end - p) <= op || strncmp(p, opcode, op) || p[op] != ' ') return false;
+  p += op;
   bool found = false;
   for (;;) {
     while (p < end && *p == ' ') p++;
@@ -314,7 +317,8 @@ static void find_contracted(hg_xlate *x, LLVMValueRef fn) {
       const char *eol = strchr(line, '\n');
       size_t len = eol ? (size_t)(eol - line) : strlen(line);
       LLVMOpcode opc = LLVMGetInstructionOpcode(in);
-      if ((opc == LLVMFMul || opc == LLVMFAdd || opc == LLVMFSub) && line_has_contract_flag(line, len))
+      const char *name = opc == LLVMFMul ? "fmul" : opc == LLVMFAdd ? "fadd" : opc == LLVMFSub ? "fsub" : NULL;
+      if (name && line_has_contract_flag(line, len, name))
         hg_ptr_map_put(&x->contracted, in, 1);
       line = eol;
     }
