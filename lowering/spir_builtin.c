@@ -274,6 +274,16 @@ LLVMValueRef hg_spir_builtin(hg_spir *s, const hg_ir_inst *in) {
   if (starts(name, "vstore") && strstr(name, "_half16") && in->num_operands &&
       e->f->values[in->operands[0]].type.scalar == HG_IR_F64)
     return hg_llvm_fail(e, "builtin '%s' of double16 (PoCL's library function flushes subnormal halves)", name);
+  /* PoCL 3.1 calls its library's functions of 128-byte vectors (double16, long16) from SPIR
+   * with garbage results (sin of a double16 from clang's own SPIR too); its OpenCL C front end
+   * passes them right */
+  bool wide = in->type.lanes == 16 && hg_ir_scalar_bytes(in->type.scalar) == 8;
+  for (uint32_t i = 0; i < in->num_operands; i++) {
+    hg_ir_type t = e->f->values[in->operands[i]].type;
+    wide |= t.lanes == 16 && hg_ir_scalar_bytes(t.scalar) == 8;
+  }
+  if (wide)
+    return hg_llvm_fail(e, "builtin '%s' of a 128-byte vector (PoCL calls them wrongly from SPIR)", name);
   LLVMValueRef args[16];
   if (in->num_operands > 16)
     return hg_llvm_fail(e, "builtin '%s' with %u arguments", name, in->num_operands);
