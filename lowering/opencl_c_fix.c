@@ -25,6 +25,16 @@ static const char k_lanes_binary[] =
     "  return r.v;\n"
     "}\n";
 
+/* The same for a double vector and an int vector (pown, rootn). */
+static const char k_lanes_int_exponent[] =
+    "static inline $F hg_$B_$F($F x, $N n) {\n"
+    "  union { $F v; double e[vec_step($F)]; } a, r;\n"
+    "  union { $N v; int e[vec_step($F)]; } b;\n"
+    "  a.v = x;\n  b.v = n;\n"
+    "  for (int i = 0; i < vec_step($F); i++) r.e[i] = $B(a.e[i], b.e[i]);\n"
+    "  return r.v;\n"
+    "}\n";
+
 /* Templates: $F the value type ("float4"), $I the integer type a comparison of $F gives
  * ("int4", "long4"; "int" for scalars), $N int of the same width ("int4"), $L / $U long / ulong
  * of the same width, $S the width suffix ("4", "" for scalars), $B the builtin's name. */
@@ -107,7 +117,7 @@ static const char *const k_templates[OC_FIX_COUNT] = {
         "}\n",
     [OC_FIX_ATANPI] = "static inline $F hg_atanpi_$F($F x) { return x == ($F)0 ? x : atanpi(x); }\n",
     /* double vectors lane by lane with the scalar function: PoCL 3.1's double8 fmod, pow,
-     * powr, pown, remainder and frexp give wrong results in lanes of ordinary inputs when another lane
+     * powr, pown, rootn, remainder and frexp give wrong results in lanes of ordinary inputs when another lane
      * holds a subnormal or a huge value (5.5 fmod 2 = 0; pow to inf for 0; frexp's exponent 0 for
      * a subnormal: CTS math_brute_force, vector size 8, PoCL directly too); the scalar ones are
      * right. $B is the builtin. */
@@ -115,14 +125,8 @@ static const char *const k_templates[OC_FIX_COUNT] = {
     [OC_FIX_POW_VECTOR] = k_lanes_binary,
     [OC_FIX_POWR_VECTOR] = k_lanes_binary,
     [OC_FIX_REMAINDER_VECTOR] = k_lanes_binary,
-    [OC_FIX_POWN_VECTOR] =
-        "static inline $F hg_pown_$F($F x, $N n) {\n"
-        "  union { $F v; double e[vec_step($F)]; } a, r;\n"
-        "  union { $N v; int e[vec_step($F)]; } b;\n"
-        "  a.v = x;\n  b.v = n;\n"
-        "  for (int i = 0; i < vec_step($F); i++) r.e[i] = pown(a.e[i], b.e[i]);\n"
-        "  return r.v;\n"
-        "}\n",
+    [OC_FIX_POWN_VECTOR] = k_lanes_int_exponent,
+    [OC_FIX_ROOTN_VECTOR] = k_lanes_int_exponent,
     [OC_FIX_FREXP_VECTOR] =
         "static inline $F hg_frexp_$F($F x, __private $N *ep) {\n"
         "  union { $F v; double e[vec_step($F)]; } a, r;\n"
@@ -177,7 +181,7 @@ static void expand(oc_buf *out, const char *tpl, bool dbl, unsigned lanes, const
 /* The builtin each lane-by-lane helper calls ($B) */
 static const char *const k_lane_builtins[OC_FIX_COUNT] = {
     [OC_FIX_FMOD_VECTOR] = "fmod", [OC_FIX_POW_VECTOR] = "pow", [OC_FIX_POWR_VECTOR] = "powr",
-    [OC_FIX_REMAINDER_VECTOR] = "remainder"};
+    [OC_FIX_REMAINDER_VECTOR] = "remainder", [OC_FIX_POWN_VECTOR] = "pown", [OC_FIX_ROOTN_VECTOR] = "rootn"};
 
 void oc_emit_fix_helpers(oc_ctx *c, oc_buf *out) {
   for (unsigned fx = 0; fx < OC_FIX_COUNT; fx++)
@@ -233,7 +237,7 @@ static enum oc_fix fix_of(const hg_ir_function *f, const hg_ir_inst *in, const c
       lanes_of(operand_type(f, in, 1)) == lanes_of(t0)) { /* double vectors lane by lane */
     static const struct { const char *name; enum oc_fix fix; } lane_by_lane[] = {
         {"fmod", OC_FIX_FMOD_VECTOR}, {"pow", OC_FIX_POW_VECTOR},   {"powr", OC_FIX_POWR_VECTOR},
-        {"pown", OC_FIX_POWN_VECTOR}, {"remainder", OC_FIX_REMAINDER_VECTOR}};
+        {"pown", OC_FIX_POWN_VECTOR}, {"rootn", OC_FIX_ROOTN_VECTOR}, {"remainder", OC_FIX_REMAINDER_VECTOR}};
     for (size_t i = 0; i < sizeof lane_by_lane / sizeof *lane_by_lane; i++)
       if (!strcmp(name, lane_by_lane[i].name)) return lane_by_lane[i].fix;
   }

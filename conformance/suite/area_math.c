@@ -704,9 +704,9 @@ out:
   free(a), free(bb), free(cc), free(ni), free(oi), free(o), free(o2);
 }
 
-/* fmod, remainder, pow, powr, pown and frexp of double3 and double8 vectors, lanes of
+/* fmod, remainder, pow, powr, pown, rootn and frexp of double3 and double8 vectors, lanes of
  * ordinary values beside lanes of subnormals and of huge and tiny magnitudes; each lane against
- * the host (pow, powr and pown within their 16 ulp, the others exactly). PoCL 3.1's double8
+ * the host (pow, powr, pown and rootn within 16 ulp, the others exactly). PoCL 3.1's double8
  * forms gave ordinary lanes of such vectors wrong results (5.5 fmod 2 = 0, pow 0 as inf,
  * remainder off, frexp's exponent of a subnormal 0: CTS math_brute_force, vector size 8). */
 static double extreme_double(int which) {
@@ -746,12 +746,14 @@ static void run_double_vectors_lane_by_lane(const void *arg) {
                       "#if ALL\n  vstore%d(pow(a, c), i, o);\n  vstore%d(powr(fabs(a), c), i, o + %d);\n"
                       "  vstore%d(pown(a, vload%d(i, k)), i, o + 2 * %d);\n"
                       "  vstore%d(remainder(a, c), i, o + 3 * %d);\n#endif\n  vstore%d(fmod(a, c), i, o + 5 * %d);\n"
-                      "#if ALL\n  vstore%d(frexp(a, &m), i, o + 4 * %d);\n  vstore%d(m, i, e);\n#endif\n}\n",
-                      n, n, n, n, n, n, n, 48 * 16, n, n, 48 * 16, n, 48 * 16, n, 48 * 16, n, 48 * 16, n);
+                      "#if ALL\n  vstore%d(frexp(a, &m), i, o + 4 * %d);\n  vstore%d(m, i, e);\n"
+                      "  vstore%d(rootn(a, (vload%d(i, k) %% 10) | 1), i, o + 6 * %d);\n#endif\n}\n",
+                      n, n, n, n, n, n, n, 48 * 16, n, n, 48 * 16, n, 48 * 16, n, 48 * 16, n, 48 * 16, n, n, n,
+                      48 * 16);
     }
   }
   enum { N = 48 * 16 };
-  double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y), *o = malloc(6 * N * sizeof *o);
+  double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y), *o = malloc(7 * N * sizeof *o);
   int *k = malloc(N * sizeof *k), *e = malloc(N * sizeof *e);
   for (size_t i = 0; i < N; i++) {
     x[i] = (suite_rand() & 1 ? -1 : 1) * extreme_double((int)(suite_rand() % 4));
@@ -759,28 +761,31 @@ static void run_double_vectors_lane_by_lane(const void *arg) {
     k[i] = (int)(suite_rand() % 4000) - 2000;
   }
   cl_mem mx = suite_buffer(N * sizeof *x, x), my = suite_buffer(N * sizeof *y, y), mk = suite_buffer(N * sizeof *k, k);
-  cl_mem mo = suite_buffer(6 * N * sizeof *o, NULL), me = suite_buffer(N * sizeof *e, NULL);
+  cl_mem mo = suite_buffer(7 * N * sizeof *o, NULL), me = suite_buffer(N * sizeof *e, NULL);
   for (size_t w = 0; w < sizeof widths / sizeof *widths && !suite_failed(); w++) {
     char name[32];
     snprintf(name, sizeof name, "powfrexp_d%d", widths[w]);
     cl_kernel kern = suite_batch_kernel(b, name);
     if (!kern)
       break;
-    memset(o, 0xA5, 6 * N * sizeof *o);
+    memset(o, 0xA5, 7 * N * sizeof *o);
     memset(e, 0xA5, N * sizeof *e);
     if (suite_args(kern, 5, sizeof mx, &mx, sizeof my, &my, sizeof mk, &mk, sizeof mo, &mo, sizeof me, &me) &&
-        suite_run1(kern, N / (size_t)widths[w], 0) && suite_read(mo, o, 6 * N * sizeof *o) &&
+        suite_run1(kern, N / (size_t)widths[w], 0) && suite_read(mo, o, 7 * N * sizeof *o) &&
         suite_read(me, e, N * sizeof *e))
       for (size_t i = 0; i < N && !suite_failed(); i++) {
         int want_e;
         double want_m = frexp(x[i], &want_e);
-        double refs[3] = {pow(x[i], y[i]), pow(fabs(x[i]), y[i]), pow(x[i], k[i])};
-        static const char *const fn[3] = {"pow", "powr", "pown"};
-        for (int f = 0; f < 3 && all && !suite_failed(); f++)
-          if (ulp_error(o[f * N + i], refs[f], true) > 16)
-            suite_fail("%s(double%d) lane %zu of vector %zu: %s(%a, %a) gave %a, expected %a", fn[f], widths[w],
-                       i % (size_t)widths[w], i / (size_t)widths[w], fn[f], x[i], f == 2 ? (double)k[i] : y[i],
-                       o[f * N + i], refs[f]);
+        int root = (k[i] % 10) | 1; /* odd: a real root of every x */
+        ld refs[4] = {pow(x[i], y[i]), pow(fabs(x[i]), y[i]), pow(x[i], k[i]),
+                      copysignl(powl(fabsl(x[i]), 1.0L / root), x[i])};
+        static const char *const fn[4] = {"pow", "powr", "pown", "rootn"};
+        static const int slot[4] = {0, 1, 2, 6};
+        for (int f = 0; f < 4 && all && !suite_failed(); f++)
+          if (ulp_error(o[slot[f] * N + i], refs[f], true) > 16)
+            suite_fail("%s(double%d) lane %zu of vector %zu: %s(%a, %a) gave %a, expected %La", fn[f], widths[w],
+                       i % (size_t)widths[w], i / (size_t)widths[w], fn[f], x[i],
+                       f == 2 ? (double)k[i] : f == 3 ? (double)root : y[i], o[slot[f] * N + i], refs[f]);
         int quo;
         /* remquo's remainder: glibc's remainder gives +0 for an exact multiple of a subnormal y
          * where the zero takes x's sign (its remquo gets it right) */
