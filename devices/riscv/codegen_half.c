@@ -6,9 +6,10 @@
 #include <string.h>
 
 #include "devices/riscv/codegen_internal.h"
+#include "lowering/llvm_builtins.h"
 #include "devices/riscv/runtime/runtime.h"
 
-#define splat hg_rv_splat_const
+#define splat hg_llvm_splat_const
 static LLVMValueRef splat_i32(hg_rv_cg *g, uint32_t v, unsigned lanes) { return splat(LLVMConstInt(g->e.i32, v, 0), lanes); }
 
 static LLVMTypeRef of_lanes(LLVMTypeRef s, unsigned lanes) { return lanes > 1 ? LLVMVectorType(s, lanes) : s; }

@@ -31,11 +31,10 @@ static inline LLVMValueRef hg_rv_intrinsic(hg_rv_cg *g, const char *name, LLVMTy
                                            LLVMValueRef *args, unsigned nargs) {
   return hg_llvm_intrinsic(&g->e, name, over, nover, args, nargs);
 }
-/* A constant repeated over `lanes` lanes (itself when lanes <= 1). */
-LLVMValueRef hg_rv_splat_const(LLVMValueRef c, unsigned lanes);
 /* Calls (declaring on first use) an external function of the device runtime. */
 LLVMValueRef hg_rv_call_external(hg_rv_cg *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n);
-/* Lowers one call_builtin; NULL (with g->failed) when the builtin is not supported. */
+/* Lowers one call_builtin (the shared lowering, lowering/llvm_builtins.h, with RISC-V's hooks);
+ * NULL (with g->failed) when the builtin is not supported. */
 LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in);
 /* half storage (codegen_half.c): the vload_half / vloada_half / vstore_half / vstorea_half
  * families (NULL, without failing, for any other name); binary16 bits <-> float. */
