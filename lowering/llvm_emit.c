@@ -34,6 +34,13 @@ LLVMValueRef hg_llvm_fail(hg_llvm_emit *e, const char *fmt, ...) {
   return NULL;
 }
 
+/* The target's address space of an IR one. */
+static unsigned target_addrspace(const hg_llvm_emit *e, unsigned addrspace) {
+  if (e->flat)
+    return 0;
+  return e->addrspaces && addrspace <= HG_AS_GENERIC ? e->addrspaces[addrspace] : addrspace;
+}
+
 LLVMTypeRef hg_llvm_scalar_type(hg_llvm_emit *e, hg_ir_scalar s, unsigned addrspace) {
   switch (s) {
   case HG_IR_BOOL: return e->i1;
@@ -44,7 +51,7 @@ LLVMTypeRef hg_llvm_scalar_type(hg_llvm_emit *e, hg_ir_scalar s, unsigned addrsp
   case HG_IR_F16: return e->f16;
   case HG_IR_F32: return e->f32;
   case HG_IR_F64: return e->f64;
-  case HG_IR_PTR: return LLVMPointerTypeInContext(e->C, e->flat ? 0 : addrspace);
+  case HG_IR_PTR: return LLVMPointerTypeInContext(e->C, target_addrspace(e, addrspace));
   default: return e->voidt;
   }
 }
@@ -436,7 +443,7 @@ bool hg_llvm_emit_globals(hg_llvm_emit *e, LLVMValueRef *out, LLVMLinkage linkag
     }
     char name[48];
     snprintf(name, sizeof name, "hg_global_%u", i);
-    out[i] = LLVMAddGlobalInAddressSpace(e->M, t, name, e->flat ? 0 : gl->addrspace);
+    out[i] = LLVMAddGlobalInAddressSpace(e->M, t, name, target_addrspace(e, gl->addrspace));
     LLVMSetLinkage(out[i], linkage);
     LLVMSetAlignment(out[i], gl->align ? gl->align : 1);
   }

@@ -32,6 +32,8 @@ struct hg_llvm_emit {
   LLVMValueRef fn;         /* its LLVM function: IR parameter i is LLVM parameter param_base + i */
   unsigned param_base;
   bool flat;               /* one address space: every pointer is LLVM address space 0 */
+  const unsigned *addrspaces; /* else, when set: the target's address space of each IR one
+                                 (private..generic); NULL: the IR's numbers (SPIR's) */
   const hg_llvm_emit_hooks *hooks;
   void *owner; /* the back end's own state */
   LLVMValueRef *vals;            /* per IR value: the lowered instruction results */

@@ -13,6 +13,8 @@
  *                                                        (HETGPU_ROBUST, docs/robust-access.md)
  *   hetgpu-cc kernel.cl|kernel.hgir --emit-spir -o k.bc  lower to SPIR bitcode, as PoCL gets it
  *                                                        (docs/spir-backend.md)
+ *   hetgpu-cc kernel.cl|kernel.hgir --emit-ptx -o k.ptx   lower to PTX, as NVIDIA's OpenCL gets it
+ *                                                        (docs/ptx-backend.md)
  *
  * Build options are every other argument starting with '-' (-D, -I with or without a separate
  * value, -cl-std=, -cl-fast-relaxed-math ...), or given whole with --options "...".
@@ -29,11 +31,12 @@
 #include "lowering/frontend_spirv.h"
 #include "lowering/opencl_c.h"
 #include "lowering/opencl_c_stop.h"
+#include "lowering/ptx.h"
 #include "lowering/spir.h"
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: hetgpu-cc [build options] INPUT [-o OUTPUT] [--print | --verify | --emit-opencl-c | --stoppable | --robust | --emit-spir]\n"
+          "usage: hetgpu-cc [build options] INPUT [-o OUTPUT] [--print | --verify | --emit-opencl-c | --stoppable | --robust | --emit-spir | --emit-ptx]\n"
           "                 [--library] [--options \"OPTIONS\"]\n"
           "INPUT is OpenCL C source, a SPIR-V module or an IR binary; build options are passed to the front end.\n");
 }
@@ -98,7 +101,7 @@ static void print_printf_table(const hg_printf_table *pt) {
 
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
-  bool print = false, verify = false, emit_c = false, stoppable = false, robust = false, library = false, spir = false;
+  bool print = false, verify = false, emit_c = false, stoppable = false, robust = false, library = false, spir = false, ptx = false;
   char *opts = calloc(1, 1);
   if (!opts) return 3;
   for (int i = 1; i < argc; i++) {
@@ -110,6 +113,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--stoppable")) emit_c = stoppable = true;
     else if (!strcmp(a, "--robust")) emit_c = robust = true;
     else if (!strcmp(a, "--emit-spir")) spir = true;
+    else if (!strcmp(a, "--emit-ptx")) ptx = true;
     else if (!strcmp(a, "--library")) library = true;
     else if (!strcmp(a, "--options") && i + 1 < argc) append_option(&opts, argv[++i], true);
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -127,7 +131,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (!input || (!output && !print && !verify && !emit_c) || (spir && (!output || emit_c))) {
+  if (!input || (!output && !print && !verify && !emit_c) || ((spir || ptx) && (!output || emit_c || (spir && ptx)))) {
     usage();
     free(opts);
     return 2;
@@ -179,11 +183,13 @@ int main(int argc, char **argv) {
     else status = 1;
     free(text);
   }
-  if (m && spir && status == 0) {
+  if (m && (spir || ptx) && status == 0) {
     size_t bc_size = 0;
-    uint8_t *bc = hg_lower_spir(m, &bc_size, err, sizeof err);
+    uint8_t *bc = spir ? hg_lower_spir(m, &bc_size, err, sizeof err) : (uint8_t *)hg_lower_ptx(m, &bc_size, err, sizeof err);
+    if (bc && ptx)
+      bc_size--; /* the file without the NUL */
     if (!bc) {
-      fprintf(stderr, "hetgpu-cc: lowering to SPIR failed: %s\n", err);
+      fprintf(stderr, "hetgpu-cc: lowering to %s failed: %s\n", spir ? "SPIR" : "PTX", err);
       status = 1;
     } else if (write_file(output, bc, bc_size) != 0) {
       status = 1;

@@ -11,6 +11,7 @@
 
 #include "devices/vendor/vendor.h"
 #include "devices/vendor/vendor_internal.h"
+#include "lowering/ptx.h"
 #include "common/host_clock.h"
 #include "common/log.h"
 #include "common/profile_limits.h"
@@ -274,6 +275,23 @@ static bool takes_spir_bitcode(cl_device_id dev, const char *platform_name) {
   return strstr(ext, "cl_khr_spir") != NULL;
 }
 
+/* Whether programs go to the vendor as the PTX back end's text (lowering/ptx.h): NVIDIA's
+ * OpenCL on a GPU of compute capability HG_PTX_MIN_SM or newer (its
+ * cl_nv_device_attribute_query says which), when HETGPU_PTX=1. Not by default: the PTX builds
+ * faster, but runs some kernels slower than NVIDIA's build of the OpenCL C (docs/ptx-backend.md). */
+static bool takes_ptx(cl_device_id dev, const char *platform_name) {
+  const char *setting = getenv("HETGPU_PTX");
+  if (!setting || strcmp(setting, "1") || strcmp(platform_name, "NVIDIA CUDA"))
+    return false;
+  char ext[8192];
+  device_string(dev, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+  cl_uint major = 0, minor = 0;
+  enum { COMPUTE_CAPABILITY_MAJOR_NV = 0x4000, COMPUTE_CAPABILITY_MINOR_NV = 0x4001 };
+  return strstr(ext, "cl_nv_device_attribute_query") &&
+         !device_info(dev, COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major) &&
+         !device_info(dev, COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor) && major * 10 + minor >= HG_PTX_MIN_SM;
+}
+
 /* An in-order vendor queue, profiling or not. */
 static cl_command_queue create_queue(hg_vendor_backend *vb, bool profiling, cl_int *err) {
   const cl_icd_dispatch *d = VCL(vb->context);
@@ -327,6 +345,7 @@ static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id dev
   hg_vendor_clock_calibrate(vb);
   read_hints(device, &be->hints);
   vb->spir = takes_spir_bitcode(device, platform_name);
+  vb->ptx = takes_ptx(device, platform_name);
   return vb;
 fail:
   vendor_destroy(be);

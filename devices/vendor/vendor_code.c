@@ -1,5 +1,5 @@
-/* Code on the vendor backend: the IR module lowered to SPIR bitcode where the vendor takes it
- * (lowering/spir.h), else to OpenCL C (lowering/opencl_c.h), built by the vendor's compiler;
+/* Code on the vendor backend: the IR module lowered to SPIR bitcode or PTX where the vendor takes
+ * it (lowering/spir.h, lowering/ptx.h), else to OpenCL C (lowering/opencl_c.h), built by the vendor's compiler;
  * kernels launched through the vendor and timed by its profiling. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "devices/vendor/vendor_internal.h"
 #include "ir/ir.h"
 #include "lowering/opencl_c.h"
+#include "lowering/ptx.h"
 #include "lowering/spir.h"
 #include "common/log.h"
 #include "common/robust_settings.h"
@@ -144,33 +145,38 @@ static cl_int lowering_failed(hg_backend *be, const char *err_text, char **log) 
   return CL_BUILD_PROGRAM_FAILURE;
 }
 
-/* The plain kernels from the SPIR back end's bitcode (lowering/spir.h), with no vendor front
+/* The plain kernels lowered straight from the IR to what the vendor loads as a program binary
+ * (SPIR bitcode for PoCL, lowering/spir.h; PTX for NVIDIA, lowering/ptx.h), with no vendor front
  * end on the way; NULL when the module is the OpenCL C back end's or the vendor refuses the
- * bitcode (both logged), and the caller lowers to OpenCL C instead. */
-static cl_program build_spir(hg_vendor_backend *vb, const struct hg_ir_module *module) {
+ * binary (both logged), and the caller lowers the module to OpenCL C instead. */
+static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module *module) {
   hg_backend *be = &vb->base;
+  const char *form = vb->spir ? "SPIR bitcode" : "PTX";
   char why[512] = "";
   size_t size = 0;
   uint64_t t0 = hg_host_clock_ns();
-  uint8_t *bc = hg_lower_spir(module, &size, why, sizeof why);
+  uint8_t *bin = vb->spir ? hg_lower_spir(module, &size, why, sizeof why)
+                          : (uint8_t *)hg_lower_ptx(module, &size, why, sizeof why);
   uint64_t t1 = hg_host_clock_ns();
-  if (!bc) {
-    HG_LOG(HG_LOG_COMPILE, "%s: OpenCL C, not SPIR: %s", be->name, why);
+  if (!bin) {
+    HG_LOG(HG_LOG_COMPILE, "%s: OpenCL C, not %s: %s", be->name, form, why);
     return NULL;
   }
   cl_int err = CL_SUCCESS, status = CL_SUCCESS;
-  const unsigned char *bins[1] = {bc};
+  const unsigned char *bins[1] = {bin};
   cl_program prog = VCL(vb->context)->clCreateProgramWithBinary(vb->context, 1, &vb->device, &size, bins, &status, &err);
-  free(bc);
-  if (prog && (err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, "-x spir -spir-std=1.2", NULL, NULL)) != CL_SUCCESS) {
+  free(bin);
+  if (prog &&
+      (err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, vb->spir ? "-x spir -spir-std=1.2" : "", NULL, NULL)) !=
+          CL_SUCCESS) {
     VCL(prog)->clReleaseProgram(prog);
     prog = NULL;
   }
   if (!prog)
-    HG_LOG(HG_LOG_COMPILE, "%s: the vendor refused the SPIR bitcode (%d); OpenCL C instead", be->name, err);
+    HG_LOG(HG_LOG_COMPILE, "%s: the vendor refused the %s (%d); OpenCL C instead", be->name, form, err);
   else
-    HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of SPIR bitcode: lowering %.1f ms, vendor build %.1f ms", be->name,
-           size, (t1 - t0) / 1e6, (hg_host_clock_ns() - t1) / 1e6);
+    HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of %s: lowering %.1f ms, vendor build %.1f ms", be->name, size, form,
+           (t1 - t0) / 1e6, (hg_host_clock_ns() - t1) / 1e6);
   return prog;
 }
 
@@ -189,20 +195,20 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   bool forms = hg_safepoints_enabled() && !robust; /* off, the forms would only cost compile time */
   /* PoCL (CPU devices) compiles the forms of kernels with many barriers without end */
   uint32_t max_barriers = (be->type & CL_DEVICE_TYPE_CPU) ? 4 : 0;
-  /* the plain kernels straight from the IR where the vendor takes SPIR bitcode */
-  cl_program spir = vb->spir && !robust ? build_spir(vb, module) : NULL;
+  /* the plain kernels straight from the IR where the vendor takes SPIR bitcode or PTX */
+  cl_program direct = (vb->spir || vb->ptx) && !robust ? build_direct(vb, module) : NULL;
   /* the forms after the program, in a vendor program of their own (vendor_forms.c): by default
-   * on GPUs and beside a SPIR program, whose build is too quick to wait for theirs; a SPIR
+   * on GPUs and beside a SPIR or PTX program, whose build is too quick to wait for theirs; such a
    * program's forms are in a program of their own in any case (built at once when not later) */
-  bool background = hg_forms_in_background(!(be->type & CL_DEVICE_TYPE_CPU) || spir);
-  bool later = forms && (spir || background) && !has_program_variables(module);
+  bool background = hg_forms_in_background(!(be->type & CL_DEVICE_TYPE_CPU) || direct);
+  bool later = forms && (direct || background) && !has_program_variables(module);
   char *forms_source = NULL;
   if (later) {
     hg_printf_table forms_table; /* the plain lowering's, string for string */
     forms_source = hg_lower_opencl_c_forms(module, max_barriers, &forms_table, &stop, err_text, sizeof err_text);
     if (!forms_source) {
-      if (spir)
-        VCL(spir)->clReleaseProgram(spir);
+      if (direct)
+        VCL(direct)->clReleaseProgram(direct);
       return lowering_failed(be, err_text, log);
     }
     hg_printf_table_free(&forms_table);
@@ -212,13 +218,13 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
       hg_oc_stop_table_free(&stop);
     }
   }
-  memset(&table, 0, sizeof table); /* a SPIR program never prints (lowering/spir.h) */
-  char *source = spir              ? NULL
+  memset(&table, 0, sizeof table); /* a SPIR or PTX program never prints (lowering/spir.h, ptx.h) */
+  char *source = direct            ? NULL
                  : robust          ? hg_lower_opencl_c_robust(module, &table, err_text, sizeof err_text)
                  : forms && !later ? hg_lower_opencl_c_stoppable(module, max_barriers, &table, &stop, err_text,
                                                                  sizeof err_text)
                                    : hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
-  if (!source && !spir) {
+  if (!source && !direct) {
     free(forms_source);
     hg_oc_stop_table_free(&stop);
     return lowering_failed(be, err_text, log);
@@ -236,13 +242,13 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   cl_int err = CL_SUCCESS;
   if (!opts || !p) {
     err = CL_OUT_OF_HOST_MEMORY;
-    if (spir)
-      VCL(spir)->clReleaseProgram(spir);
+    if (direct)
+      VCL(direct)->clReleaseProgram(direct);
     goto done;
   }
   snprintf(opts, opts_len, "%s%s%s", options, *options && *lower_opts ? " " : "", lower_opts);
-  if (spir)
-    p->program = spir;
+  if (direct)
+    p->program = direct;
   else
     err = hg_vendor_build_source(vb, source, opts, robust, &p->program, log);
   if (err == CL_BUILD_PROGRAM_FAILURE && forms && !later && stop.num_kernels) {

@@ -1,0 +1,448 @@
+/* hetGPU IR -> PTX (lowering/ptx.h): the module as LLVM IR for nvptx64-nvidia-nvcl, kernels
+ * marked in nvvm.annotations, work-item functions from NVIDIA OpenCL's special registers, then
+ * LLVM's NVPTX back end. IR address spaces map to NVPTX's: private and generic to generic (0;
+ * allocas become local memory), global 1, constant 4 (.const), local 3 (.shared). */
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lowering/llvm_builtins.h"
+#include "lowering/ptx.h"
+
+#define PTX_TRIPLE "nvptx64-nvidia-nvcl"
+#define PTX_KERNEL_CC 71 /* LLVM's CallingConv::PTX_Kernel */
+
+static const unsigned k_ptx_addrspaces[] = {[HG_AS_PRIVATE] = 0, [HG_AS_GLOBAL] = 1, [HG_AS_CONSTANT] = 4,
+                                            [HG_AS_LOCAL] = 3, [HG_AS_GENERIC] = 0};
+
+typedef struct hg_ptx {
+  hg_llvm_emit e;
+  LLVMValueRef *globals;   /* per IR global */
+  LLVMValueRef *functions; /* per IR function with a body */
+  LLVMValueRef *slots;     /* per slot of the function being lowered: its alloca */
+} hg_ptx;
+
+/* ---- work-item functions ---- */
+
+static LLVMValueRef sreg(hg_llvm_emit *e, const char *reg, unsigned d) {
+  char name[64];
+  snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s%s", reg, d < 3 ? (const char *[]){".x", ".y", ".z"}[d] : "");
+  return LLVMBuildZExt(e->B, hg_llvm_intrinsic(e, name, NULL, 0, NULL, 0), e->i64, "");
+}
+
+/* NVIDIA's OpenCL: %envreg0-2 the first group of this grid (a launch may be split in grids),
+ * 3-5 that group's first global id (offset included), 6-8 the launch's group counts, 9 work_dim */
+static LLVMValueRef envreg(hg_llvm_emit *e, unsigned n, bool sign) {
+  char name[48];
+  snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.envreg%u", n);
+  LLVMValueRef v = hg_llvm_intrinsic(e, name, NULL, 0, NULL, 0);
+  return sign ? LLVMBuildSExt(e->B, v, e->i64, "") : LLVMBuildZExt(e->B, v, e->i64, "");
+}
+
+typedef enum { WI_LOCAL_ID, WI_LOCAL_SIZE, WI_GROUP_ID, WI_NUM_GROUPS, WI_GLOBAL_SIZE, WI_GLOBAL_OFFSET, WI_GLOBAL_ID } wi_kind;
+
+/* One work-item function of a constant dimension d < 3, as i64. */
+static LLVMValueRef wi_dim(hg_llvm_emit *e, wi_kind k, unsigned d) {
+  LLVMBuilderRef B = e->B;
+  switch (k) {
+  case WI_LOCAL_ID: return sreg(e, "tid", d);
+  case WI_LOCAL_SIZE: return sreg(e, "ntid", d);
+  case WI_GROUP_ID: return LLVMBuildAdd(B, envreg(e, d, false), sreg(e, "ctaid", d), "");
+  case WI_NUM_GROUPS: return envreg(e, 6 + d, false);
+  case WI_GLOBAL_SIZE: return LLVMBuildMul(B, envreg(e, 6 + d, false), sreg(e, "ntid", d), "");
+  case WI_GLOBAL_OFFSET:
+    return LLVMBuildSub(B, envreg(e, 3 + d, true), LLVMBuildMul(B, envreg(e, d, false), sreg(e, "ntid", d), ""), "");
+  case WI_GLOBAL_ID:
+    return LLVMBuildAdd(B, LLVMBuildAdd(B, LLVMBuildMul(B, sreg(e, "ctaid", d), sreg(e, "ntid", d), ""), sreg(e, "tid", d), ""),
+                        envreg(e, 3 + d, true), "");
+  }
+  return NULL;
+}
+
+/* For a dimension known only at run time: the three, chosen; `outside` for d >= 3. */
+static LLVMValueRef wi_any_dim(hg_llvm_emit *e, wi_kind k, LLVMValueRef dim, uint64_t outside) {
+  if (LLVMIsAConstantInt(dim)) {
+    uint64_t d = LLVMConstIntGetZExtValue(dim);
+    return d < 3 ? wi_dim(e, k, (unsigned)d) : LLVMConstInt(e->i64, outside, 0);
+  }
+  LLVMValueRef r = LLVMConstInt(e->i64, outside, 0);
+  for (int d = 2; d >= 0; d--) {
+    LLVMValueRef is = LLVMBuildICmp(e->B, LLVMIntEQ, dim, LLVMConstInt(LLVMTypeOf(dim), (unsigned)d, 0), "");
+    r = LLVMBuildSelect(e->B, is, wi_dim(e, k, (unsigned)d), r, "");
+  }
+  return r;
+}
+
+static LLVMValueRef work_item(hg_llvm_builtin_call *x) {
+  hg_llvm_emit *e = x->e;
+  static const struct {
+    const char *name;
+    wi_kind kind;
+    uint64_t outside;
+  } k_fns[] = {{"get_local_id", WI_LOCAL_ID, 0},        {"get_local_size", WI_LOCAL_SIZE, 1},
+               {"get_enqueued_local_size", WI_LOCAL_SIZE, 1}, {"get_group_id", WI_GROUP_ID, 0},
+               {"get_num_groups", WI_NUM_GROUPS, 1},    {"get_global_size", WI_GLOBAL_SIZE, 1},
+               {"get_global_offset", WI_GLOBAL_OFFSET, 0}, {"get_global_id", WI_GLOBAL_ID, 0}};
+  LLVMValueRef r = NULL;
+  if (!strcmp(x->name, "get_work_dim"))
+    r = envreg(e, 9, false);
+  for (size_t i = 0; !r && i < sizeof k_fns / sizeof *k_fns; i++)
+    if (!strcmp(x->name, k_fns[i].name) && x->n == 1)
+      r = wi_any_dim(e, k_fns[i].kind, x->a[0], k_fns[i].outside);
+  if (!r && !strcmp(x->name, "get_local_linear_id")) {
+    r = LLVMConstInt(e->i64, 0, 0);
+    for (int d = 2; d >= 0; d--)
+      r = LLVMBuildAdd(e->B, LLVMBuildMul(e->B, r, wi_dim(e, WI_LOCAL_SIZE, (unsigned)d), ""), wi_dim(e, WI_LOCAL_ID, (unsigned)d), "");
+  } else if (!r && !strcmp(x->name, "get_global_linear_id")) {
+    r = LLVMConstInt(e->i64, 0, 0);
+    for (int d = 2; d >= 0; d--) {
+      LLVMValueRef id = LLVMBuildSub(e->B, wi_dim(e, WI_GLOBAL_ID, (unsigned)d), wi_dim(e, WI_GLOBAL_OFFSET, (unsigned)d), "");
+      r = LLVMBuildAdd(e->B, LLVMBuildMul(e->B, r, wi_dim(e, WI_GLOBAL_SIZE, (unsigned)d), ""), id, "");
+    }
+  }
+  if (!r)
+    return NULL;
+  return LLVMGetIntTypeWidth(x->T) < 64 ? LLVMBuildTrunc(e->B, r, x->T, "") : r;
+}
+
+/* A fence: LLVM 15's NVPTX back end selects no `fence` instruction (it aborts), so membar,
+ * a full fence, at the work-group's scope or the device's */
+static LLVMValueRef membar(hg_llvm_emit *e, bool device) {
+  return hg_llvm_intrinsic(e, device ? "llvm.nvvm.membar.gl" : "llvm.nvvm.membar.cta", NULL, 0, NULL, 0);
+}
+
+/* rotate of 64-bit integers: LLVM 15's NVPTX back end rotates by the amount unmasked (a rotate
+ * by 98 gave 0; the suite's integer_ops/rotate_long on NVIDIA), and drops a mask the IR puts
+ * before it as redundant for a rotate, so the PTX itself, lane by lane */
+static LLVMValueRef rotate64(hg_llvm_builtin_call *x) {
+  hg_llvm_emit *e = x->e;
+  static const char k_asm[] = "{\n\t.reg .b64 %hgl, %hgr;\n\t.reg .u32 %hga, %hgb;\n\tand.b32 %hga, $2, 63;\n"
+                              "\tsub.u32 %hgb, 64, %hga;\n\tshl.b64 %hgl, $1, %hga;\n\tshr.b64 %hgr, $1, %hgb;\n"
+                              "\tor.b64 $0, %hgl, %hgr;\n\t}";
+  static const char k_constraints[] = "=l,l,r";
+  LLVMTypeRef params[2] = {e->i64, e->i32};
+  LLVMTypeRef ft = LLVMFunctionType(e->i64, params, 2, 0);
+  LLVMValueRef fn = LLVMGetInlineAsm(ft, (char *)k_asm, sizeof k_asm - 1, (char *)k_constraints, sizeof k_constraints - 1, 0, 0,
+                                     LLVMInlineAsmDialectATT, 0);
+  unsigned lanes = x->rt.lanes > 1 ? x->rt.lanes : 1;
+  LLVMValueRef r = lanes > 1 ? LLVMGetUndef(x->T) : NULL;
+  for (unsigned l = 0; l < lanes; l++) {
+    LLVMValueRef args[2] = {hg_llvm_lane(e, x->a[0], l), LLVMBuildTrunc(e->B, hg_llvm_lane(e, x->a[1], l), e->i32, "")};
+    LLVMValueRef v = LLVMBuildCall2(e->B, ft, fn, args, 2, "");
+    if (lanes == 1)
+      return v;
+    r = LLVMBuildInsertElement(e->B, r, v, LLVMConstInt(e->i32, l, 0), "");
+  }
+  return r;
+}
+
+static LLVMValueRef ptx_first(hg_llvm_builtin_call *x) {
+  if (!strncmp(x->name, "get_", 4))
+    return work_item(x);
+  if (!strcmp(x->name, "rotate") && x->n == 2 && x->rt.scalar == HG_IR_I64)
+    return rotate64(x);
+  if (!strcmp(x->name, "printf"))
+    return hg_llvm_fail(x->e, "printf (hetGPU's own buffer: the OpenCL C back end)");
+  if (!strcmp(x->name, "mem_fence") || !strcmp(x->name, "read_mem_fence") || !strcmp(x->name, "write_mem_fence"))
+    return membar(x->e, false);
+  if (!strcmp(x->name, "atomic_work_item_fence"))
+    return membar(x->e, true);
+  return NULL;
+}
+
+/* The math functions PTX has exactly (sqrt.rn, div.rn) or whose precision the implementation
+ * chooses (native_, half_: within half_'s 8192 ulp); the others are the OpenCL C back end's,
+ * where NVIDIA's library computes them. */
+static LLVMValueRef ptx_math(hg_llvm_builtin_call *x) {
+  hg_llvm_emit *e = x->e;
+  const char *n = x->name;
+  if (!x->n || (x->rt.scalar != HG_IR_F32 && x->rt.scalar != HG_IR_F64))
+    return NULL;
+  if (!strncmp(n, "native_", 7))
+    n += 7;
+  else if (!strncmp(n, "half_", 5))
+    n += 5;
+  bool exact = n == x->name;
+  LLVMTypeRef t = x->T;
+  LLVMValueRef one = hg_llvm_splat_const(LLVMConstReal(x->rt.scalar == HG_IR_F64 ? e->f64 : e->f32, 1.0), x->rt.lanes);
+  if (!strcmp(n, "sqrt") && x->n == 1)
+    return hg_llvm_intrinsic(e, "llvm.sqrt", &t, 1, x->a, 1);
+  if (!strcmp(n, "rsqrt") && x->n == 1) /* two correctly rounded steps: within rsqrt's 2 ulp */
+    return LLVMBuildFDiv(e->B, one, hg_llvm_intrinsic(e, "llvm.sqrt", &t, 1, x->a, 1), "");
+  if (!exact && !strcmp(n, "divide") && x->n == 2)
+    return LLVMBuildFDiv(e->B, x->a[0], x->a[1], "");
+  if (!exact && !strcmp(n, "recip") && x->n == 1)
+    return LLVMBuildFDiv(e->B, one, x->a[0], "");
+  return hg_llvm_fail(e, "builtin %s (NVIDIA's library: the OpenCL C back end)", x->name);
+}
+
+static const hg_llvm_builtin_hooks k_ptx_builtins = {"PTX", ptx_first, ptx_math};
+
+/* ---- instructions and globals the target lowers ---- */
+
+static LLVMValueRef global_hook(hg_llvm_emit *e, uint32_t index) {
+  hg_ptx *s = e->owner;
+  if (index >= e->m->num_globals)
+    return hg_llvm_fail(e, "global %u out of range", index);
+  if (s->globals[index])
+    return s->globals[index];
+  const hg_ir_global *gl = &e->m->globals[index];
+  if (gl->addrspace != HG_AS_LOCAL)
+    return hg_llvm_fail(e, "global %s not lowered", gl->name);
+  /* a __local variable: .shared, one per work-group of each kernel that uses it */
+  LLVMTypeRef t = LLVMArrayType(e->i8, gl->size);
+  char name[48];
+  snprintf(name, sizeof name, "hg_local_%u", index);
+  LLVMValueRef g = LLVMAddGlobalInAddressSpace(e->M, t, name, k_ptx_addrspaces[HG_AS_LOCAL]);
+  LLVMSetLinkage(g, LLVMInternalLinkage);
+  LLVMSetInitializer(g, LLVMGetUndef(t));
+  LLVMSetAlignment(g, gl->align ? gl->align : 1);
+  return s->globals[index] = g;
+}
+
+static LLVMValueRef inst_hook(hg_llvm_emit *e, const hg_ir_inst *in, bool *handled) {
+  hg_ptx *s = e->owner;
+  *handled = true;
+  switch (in->op) {
+  case HG_OP_SLOT:
+    if (!in->num_imm || in->imm[0] >= e->f->num_slots)
+      return hg_llvm_fail(e, "bad slot");
+    return s->slots[in->imm[0]];
+  case HG_OP_FENCE:
+    if (((in->flags >> 8) & 0xF) == HG_ORDER_RELAXED)
+      return LLVMGetUndef(e->i32); /* a relaxed fence orders nothing */
+    return membar(e, ((in->flags >> 12) & 0xF) > HG_SCOPE_WORK_GROUP);
+  case HG_OP_BARRIER: /* bar.sync orders the group's memory accesses, global and shared */
+    return hg_llvm_intrinsic(e, "llvm.nvvm.barrier0", NULL, 0, NULL, 0);
+  case HG_OP_CALL: {
+    if (!in->num_imm || in->imm[0] >= e->m->num_functions || !s->functions[in->imm[0]])
+      return hg_llvm_fail(e, "call to a function without a body");
+    const hg_ir_function *callee = &e->m->functions[in->imm[0]];
+    if (callee->is_kernel) /* a PTX entry is no function to call */
+      return hg_llvm_fail(e, "call to kernel %s", callee->name);
+    LLVMValueRef args[64];
+    if (in->num_operands > 64 || in->num_operands != callee->num_params)
+      return hg_llvm_fail(e, "call to %s with %u arguments", callee->name, in->num_operands);
+    for (uint32_t i = 0; i < in->num_operands; i++)
+      args[i] = hg_llvm_value(e, in->operands[i]);
+    if (e->failed)
+      return NULL;
+    LLVMValueRef fn = s->functions[in->imm[0]];
+    return LLVMBuildCall2(e->B, LLVMGlobalGetValueType(fn), fn, args, in->num_operands, "");
+  }
+  case HG_OP_CALL_BUILTIN: return hg_llvm_builtin(e, in, &k_ptx_builtins);
+  default: *handled = false; return NULL;
+  }
+}
+
+static const hg_llvm_emit_hooks k_hooks = {global_hook, inst_hook};
+
+/* ---- what this back end leaves to the OpenCL C one ---- */
+
+static bool ptx_check(const hg_ir_module *m, char *err, size_t err_size) {
+  for (uint32_t g = 0; g < m->num_globals; g++)
+    if (m->globals[g].addrspace == HG_AS_GLOBAL && !m->globals[g].is_const) {
+      snprintf(err, err_size, "program-scope variable %s (its kernels and forms share one program)", m->globals[g].name);
+      return false;
+    }
+  for (uint32_t i = 0; i < m->num_functions; i++) {
+    const hg_ir_function *f = &m->functions[i];
+    for (uint32_t v = 0; v < f->num_values; v++)
+      if (f->values[v].type.scalar == HG_IR_F16) {
+        snprintf(err, err_size, "%s: half values", f->name);
+        return false;
+      }
+    for (uint32_t p = 0; f->is_kernel && p < f->num_params; p++)
+      if (f->args[p].kind == HG_KARG_IMAGE || f->args[p].kind == HG_KARG_SAMPLER) {
+        snprintf(err, err_size, "%s: image arguments", f->name);
+        return false;
+      }
+    /* LLVM 15's NVPTX back end emits atomics without their ordering and would call fmod for frem */
+    for (uint32_t b = 0; b < f->num_blocks; b++)
+      for (uint32_t k = 0; k < f->blocks[b].num_insts; k++) {
+        const hg_ir_inst *in = &f->blocks[b].insts[k];
+        bool ordered = (in->op == HG_OP_ATOMIC_RMW || in->op == HG_OP_CMPXCHG) && ((in->flags >> 8) & 0xF) != HG_ORDER_RELAXED;
+        if (ordered || in->op == HG_OP_FREM) {
+          snprintf(err, err_size, "%s: %s", f->name, ordered ? "atomics with a memory order" : "frem");
+          return false;
+        }
+      }
+  }
+  return true;
+}
+
+/* ---- functions ---- */
+
+static void add_enum_attr(hg_llvm_emit *e, LLVMValueRef fn, unsigned idx, const char *name, uint64_t v) {
+  LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(e->C, LLVMGetEnumAttributeKindForName(name, strlen(name)), v));
+}
+
+/* Kernels under their names, marked in nvvm.annotations; the others internal. A struct passed
+ * by value is a byval pointer to its bytes (a .param array); a __local pointer starts at its
+ * pointee's alignment, which NVIDIA's OpenCL gives the .shared block it allocates. */
+static LLVMValueRef declare_function(hg_ptx *s, uint32_t i) {
+  hg_llvm_emit *e = &s->e;
+  const hg_ir_function *f = &e->m->functions[i];
+  LLVMTypeRef *pt = malloc((f->num_params ? f->num_params : 1) * sizeof *pt);
+  if (!pt)
+    return hg_llvm_fail(e, "out of memory");
+  for (uint32_t p = 0; p < f->num_params; p++)
+    pt[p] = hg_llvm_type(e, f->param_types[p]);
+  LLVMTypeRef ret = f->ret_type.scalar == HG_IR_VOID ? e->voidt : hg_llvm_type(e, f->ret_type);
+  char name[64];
+  if (!f->is_kernel)
+    snprintf(name, sizeof name, "hg_function_%u", i);
+  LLVMValueRef fn = LLVMAddFunction(e->M, f->is_kernel ? f->name : name, LLVMFunctionType(ret, pt, f->num_params, 0));
+  free(pt);
+  add_enum_attr(e, fn, LLVMAttributeFunctionIndex, "nounwind", 0);
+  if (!f->is_kernel) {
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    return fn;
+  }
+  LLVMSetFunctionCallConv(fn, PTX_KERNEL_CC);
+  for (uint32_t p = 0; p < f->num_params; p++) {
+    const hg_ir_kernel_arg *a = &f->args[p];
+    if (a->kind == HG_KARG_VALUE && f->param_types[p].scalar == HG_IR_PTR) {
+      LLVMTypeRef bytes = LLVMArrayType(e->i8, a->size);
+      LLVMAddAttributeAtIndex(fn, p + 1, LLVMCreateTypeAttribute(e->C, LLVMGetEnumAttributeKindForName("byval", 5), bytes));
+      add_enum_attr(e, fn, p + 1, "align", a->align ? a->align : 1);
+    } else if (a->kind == HG_KARG_LOCAL_PTR) {
+      add_enum_attr(e, fn, p + 1, "align", hg_ir_local_arg_align(a));
+    }
+  }
+  LLVMMetadataRef md[3] = {LLVMValueAsMetadata(fn), LLVMMDStringInContext2(e->C, "kernel", 6),
+                           LLVMValueAsMetadata(LLVMConstInt(e->i32, 1, 0))};
+  LLVMAddNamedMetadataOperand(e->M, "nvvm.annotations", LLVMMetadataAsValue(e->C, LLVMMDNodeInContext2(e->C, md, 3)));
+  return fn;
+}
+
+/* The body of IR function i: an entry block with an alloca per private slot, then the blocks. */
+static bool define_function(hg_ptx *s, uint32_t i) {
+  hg_llvm_emit *e = &s->e;
+  const hg_ir_function *f = &e->m->functions[i];
+  e->f = f;
+  e->fn = s->functions[i];
+  free(s->slots);
+  s->slots = calloc(f->num_slots ? f->num_slots : 1, sizeof *s->slots);
+  if (!s->slots)
+    return !hg_llvm_fail(e, "out of memory");
+  LLVMPositionBuilderAtEnd(e->B, LLVMAppendBasicBlockInContext(e->C, e->fn, "entry"));
+  for (uint32_t k = 0; k < f->num_slots; k++) {
+    s->slots[k] = LLVMBuildAlloca(e->B, LLVMArrayType(e->i8, f->slots[k].size ? f->slots[k].size : 1), "");
+    LLVMSetAlignment(s->slots[k], f->slots[k].align ? f->slots[k].align : 1);
+  }
+  return hg_llvm_emit_body(e);
+}
+
+/* ---- LLVM's NVPTX back end ---- */
+
+static pthread_once_t g_nvptx_once = PTHREAD_ONCE_INIT;
+static void init_nvptx(void) {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTarget();
+  LLVMInitializeNVPTXTargetMC();
+  LLVMInitializeNVPTXAsmPrinter();
+}
+
+/* The module's PTX (malloc'd, NUL-terminated), after a light clean-up of the lowered IR (private
+ * slots into registers, address spaces inferred for generic pointers). */
+static char *emit_ptx(LLVMModuleRef M, size_t *size, char *err, size_t err_size) {
+  pthread_once(&g_nvptx_once, init_nvptx);
+  LLVMTargetRef target;
+  char *msg = NULL;
+  if (LLVMGetTargetFromTriple(PTX_TRIPLE, &target, &msg)) {
+    snprintf(err, err_size, "no NVPTX target in this LLVM: %.200s", msg ? msg : "");
+    LLVMDisposeMessage(msg);
+    return NULL;
+  }
+  char cpu[16];
+  snprintf(cpu, sizeof cpu, "sm_%d", HG_PTX_MIN_SM);
+  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, PTX_TRIPLE, cpu, "+ptx64", LLVMCodeGenLevelDefault,
+                                                    LLVMRelocDefault, LLVMCodeModelDefault);
+  char *layout = LLVMCopyStringRepOfTargetData(LLVMCreateTargetDataLayout(tm));
+  LLVMSetDataLayout(M, layout);
+  LLVMDisposeMessage(layout);
+  LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef perr = LLVMRunPasses(M, "function(sroa,early-cse,instcombine,infer-address-spaces,simplifycfg)", tm, opts);
+  LLVMDisposePassBuilderOptions(opts);
+  char *out = NULL;
+  LLVMMemoryBufferRef buf = NULL;
+  if (perr) {
+    char *m = LLVMGetErrorMessage(perr);
+    snprintf(err, err_size, "internal error: LLVM passes: %.300s", m);
+    LLVMDisposeErrorMessage(m);
+  } else if (LLVMTargetMachineEmitToMemoryBuffer(tm, M, LLVMAssemblyFile, &msg, &buf)) {
+    snprintf(err, err_size, "NVPTX code generation: %.300s", msg ? msg : "");
+    LLVMDisposeMessage(msg);
+  } else {
+    size_t n = LLVMGetBufferSize(buf);
+    out = malloc(n + 1);
+    if (out) {
+      memcpy(out, LLVMGetBufferStart(buf), n);
+      out[n] = 0;
+      *size = n + 1;
+    } else {
+      snprintf(err, err_size, "out of memory");
+    }
+    LLVMDisposeMemoryBuffer(buf);
+  }
+  LLVMDisposeTargetMachine(tm);
+  return out;
+}
+
+char *hg_lower_ptx(const hg_ir_module *m, size_t *size, char *err, size_t err_size) {
+  *size = 0;
+  if (!ptx_check(m, err, err_size))
+    return NULL;
+  hg_ptx s = {0};
+  LLVMContextRef C = LLVMContextCreate();
+  LLVMContextSetOpaquePointers(C, 1);
+  LLVMModuleRef M = LLVMModuleCreateWithNameInContext("hetgpu-ptx", C);
+  LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
+  hg_llvm_emit_init(&s.e, C, M, B);
+  s.e.m = m;
+  s.e.hooks = &k_hooks;
+  s.e.owner = &s;
+  s.e.err = err;
+  s.e.err_size = err_size;
+  s.e.addrspaces = k_ptx_addrspaces;
+  LLVMSetTarget(M, PTX_TRIPLE);
+  char *out = NULL;
+  s.globals = calloc(m->num_globals ? m->num_globals : 1, sizeof *s.globals);
+  s.functions = calloc(m->num_functions ? m->num_functions : 1, sizeof *s.functions);
+  if (!s.globals || !s.functions) {
+    hg_llvm_fail(&s.e, "out of memory");
+    goto done;
+  }
+  if (!hg_llvm_emit_globals(&s.e, s.globals, LLVMInternalLinkage))
+    goto done;
+  for (uint32_t i = 0; i < m->num_functions && !s.e.failed; i++)
+    if (m->functions[i].num_blocks)
+      s.functions[i] = declare_function(&s, i);
+  for (uint32_t i = 0; i < m->num_functions && !s.e.failed; i++)
+    if (s.functions[i] && !define_function(&s, i))
+      goto done;
+  if (s.e.failed)
+    goto done;
+  char *msg = NULL;
+  if (LLVMVerifyModule(M, LLVMReturnStatusAction, &msg)) {
+    snprintf(err, err_size, "internal error: invalid LLVM IR: %.400s", msg ? msg : "");
+    LLVMDisposeMessage(msg);
+    goto done;
+  }
+  LLVMDisposeMessage(msg);
+  out = emit_ptx(M, size, err, err_size);
+done:
+  free(s.globals);
+  free(s.functions);
+  free(s.slots);
+  LLVMDisposeBuilder(B);
+  LLVMDisposeModule(M);
+  LLVMContextDispose(C);
+  return out;
+}
