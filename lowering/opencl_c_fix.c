@@ -117,7 +117,7 @@ static const char *const k_templates[OC_FIX_COUNT] = {
         "}\n",
     [OC_FIX_ATANPI] = "static inline $F hg_atanpi_$F($F x) { return x == ($F)0 ? x : atanpi(x); }\n",
     /* double vectors lane by lane with the scalar function: PoCL 3.1's double8 fmod, pow,
-     * powr, pown, rootn, remainder and frexp give wrong results in lanes of ordinary inputs when another lane
+     * powr, pown, rootn, remainder, remquo and frexp give wrong results in lanes of ordinary inputs when another lane
      * holds a subnormal or a huge value (5.5 fmod 2 = 0; pow to inf for 0; frexp's exponent 0 for
      * a subnormal: CTS math_brute_force, vector size 8, PoCL directly too); the scalar ones are
      * right. $B is the builtin. */
@@ -134,6 +134,15 @@ static const char *const k_templates[OC_FIX_COUNT] = {
         "  a.v = x;\n"
         "  for (int i = 0; i < vec_step($F); i++) r.e[i] = frexp(a.e[i], &q.e[i]);\n"
         "  *ep = q.v;\n"
+        "  return r.v;\n"
+        "}\n",
+    [OC_FIX_REMQUO_VECTOR] =
+        "static inline $F hg_remquo_$F($F x, $F y, __private $N *qp) {\n"
+        "  union { $F v; double e[vec_step($F)]; } a, b, r;\n"
+        "  union { $N v; int e[vec_step($F)]; } q;\n"
+        "  a.v = x;\n  b.v = y;\n"
+        "  for (int i = 0; i < vec_step($F); i++) r.e[i] = remquo(a.e[i], b.e[i], &q.e[i]);\n"
+        "  *qp = q.v;\n"
         "  return r.v;\n"
         "}\n",
 };
@@ -244,6 +253,9 @@ static enum oc_fix fix_of(const hg_ir_function *f, const hg_ir_inst *in, const c
   if (!strcmp(name, "frexp") && in->num_operands == 2 && t0.scalar == HG_IR_F64 && lanes_of(t0) > 1 &&
       operand_type(f, in, 1).scalar == HG_IR_PTR)
     return OC_FIX_FREXP_VECTOR;
+  if (!strcmp(name, "remquo") && in->num_operands == 3 && t0.scalar == HG_IR_F64 && lanes_of(t0) > 1 &&
+      operand_type(f, in, 2).scalar == HG_IR_PTR)
+    return OC_FIX_REMQUO_VECTOR;
   char dst[TB];
   bool sat = false;
   if (in->num_operands == 1 && is_fp(t0) && hg_ir_builtin_parse_convert(name, dst, sizeof dst, &sat, NULL) && sat &&
@@ -260,7 +272,9 @@ bool hg_lower_opencl_c_corrects(const hg_ir_module *m, const hg_ir_function *f, 
 bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_call *fx) {
   memset(fx, 0, sizeof *fx);
   enum oc_fix fix = fix_of(c->f, in, name, c->relaxed_math);
-  if (fix == OC_FIX_COUNT || fix == OC_FIX_FRACT || fix == OC_FIX_LGAMMA_R || fix == OC_FIX_FREXP_VECTOR) return false;
+  if (fix == OC_FIX_COUNT || fix == OC_FIX_FRACT || fix == OC_FIX_LGAMMA_R || fix == OC_FIX_FREXP_VECTOR ||
+      fix == OC_FIX_REMQUO_VECTOR)
+    return false;
   hg_ir_type t0 = oc_vtype(c, in->operands[0]), rt = in->type;
   unsigned lanes = lanes_of(t0);
   char tb[TB];
@@ -289,13 +303,15 @@ bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_c
   }
 }
 
-/* fract, lgamma_r and the double-vector frexp write through a pointer in any address space, and OpenCL C 1.2 has no
- * generic one: the helper writes a private temporary, stored through the call's pointer after
+/* fract, lgamma_r and the double-vector frexp and remquo write through a pointer (their last
+ * operand) in any address space, and OpenCL C 1.2 has no generic one: the helper writes a private temporary, stored through the call's pointer after
  * (vstore3 for 3 lanes, which writes exactly the 3 elements). */
 bool oc_emit_fixed_out_call(oc_ctx *c, const hg_ir_inst *in, const char *name) {
   enum oc_fix which = fix_of(c->f, in, name, c->relaxed_math);
-  if (which != OC_FIX_FRACT && which != OC_FIX_LGAMMA_R && which != OC_FIX_FREXP_VECTOR) return false;
+  if (which != OC_FIX_FRACT && which != OC_FIX_LGAMMA_R && which != OC_FIX_FREXP_VECTOR && which != OC_FIX_REMQUO_VECTOR)
+    return false;
   bool fract = which == OC_FIX_FRACT;
+  uint32_t out = in->num_operands - 1; /* the pointer */
   hg_ir_type t = oc_vtype(c, in->operands[0]);
   unsigned lanes = lanes_of(t);
   c->fix_mask[which] |= fix_bit(t.scalar == HG_IR_F64, lanes);
@@ -311,15 +327,18 @@ bool oc_emit_fixed_out_call(oc_ctx *c, const hg_ir_inst *in, const char *name) {
     oc_puts(c->body, " = ");
   }
   oc_printf(c->body, "hg_%s_%s(", name, ft);
-  oc_value_f(c, c->body, in->operands[0]);
-  oc_printf(c->body, ", &hg_fx%u); ", k);
+  for (uint32_t i = 0; i < out; i++) {
+    oc_value_f(c, c->body, in->operands[i]);
+    oc_puts(c->body, ", ");
+  }
+  oc_printf(c->body, "&hg_fx%u); ", k);
   if (lanes == 3) {
     oc_printf(c->body, "vstore3(hg_fx%u, 0, ", k);
-    oc_ptr_as(c, c->body, in->operands[1], elem, false);
+    oc_ptr_as(c, c->body, in->operands[out], elem, false);
     oc_puts(c->body, "); }\n");
   } else {
     oc_puts(c->body, "*");
-    oc_ptr_as(c, c->body, in->operands[1], ot, false);
+    oc_ptr_as(c, c->body, in->operands[out], ot, false);
     oc_printf(c->body, " = hg_fx%u; }\n", k);
   }
   return true;

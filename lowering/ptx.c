@@ -3,6 +3,7 @@
  * LLVM's NVPTX back end. IR address spaces map to NVPTX's: private and generic to generic (0;
  * allocas become local memory), global 1, constant 4 (.const), local 3 (.shared). */
 #include <llvm-c/Analysis.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -141,24 +142,39 @@ static LLVMValueRef rotate64(hg_llvm_builtin_call *x) {
   return r;
 }
 
-static LLVMValueRef ptx_first(hg_llvm_builtin_call *x) {
-  if (!strncmp(x->name, "get_", 4))
-    return work_item(x);
-  if (!strcmp(x->name, "rotate") && x->n == 2 && x->rt.scalar == HG_IR_I64)
-    return rotate64(x);
-  if (!strcmp(x->name, "printf"))
-    return hg_llvm_fail(x->e, "printf (hetGPU's own buffer: the OpenCL C back end)");
-  if (!strcmp(x->name, "mem_fence") || !strcmp(x->name, "read_mem_fence") || !strcmp(x->name, "write_mem_fence"))
-    return membar(x->e, false);
-  if (!strcmp(x->name, "atomic_work_item_fence"))
-    return membar(x->e, true);
-  return NULL;
+
+/* Whether the module was built with `option` (a whole word of its build options). */
+static bool built_with(const hg_ir_module *m, const char *option) {
+  size_t n = strlen(option);
+  for (const char *s = m->build_options; s && (s = strstr(s, option)); s += n)
+    if ((s == m->build_options || s[-1] == ' ' || s[-1] == '\t') && (!s[n] || s[n] == ' ' || s[n] == '\t'))
+      return true;
+  return false;
 }
 
-/* The math functions PTX has exactly (sqrt.rn, div.rn) or whose precision the implementation
- * chooses (native_, half_: within half_'s 8192 ulp); the others are the OpenCL C back end's,
- * where NVIDIA's library computes them. */
-static LLVMValueRef ptx_math(hg_llvm_builtin_call *x) {
+/* An NVVM intrinsic of one scalar type applied lane by lane. */
+static LLVMValueRef nvvm_lanes(hg_llvm_emit *e, const char *intrinsic, LLVMValueRef *a, unsigned n, hg_ir_type t,
+                               LLVMTypeRef T) {
+  unsigned lanes = t.lanes > 1 ? t.lanes : 1;
+  LLVMValueRef r = lanes > 1 ? LLVMGetUndef(T) : NULL;
+  for (unsigned l = 0; l < lanes; l++) {
+    LLVMValueRef args[2];
+    for (unsigned i = 0; i < n; i++)
+      args[i] = hg_llvm_lane(e, a[i], l);
+    LLVMValueRef v = hg_llvm_intrinsic(e, intrinsic, NULL, 0, args, n);
+    if (lanes == 1)
+      return v;
+    r = LLVMBuildInsertElement(e->B, r, v, LLVMConstInt(e->i32, l, 0), "");
+  }
+  return r;
+}
+
+/* The math functions PTX has as instructions, with the precision NVIDIA's own OpenCL gives them
+ * (within OpenCL's limits): float sqrt and division approximate (sqrt.approx, div.full: 3 and
+ * 2.5 ulp allowed) unless -cl-fp32-correctly-rounded-divide-sqrt, rsqrt from rsqrt.approx,
+ * native_ and half_ sqrt, rsqrt, divide and recip from the approximate instructions. The others
+ * are the OpenCL C back end's, where NVIDIA's library computes them. */
+static LLVMValueRef nvidia_math(hg_llvm_builtin_call *x) {
   hg_llvm_emit *e = x->e;
   const char *n = x->name;
   if (!x->n || (x->rt.scalar != HG_IR_F32 && x->rt.scalar != HG_IR_F64))
@@ -167,18 +183,72 @@ static LLVMValueRef ptx_math(hg_llvm_builtin_call *x) {
     n += 7;
   else if (!strncmp(n, "half_", 5))
     n += 5;
-  bool exact = n == x->name;
+  bool exact = n == x->name, dbl = x->rt.scalar == HG_IR_F64;
+  bool approx = !dbl && (!exact || !built_with(e->m, "-cl-fp32-correctly-rounded-divide-sqrt"));
   LLVMTypeRef t = x->T;
-  LLVMValueRef one = hg_llvm_splat_const(LLVMConstReal(x->rt.scalar == HG_IR_F64 ? e->f64 : e->f32, 1.0), x->rt.lanes);
+  LLVMValueRef one = hg_llvm_splat_const(LLVMConstReal(dbl ? e->f64 : e->f32, 1.0), x->rt.lanes);
   if (!strcmp(n, "sqrt") && x->n == 1)
-    return hg_llvm_intrinsic(e, "llvm.sqrt", &t, 1, x->a, 1);
-  if (!strcmp(n, "rsqrt") && x->n == 1) /* two correctly rounded steps: within rsqrt's 2 ulp */
+    return approx ? nvvm_lanes(e, "llvm.nvvm.sqrt.approx.f", x->a, 1, x->rt, t) : hg_llvm_intrinsic(e, "llvm.sqrt", &t, 1, x->a, 1);
+  if (!strcmp(n, "rsqrt") && x->n == 1) {
+    if (!dbl || exact)
+      return nvvm_lanes(e, dbl ? "llvm.nvvm.rsqrt.approx.d" : "llvm.nvvm.rsqrt.approx.f", x->a, 1, x->rt, t);
     return LLVMBuildFDiv(e->B, one, hg_llvm_intrinsic(e, "llvm.sqrt", &t, 1, x->a, 1), "");
-  if (!exact && !strcmp(n, "divide") && x->n == 2)
-    return LLVMBuildFDiv(e->B, x->a[0], x->a[1], "");
-  if (!exact && !strcmp(n, "recip") && x->n == 1)
-    return LLVMBuildFDiv(e->B, one, x->a[0], "");
-  return hg_llvm_fail(e, "builtin %s (NVIDIA's library: the OpenCL C back end)", x->name);
+  }
+  if (!exact && !dbl && (!strcmp(n, "divide") || !strcmp(n, "recip")) && x->n == (n[0] == 'd' ? 2u : 1u)) {
+    LLVMValueRef a[2] = {n[0] == 'd' ? x->a[0] : one, n[0] == 'd' ? x->a[1] : x->a[0]};
+    return nvvm_lanes(e, "llvm.nvvm.div.approx.f", a, 2, x->rt, t);
+  }
+  if (!exact && (!strcmp(n, "divide") || !strcmp(n, "recip")) && x->n == (n[0] == 'd' ? 2u : 1u))
+    return LLVMBuildFDiv(e->B, n[0] == 'd' ? x->a[0] : one, n[0] == 'd' ? x->a[1] : x->a[0], "");
+  return NULL;
+}
+
+/* What is left after the inline lowering: the math functions NVIDIA's library computes */
+static LLVMValueRef ptx_math(hg_llvm_builtin_call *x) {
+  return hg_llvm_fail(x->e, "builtin %s (NVIDIA's library: the OpenCL C back end)", x->name);
+}
+
+/* Float division: div.full.f32 (2 ulp; NVIDIA's OpenCL's own) unless the program asked for
+ * correctly rounded division; PTX only through inline assembly in LLVM 15. */
+static LLVMValueRef fdiv(hg_llvm_emit *e, const hg_ir_inst *in) {
+  LLVMValueRef a[2] = {hg_llvm_value(e, in->operands[0]), hg_llvm_value(e, in->operands[1])};
+  if (e->failed)
+    return NULL;
+  LLVMTypeRef T = hg_llvm_type(e, in->type);
+  if (in->type.scalar != HG_IR_F32 || built_with(e->m, "-cl-fp32-correctly-rounded-divide-sqrt"))
+    return LLVMBuildFDiv(e->B, a[0], a[1], "");
+  static const char k_asm[] = "div.full.f32 $0, $1, $2;", k_constraints[] = "=f,f,f";
+  LLVMTypeRef params[2] = {e->f32, e->f32};
+  LLVMTypeRef ft = LLVMFunctionType(e->f32, params, 2, 0);
+  LLVMValueRef fn = LLVMGetInlineAsm(ft, (char *)k_asm, sizeof k_asm - 1, (char *)k_constraints, sizeof k_constraints - 1, 0, 0,
+                                     LLVMInlineAsmDialectATT, 0);
+  unsigned lanes = in->type.lanes > 1 ? in->type.lanes : 1;
+  LLVMValueRef r = lanes > 1 ? LLVMGetUndef(T) : NULL;
+  for (unsigned l = 0; l < lanes; l++) {
+    LLVMValueRef args[2] = {hg_llvm_lane(e, a[0], l), hg_llvm_lane(e, a[1], l)};
+    LLVMValueRef v = LLVMBuildCall2(e->B, ft, fn, args, 2, "");
+    if (lanes == 1)
+      return v;
+    r = LLVMBuildInsertElement(e->B, r, v, LLVMConstInt(e->i32, l, 0), "");
+  }
+  return r;
+}
+
+static LLVMValueRef ptx_first(hg_llvm_builtin_call *x) {
+  if (!strncmp(x->name, "get_", 4))
+    return work_item(x);
+  if (!strcmp(x->name, "rotate") && x->n == 2 && x->rt.scalar == HG_IR_I64)
+    return rotate64(x);
+  LLVMValueRef r = nvidia_math(x);
+  if (r)
+    return r;
+  if (!strcmp(x->name, "printf"))
+    return hg_llvm_fail(x->e, "printf (hetGPU's own buffer: the OpenCL C back end)");
+  if (!strcmp(x->name, "mem_fence") || !strcmp(x->name, "read_mem_fence") || !strcmp(x->name, "write_mem_fence"))
+    return membar(x->e, false);
+  if (!strcmp(x->name, "atomic_work_item_fence"))
+    return membar(x->e, true);
+  return NULL;
 }
 
 static const hg_llvm_builtin_hooks k_ptx_builtins = {"PTX", ptx_first, ptx_math};
@@ -213,6 +283,10 @@ static LLVMValueRef inst_hook(hg_llvm_emit *e, const hg_ir_inst *in, bool *handl
     if (!in->num_imm || in->imm[0] >= e->f->num_slots)
       return hg_llvm_fail(e, "bad slot");
     return s->slots[in->imm[0]];
+  case HG_OP_FDIV:
+    if (in->num_operands != 2)
+      return hg_llvm_fail(e, "fdiv with %u operands", in->num_operands);
+    return fdiv(e, in);
   case HG_OP_FENCE:
     if (((in->flags >> 8) & 0xF) == HG_ORDER_RELAXED)
       return LLVMGetUndef(e->i32); /* a relaxed fence orders nothing */
@@ -349,8 +423,74 @@ static void init_nvptx(void) {
   LLVMInitializeNVPTXAsmPrinter();
 }
 
+/* NVIDIA's compiler unrolls small innermost loops by 4, for the instruction-level parallelism a
+ * GPU's warps need (its PTX of the bench kernels: nbody's and the hash rounds' loops), which
+ * LLVM's thresholds for NVPTX do not. The same here: a loop whose blocks hold no other loop and
+ * at most k_unroll_max_insts instructions gets llvm.loop.unroll.count 4 on its back edge. A loop
+ * is a branch back to a block placed earlier, as the IR's blocks (and these) are in source order. */
+enum { k_unroll_max_insts = 160 };
+
+static void unroll_hints(LLVMContextRef C, LLVMModuleRef M) {
+  unsigned kind = LLVMGetMDKindIDInContext(C, "llvm.loop", 9);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(M); fn; fn = LLVMGetNextFunction(fn)) {
+    unsigned n = LLVMCountBasicBlocks(fn);
+    if (n < 2)
+      continue;
+    LLVMBasicBlockRef *bbs = malloc(n * sizeof *bbs);
+    unsigned *insts = malloc(n * sizeof *insts), *back = malloc(n * sizeof *back); /* back[i]: header of i's back edge */
+    if (!bbs || !insts || !back) {
+      free(bbs), free(insts), free(back);
+      return;
+    }
+    LLVMGetBasicBlocks(fn, bbs);
+    for (unsigned i = 0; i < n; i++) {
+      insts[i] = 0;
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bbs[i]); in; in = LLVMGetNextInstruction(in))
+        insts[i]++;
+      back[i] = i + 1; /* none */
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(bbs[i]);
+      for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++)
+        for (unsigned j = 0; j <= i; j++)
+          if (LLVMGetSuccessor(term, k) == bbs[j] && j < back[i])
+            back[i] = j;
+    }
+    for (unsigned i = 0; i < n; i++) {
+      if (back[i] > i)
+        continue;
+      unsigned size = 0;
+      bool inner = true;
+      for (unsigned b = back[i]; b <= i; b++) {
+        size += insts[b];
+        inner &= b == i || back[b] > b;
+      }
+      if (!inner || size > k_unroll_max_insts)
+        continue;
+      LLVMMetadataRef count[2] = {LLVMMDStringInContext2(C, "llvm.loop.unroll.count", 22),
+                                  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(C), 4, 0))};
+      LLVMMetadataRef self = LLVMTemporaryMDNode(C, NULL, 0);
+      LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(C, count, 2)};
+      LLVMMetadataRef loop = LLVMMDNodeInContext2(C, ops, 2);
+      LLVMMetadataReplaceAllUsesWith(self, loop); /* a loop's ID names itself */
+      LLVMSetMetadata(LLVMGetBasicBlockTerminator(bbs[i]), kind, LLVMMetadataAsValue(C, loop));
+    }
+    free(bbs), free(insts), free(back);
+  }
+}
+
+/* Loop metadata after the unrolling: LLVM marks the loops it unrolled "nounroll", which NVPTX
+ * passes on to NVIDIA's assembler as `.pragma "nounroll"`; NVIDIA's own PTX leaves ptxas free. */
+static void drop_loop_metadata(LLVMModuleRef M) {
+  unsigned kind = LLVMGetMDKindIDInContext(LLVMGetModuleContext(M), "llvm.loop", 9);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(M); fn; fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+      if (term && LLVMGetMetadata(term, kind))
+        LLVMSetMetadata(term, kind, NULL);
+    }
+}
+
 /* The module's PTX (malloc'd, NUL-terminated), after a light clean-up of the lowered IR (private
- * slots into registers, address spaces inferred for generic pointers). */
+ * slots into registers, address spaces inferred for generic pointers, the unrolling asked for). */
 static char *emit_ptx(LLVMModuleRef M, size_t *size, char *err, size_t err_size) {
   pthread_once(&g_nvptx_once, init_nvptx);
   LLVMTargetRef target;
@@ -367,9 +507,12 @@ static char *emit_ptx(LLVMModuleRef M, size_t *size, char *err, size_t err_size)
   char *layout = LLVMCopyStringRepOfTargetData(LLVMCreateTargetDataLayout(tm));
   LLVMSetDataLayout(M, layout);
   LLVMDisposeMessage(layout);
+  unroll_hints(LLVMGetModuleContext(M), M);
   LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
-  LLVMErrorRef perr = LLVMRunPasses(M, "function(sroa,early-cse,instcombine,infer-address-spaces,simplifycfg)", tm, opts);
+  LLVMErrorRef perr = LLVMRunPasses(M, "function(sroa,early-cse,instcombine,infer-address-spaces,simplifycfg,"
+                                            "loop-unroll<O3>,instcombine,simplifycfg)", tm, opts);
   LLVMDisposePassBuilderOptions(opts);
+  drop_loop_metadata(M);
   char *out = NULL;
   LLVMMemoryBufferRef buf = NULL;
   if (perr) {

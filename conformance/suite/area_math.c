@@ -704,7 +704,7 @@ out:
   free(a), free(bb), free(cc), free(ni), free(oi), free(o), free(o2);
 }
 
-/* fmod, remainder, pow, powr, pown, rootn and frexp of double3 and double8 vectors, lanes of
+/* fmod, remainder, remquo, pow, powr, pown, rootn and frexp of double3 and double8 vectors, lanes of
  * ordinary values beside lanes of subnormals and of huge and tiny magnitudes; each lane against
  * the host (pow, powr, pown and rootn within 16 ulp, the others exactly). PoCL 3.1's double8
  * forms gave ordinary lanes of such vectors wrong results (5.5 fmod 2 = 0, pow 0 as inf,
@@ -740,39 +740,41 @@ static void run_double_vectors_lane_by_lane(const void *arg) {
       snprintf(kname, sizeof kname, "powfrexp_d%d", n);
       suite_batch_add(b, kname,
                       "__kernel void powfrexp_d%d(__global const double *x, __global const double *y, "
-                      "__global const int *k, __global double *o, __global int *e) {\n"
+                      "__global const int *k, __global double *o, __global int *e, __global int *q) {\n"
                       "  size_t i = get_global_id(0);\n"
                       "  double%d a = vload%d(i, x), c = vload%d(i, y);\n  int%d m;\n"
                       "#if ALL\n  vstore%d(pow(a, c), i, o);\n  vstore%d(powr(fabs(a), c), i, o + %d);\n"
                       "  vstore%d(pown(a, vload%d(i, k)), i, o + 2 * %d);\n"
                       "  vstore%d(remainder(a, c), i, o + 3 * %d);\n#endif\n  vstore%d(fmod(a, c), i, o + 5 * %d);\n"
                       "#if ALL\n  vstore%d(frexp(a, &m), i, o + 4 * %d);\n  vstore%d(m, i, e);\n"
-                      "  vstore%d(rootn(a, (vload%d(i, k) %% 10) | 1), i, o + 6 * %d);\n#endif\n}\n",
+                      "  vstore%d(rootn(a, (vload%d(i, k) %% 10) | 1), i, o + 6 * %d);\n"
+                      "  vstore%d(remquo(a, c, &m), i, o + 7 * %d);\n  vstore%d(m, i, q);\n#endif\n}\n",
                       n, n, n, n, n, n, n, 48 * 16, n, n, 48 * 16, n, 48 * 16, n, 48 * 16, n, 48 * 16, n, n, n,
-                      48 * 16);
+                      48 * 16, n, 48 * 16, n);
     }
   }
   enum { N = 48 * 16 };
-  double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y), *o = malloc(7 * N * sizeof *o);
-  int *k = malloc(N * sizeof *k), *e = malloc(N * sizeof *e);
+  double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y), *o = malloc(8 * N * sizeof *o);
+  int *k = malloc(N * sizeof *k), *e = malloc(N * sizeof *e), *q = malloc(N * sizeof *q);
   for (size_t i = 0; i < N; i++) {
     x[i] = (suite_rand() & 1 ? -1 : 1) * extreme_double((int)(suite_rand() % 4));
     y[i] = (suite_rand() & 1 ? -1 : 1) * (suite_rand() % 2 ? suite_uniform(0.1, 3) : extreme_double((int)(suite_rand() % 3)));
     k[i] = (int)(suite_rand() % 4000) - 2000;
   }
   cl_mem mx = suite_buffer(N * sizeof *x, x), my = suite_buffer(N * sizeof *y, y), mk = suite_buffer(N * sizeof *k, k);
-  cl_mem mo = suite_buffer(7 * N * sizeof *o, NULL), me = suite_buffer(N * sizeof *e, NULL);
+  cl_mem mo = suite_buffer(8 * N * sizeof *o, NULL), me = suite_buffer(N * sizeof *e, NULL), mq = suite_buffer(N * sizeof *q, NULL);
   for (size_t w = 0; w < sizeof widths / sizeof *widths && !suite_failed(); w++) {
     char name[32];
     snprintf(name, sizeof name, "powfrexp_d%d", widths[w]);
     cl_kernel kern = suite_batch_kernel(b, name);
     if (!kern)
       break;
-    memset(o, 0xA5, 7 * N * sizeof *o);
+    memset(o, 0xA5, 8 * N * sizeof *o);
+    memset(q, 0xA5, N * sizeof *q);
     memset(e, 0xA5, N * sizeof *e);
-    if (suite_args(kern, 5, sizeof mx, &mx, sizeof my, &my, sizeof mk, &mk, sizeof mo, &mo, sizeof me, &me) &&
-        suite_run1(kern, N / (size_t)widths[w], 0) && suite_read(mo, o, 7 * N * sizeof *o) &&
-        suite_read(me, e, N * sizeof *e))
+    if (suite_args(kern, 6, sizeof mx, &mx, sizeof my, &my, sizeof mk, &mk, sizeof mo, &mo, sizeof me, &me, sizeof mq, &mq) &&
+        suite_run1(kern, N / (size_t)widths[w], 0) && suite_read(mo, o, 8 * N * sizeof *o) &&
+        suite_read(me, e, N * sizeof *e) && suite_read(mq, q, N * sizeof *q))
       for (size_t i = 0; i < N && !suite_failed(); i++) {
         int want_e;
         double want_m = frexp(x[i], &want_e);
@@ -797,14 +799,21 @@ static void run_double_vectors_lane_by_lane(const void *arg) {
             suite_fail("%s(double%d) lane %zu of vector %zu: %s(%a, %a) gave %a, expected %a", exact_fn[f], widths[w],
                        i % (size_t)widths[w], i / (size_t)widths[w], exact_fn[f], x[i], y[i], o[(3 + 2 * f) * N + i],
                        exact[f]);
+          /* remquo: the remainder exactly, the quotient's low 3 bits (all the spec asks) and, where
+         * they are not 0 (a 0 has no sign to keep), its sign */
+        if (all && !suite_failed() && !isnan(exact[0]) &&
+            (memcmp(&o[7 * N + i], &exact[0], sizeof exact[0]) || (abs(q[i]) & 7) != (abs(quo) & 7) ||
+             ((abs(quo) & 7) && (q[i] < 0) != (quo < 0))))
+          suite_fail("remquo(double%d) lane %zu of vector %zu: remquo(%a, %a) gave %a, %d, expected %a, %d", widths[w],
+                     i % (size_t)widths[w], i / (size_t)widths[w], x[i], y[i], o[7 * N + i], q[i], exact[0], quo);
         if (all && !suite_failed() && (memcmp(&o[4 * N + i], &want_m, sizeof want_m) || e[i] != want_e))
           suite_fail("frexp(double%d) lane %zu of vector %zu: frexp(%a) gave %a, %d, expected %a, %d", widths[w],
                      i % (size_t)widths[w], i / (size_t)widths[w], x[i], o[4 * N + i], e[i], want_m, want_e);
       }
     clReleaseKernel(kern);
   }
-  clReleaseMemObject(mx), clReleaseMemObject(my), clReleaseMemObject(mk), clReleaseMemObject(mo), clReleaseMemObject(me);
-  free(x), free(y), free(k), free(o), free(e);
+  clReleaseMemObject(mx), clReleaseMemObject(my), clReleaseMemObject(mk), clReleaseMemObject(mo), clReleaseMemObject(me), clReleaseMemObject(mq);
+  free(x), free(y), free(k), free(o), free(e), free(q);
 }
 
 /* sin, sincos and sinh of double16 (128-byte vectors), each lane against the host within the
