@@ -3,7 +3,7 @@
 # .gpubundle/, registers NVIDIA's OpenCL, and runs the tests and benchmarks through hetGPU on
 # NVIDIA's OpenCL (HETGPU_BACKEND=vendor:NVIDIA). Logs go to /tmp/gpu-logs, packed into
 # $OUT/gpu-logs.tar.gz when $OUT is set (the device tool brings back only a few files).
-# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit riscv migrate stop stopbench robust
+# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit riscv migrate stop stopbench robust ptx
 # (corpus modes: HG_CORPUS_MODES, default "ir api il")
 # (default: all).
 set -uo pipefail
@@ -87,6 +87,15 @@ for phase in $phases; do
       $B/bench-migrate --max-mib 2048 --reps 3 ;;
   bench)
     OCL_ICD_VENDORS=/tmp/hg-vendors-all HETGPU_BENCH_ITERS=50 run bench 200 $B/bench-kernels NVIDIA ;;
+  ptx)
+    # the PTX back end (docs/ptx-backend.md): the suite through it, and bench-kernels with and
+    # without it, each with an empty cache
+    HETGPU_PTX=1 HETGPU_CACHE_DIR=/tmp/hg-cache-ptx run suite_ptx 150 $B/hg_suite --platform hetGPU --timeout 120
+    for p in 0 1 0 1; do
+      rm -rf /tmp/hg-cache-b; HETGPU_PTX=$p HETGPU_CACHE_DIR=/tmp/hg-cache-b OCL_ICD_VENDORS=/tmp/hg-vendors-all \
+        HETGPU_BENCH_ITERS=50 run bench_ptx$p 200 $B/bench-kernels NVIDIA
+      cat "$logs/bench_ptx$p.log" >> "$logs/bench_ptx_all.log"
+    done ;;
   stop)
     # every corpus launch stopped at a random safe point and finished on another backend
     # (docs/safe-points.md), against NVIDIA's own build of the originals
