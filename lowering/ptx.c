@@ -504,9 +504,11 @@ static char *emit_ptx(LLVMModuleRef M, size_t *size, char *err, size_t err_size)
   snprintf(cpu, sizeof cpu, "sm_%d", HG_PTX_MIN_SM);
   LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, PTX_TRIPLE, cpu, "+ptx64", LLVMCodeGenLevelDefault,
                                                     LLVMRelocDefault, LLVMCodeModelDefault);
-  char *layout = LLVMCopyStringRepOfTargetData(LLVMCreateTargetDataLayout(tm));
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+  char *layout = LLVMCopyStringRepOfTargetData(td);
   LLVMSetDataLayout(M, layout);
   LLVMDisposeMessage(layout);
+  LLVMDisposeTargetData(td);
   unroll_hints(LLVMGetModuleContext(M), M);
   LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
   LLVMErrorRef perr = LLVMRunPasses(M, "function(sroa,early-cse,instcombine,infer-address-spaces,simplifycfg,"
