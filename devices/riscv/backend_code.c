@@ -39,23 +39,33 @@ static bool wgs_key(hg_sim_machine *sim, const hg_ir_module *module, hg_cache_ke
   return true;
 }
 
-/* Records "name\0" + 8-byte size per kernel of a built program under the module's key. */
+/* An entry of the work-group sizes' cache value: "name\0" + 8-byte size. */
+static size_t wgs_entry(uint8_t *value, size_t at, const char *name, uint64_t wgs) {
+  size_t n = strlen(name) + 1;
+  memcpy(value + at, name, n);
+  memcpy(value + at + n, &wgs, sizeof wgs);
+  return at + n + sizeof wgs;
+}
+
+static size_t wgs_capacity(const hg_ir_module *module) {
+  size_t cap = 0;
+  for (uint32_t i = 0; i < module->num_functions; i++)
+    if (module->functions[i].is_kernel)
+      cap += strlen(module->functions[i].name) + 1 + sizeof(uint64_t);
+  return cap;
+}
+
+/* Records the size of every kernel of a built program under the module's key. */
 static void wgs_record(hg_rv_backend *rb, hg_sim_machine *sim, const hg_ir_module *module, const hg_dev_program *p) {
   hg_cache_key key = {0};
-  size_t cap = 0;
-  for (uint32_t i = 0; i < p->obj.num_kernels; i++)
-    cap += strlen(p->module->functions[p->obj.kernels[i].kernel].name) + 1 + sizeof(uint64_t);
+  size_t cap = wgs_capacity(p->module);
   uint8_t *value = cap ? malloc(cap) : NULL;
   if (value && wgs_key(sim, module, &key)) {
     size_t at = 0;
     for (uint32_t i = 0; i < p->obj.num_kernels; i++) {
       const hg_rv_kernel_code *kc = &p->obj.kernels[i];
       const hg_ir_function *f = &p->module->functions[kc->kernel];
-      uint64_t wgs = hg_rv_code_work_group_size(rb, f, kc);
-      size_t n = strlen(f->name) + 1;
-      memcpy(value + at, f->name, n);
-      memcpy(value + at + n, &wgs, sizeof wgs);
-      at += n + sizeof wgs;
+      at = wgs_entry(value, at, f->name, hg_rv_code_work_group_size(rb, f, kc));
     }
     hg_cache_put(&key, value, at);
   }
@@ -63,25 +73,41 @@ static void wgs_record(hg_rv_backend *rb, hg_sim_machine *sim, const hg_ir_modul
   free(value);
 }
 
-/* The work-group size of kernel `name` from the IR alone: its step function made on a copy of
- * the module gives the frame the generated code would have (0 when it cannot be made). An
- * application on another backend that asks CL_KERNEL_WORK_GROUP_SIZE, which is the smallest over
- * the backends, gets it without a RISC-V build (hashcat's kernels: 21 s of code generation). */
-static size_t work_group_size_of_ir(hg_rv_backend *rb, const hg_ir_module *module, const char *name) {
-  uint32_t kernel = hg_ir_find_function(module, name);
-  if (kernel == HG_IR_NONE || !module->functions[kernel].is_kernel)
-    return 0;
+/* The work-group sizes of the module's kernels from the IR alone, recorded as a build records
+ * them; returns kernel `name`'s (0 when it cannot be made). Each kernel's step function, made on
+ * one copy of the module, gives the frame the generated code would have. An application on
+ * another backend that asks CL_KERNEL_WORK_GROUP_SIZE, which is the smallest over the backends,
+ * gets it without a RISC-V build (hashcat's kernels: 21 s of code generation), and one copy of
+ * the module serves every kernel of the program. */
+static size_t work_group_sizes_of_ir(hg_rv_backend *rb, hg_sim_machine *sim, const hg_ir_module *module,
+                                     const char *name) {
   hg_ir_module *copy = hg_ir_module_clone(module);
-  char err[256];
-  uint32_t step = copy ? hg_ir_make_resumable(copy, kernel, err, sizeof err) : HG_IR_NONE;
-  size_t wgs = 0;
-  if (step != HG_IR_NONE) {
+  size_t cap = wgs_capacity(module), at = 0, found = 0;
+  uint8_t *value = cap ? malloc(cap) : NULL;
+  bool all = copy && value;
+  for (uint32_t kernel = 0; all && kernel < module->num_functions; kernel++) {
+    if (!module->functions[kernel].is_kernel)
+      continue;
+    char err[256];
+    uint32_t step = hg_ir_make_resumable(copy, kernel, err, sizeof err);
+    if (step == HG_IR_NONE) {
+      all = false; /* nothing recorded: a build will say */
+      break;
+    }
     hg_rv_kernel_code kc = {.kernel = kernel, .step = step};
     hg_rv_frame_layout(&copy->functions[kernel], &copy->functions[step], &kc.frame_size, &kc.frame_align);
-    wgs = hg_rv_code_work_group_size(rb, &copy->functions[kernel], &kc);
+    size_t wgs = hg_rv_code_work_group_size(rb, &copy->functions[kernel], &kc);
+    if (!strcmp(module->functions[kernel].name, name))
+      found = wgs;
+    at = wgs_entry(value, at, module->functions[kernel].name, wgs);
   }
+  hg_cache_key key = {0};
+  if (all && sim && wgs_key(sim, module, &key))
+    hg_cache_put(&key, value, at);
+  hg_cache_key_free(&key);
   hg_ir_module_free(copy);
-  return wgs;
+  free(value);
+  return found;
 }
 
 size_t hg_rv_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_module *module, const char *name) {
@@ -105,7 +131,7 @@ size_t hg_rv_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_mod
   }
   hg_cache_key_free(&key);
   free(value);
-  return found ? found : work_group_size_of_ir(hg_rv_of(be), module, name);
+  return found ? found : work_group_sizes_of_ir(hg_rv_of(be), sim, module, name);
 }
 
 cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
