@@ -45,23 +45,11 @@ LLVMValueRef hg_llvm_lane(hg_llvm_emit *e, LLVMValueRef v, unsigned l) {
 }
 
 static LLVMValueRef constf(hg_llvm_emit *e, hg_ir_type t, double v) {
-  LLVMValueRef s = LLVMConstReal(hg_llvm_scalar_type(e, (hg_ir_scalar)t.scalar, 0), v);
-  if (t.lanes <= 1)
-    return s;
-  LLVMValueRef l[16];
-  for (unsigned i = 0; i < t.lanes; i++)
-    l[i] = s;
-  return LLVMConstVector(l, t.lanes);
+  return splat_const(LLVMConstReal(hg_llvm_scalar_type(e, (hg_ir_scalar)t.scalar, 0), v), t.lanes);
 }
 
 static LLVMValueRef consti(hg_llvm_emit *e, hg_ir_type t, uint64_t v) {
-  LLVMValueRef s = LLVMConstInt(hg_llvm_scalar_type(e, (hg_ir_scalar)t.scalar, 0), v, 0);
-  if (t.lanes <= 1)
-    return s;
-  LLVMValueRef l[16];
-  for (unsigned i = 0; i < t.lanes; i++)
-    l[i] = s;
-  return LLVMConstVector(l, t.lanes);
+  return splat_const(LLVMConstInt(hg_llvm_scalar_type(e, (hg_ir_scalar)t.scalar, 0), v, 0), t.lanes);
 }
 
 /* ---- integer and common functions ---------------------------------------------------------------- */

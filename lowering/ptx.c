@@ -2,7 +2,6 @@
  * marked in nvvm.annotations, work-item functions from NVIDIA OpenCL's special registers, then
  * LLVM's NVPTX back end. IR address spaces map to NVPTX's: private and generic to generic (0;
  * allocas become local memory), global 1, constant 4 (.const), local 3 (.shared). */
-#include <llvm-c/Analysis.h>
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -13,6 +12,7 @@
 #include <string.h>
 
 #include "lowering/llvm_builtins.h"
+#include "lowering/llvm_unit.h"
 #include "lowering/ptx.h"
 
 #define PTX_TRIPLE "nvptx64-nvidia-nvcl"
@@ -21,12 +21,7 @@
 static const unsigned k_ptx_addrspaces[] = {[HG_AS_PRIVATE] = 0, [HG_AS_GLOBAL] = 1, [HG_AS_CONSTANT] = 4,
                                             [HG_AS_LOCAL] = 3, [HG_AS_GENERIC] = 0};
 
-typedef struct hg_ptx {
-  hg_llvm_emit e;
-  LLVMValueRef *globals;   /* per IR global */
-  LLVMValueRef *functions; /* per IR function with a body */
-  LLVMValueRef *slots;     /* per slot of the function being lowered: its alloca */
-} hg_ptx;
+typedef hg_llvm_unit hg_ptx; /* the module being lowered (lowering/llvm_unit.h) */
 
 /* ---- work-item functions ---- */
 
@@ -253,36 +248,12 @@ static LLVMValueRef ptx_first(hg_llvm_builtin_call *x) {
 
 static const hg_llvm_builtin_hooks k_ptx_builtins = {"PTX", ptx_first, ptx_math};
 
-/* ---- instructions and globals the target lowers ---- */
-
-static LLVMValueRef global_hook(hg_llvm_emit *e, uint32_t index) {
-  hg_ptx *s = e->owner;
-  if (index >= e->m->num_globals)
-    return hg_llvm_fail(e, "global %u out of range", index);
-  if (s->globals[index])
-    return s->globals[index];
-  const hg_ir_global *gl = &e->m->globals[index];
-  if (gl->addrspace != HG_AS_LOCAL)
-    return hg_llvm_fail(e, "global %s not lowered", gl->name);
-  /* a __local variable: .shared, one per work-group of each kernel that uses it */
-  LLVMTypeRef t = LLVMArrayType(e->i8, gl->size);
-  char name[48];
-  snprintf(name, sizeof name, "hg_local_%u", index);
-  LLVMValueRef g = LLVMAddGlobalInAddressSpace(e->M, t, name, k_ptx_addrspaces[HG_AS_LOCAL]);
-  LLVMSetLinkage(g, LLVMInternalLinkage);
-  LLVMSetInitializer(g, LLVMGetUndef(t));
-  LLVMSetAlignment(g, gl->align ? gl->align : 1);
-  return s->globals[index] = g;
-}
 
 static LLVMValueRef inst_hook(hg_llvm_emit *e, const hg_ir_inst *in, bool *handled) {
   hg_ptx *s = e->owner;
   *handled = true;
   switch (in->op) {
-  case HG_OP_SLOT:
-    if (!in->num_imm || in->imm[0] >= e->f->num_slots)
-      return hg_llvm_fail(e, "bad slot");
-    return s->slots[in->imm[0]];
+  case HG_OP_SLOT: return hg_llvm_unit_slot(s, in);
   case HG_OP_FDIV:
     if (in->num_operands != 2)
       return hg_llvm_fail(e, "fdiv with %u operands", in->num_operands);
@@ -293,49 +264,21 @@ static LLVMValueRef inst_hook(hg_llvm_emit *e, const hg_ir_inst *in, bool *handl
     return membar(e, ((in->flags >> 12) & 0xF) > HG_SCOPE_WORK_GROUP);
   case HG_OP_BARRIER: /* bar.sync orders the group's memory accesses, global and shared */
     return hg_llvm_intrinsic(e, "llvm.nvvm.barrier0", NULL, 0, NULL, 0);
-  case HG_OP_CALL: {
-    if (!in->num_imm || in->imm[0] >= e->m->num_functions || !s->functions[in->imm[0]])
-      return hg_llvm_fail(e, "call to a function without a body");
-    const hg_ir_function *callee = &e->m->functions[in->imm[0]];
-    if (callee->is_kernel) /* a PTX entry is no function to call */
-      return hg_llvm_fail(e, "call to kernel %s", callee->name);
-    LLVMValueRef args[64];
-    if (in->num_operands > 64 || in->num_operands != callee->num_params)
-      return hg_llvm_fail(e, "call to %s with %u arguments", callee->name, in->num_operands);
-    for (uint32_t i = 0; i < in->num_operands; i++)
-      args[i] = hg_llvm_value(e, in->operands[i]);
-    if (e->failed)
-      return NULL;
-    LLVMValueRef fn = s->functions[in->imm[0]];
-    return LLVMBuildCall2(e->B, LLVMGlobalGetValueType(fn), fn, args, in->num_operands, "");
-  }
+  case HG_OP_CALL: return hg_llvm_unit_call(s, in);
   case HG_OP_CALL_BUILTIN: return hg_llvm_builtin(e, in, &k_ptx_builtins);
   default: *handled = false; return NULL;
   }
 }
 
-static const hg_llvm_emit_hooks k_hooks = {global_hook, inst_hook};
+static const hg_llvm_emit_hooks k_hooks = {hg_llvm_unit_global, inst_hook};
 
 /* ---- what this back end leaves to the OpenCL C one ---- */
 
 static bool ptx_check(const hg_ir_module *m, char *err, size_t err_size) {
-  for (uint32_t g = 0; g < m->num_globals; g++)
-    if (m->globals[g].addrspace == HG_AS_GLOBAL && !m->globals[g].is_const) {
-      snprintf(err, err_size, "program-scope variable %s (its kernels and forms share one program)", m->globals[g].name);
-      return false;
-    }
+  if (!hg_llvm_unit_check(m, err, err_size))
+    return false;
   for (uint32_t i = 0; i < m->num_functions; i++) {
     const hg_ir_function *f = &m->functions[i];
-    for (uint32_t v = 0; v < f->num_values; v++)
-      if (f->values[v].type.scalar == HG_IR_F16) {
-        snprintf(err, err_size, "%s: half values", f->name);
-        return false;
-      }
-    for (uint32_t p = 0; f->is_kernel && p < f->num_params; p++)
-      if (f->args[p].kind == HG_KARG_IMAGE || f->args[p].kind == HG_KARG_SAMPLER) {
-        snprintf(err, err_size, "%s: image arguments", f->name);
-        return false;
-      }
     /* LLVM 15's NVPTX back end emits atomics without their ordering and would call fmod for frem */
     for (uint32_t b = 0; b < f->num_blocks; b++)
       for (uint32_t k = 0; k < f->blocks[b].num_insts; k++) {
@@ -352,65 +295,15 @@ static bool ptx_check(const hg_ir_module *m, char *err, size_t err_size) {
 
 /* ---- functions ---- */
 
-static void add_enum_attr(hg_llvm_emit *e, LLVMValueRef fn, unsigned idx, const char *name, uint64_t v) {
-  LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(e->C, LLVMGetEnumAttributeKindForName(name, strlen(name)), v));
-}
-
-/* Kernels under their names, marked in nvvm.annotations; the others internal. A struct passed
- * by value is a byval pointer to its bytes (a .param array); a __local pointer starts at its
- * pointee's alignment, which NVIDIA's OpenCL gives the .shared block it allocates. */
-static LLVMValueRef declare_function(hg_ptx *s, uint32_t i) {
+/* A kernel: PTX_Kernel's convention and its mark in nvvm.annotations. */
+static void declared(hg_ptx *s, uint32_t i, LLVMValueRef fn) {
   hg_llvm_emit *e = &s->e;
-  const hg_ir_function *f = &e->m->functions[i];
-  LLVMTypeRef *pt = malloc((f->num_params ? f->num_params : 1) * sizeof *pt);
-  if (!pt)
-    return hg_llvm_fail(e, "out of memory");
-  for (uint32_t p = 0; p < f->num_params; p++)
-    pt[p] = hg_llvm_type(e, f->param_types[p]);
-  LLVMTypeRef ret = f->ret_type.scalar == HG_IR_VOID ? e->voidt : hg_llvm_type(e, f->ret_type);
-  char name[64];
-  if (!f->is_kernel)
-    snprintf(name, sizeof name, "hg_function_%u", i);
-  LLVMValueRef fn = LLVMAddFunction(e->M, f->is_kernel ? f->name : name, LLVMFunctionType(ret, pt, f->num_params, 0));
-  free(pt);
-  add_enum_attr(e, fn, LLVMAttributeFunctionIndex, "nounwind", 0);
-  if (!f->is_kernel) {
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    return fn;
-  }
+  if (!e->m->functions[i].is_kernel)
+    return;
   LLVMSetFunctionCallConv(fn, PTX_KERNEL_CC);
-  for (uint32_t p = 0; p < f->num_params; p++) {
-    const hg_ir_kernel_arg *a = &f->args[p];
-    if (a->kind == HG_KARG_VALUE && f->param_types[p].scalar == HG_IR_PTR) {
-      LLVMTypeRef bytes = LLVMArrayType(e->i8, a->size);
-      LLVMAddAttributeAtIndex(fn, p + 1, LLVMCreateTypeAttribute(e->C, LLVMGetEnumAttributeKindForName("byval", 5), bytes));
-      add_enum_attr(e, fn, p + 1, "align", a->align ? a->align : 1);
-    } else if (a->kind == HG_KARG_LOCAL_PTR) {
-      add_enum_attr(e, fn, p + 1, "align", hg_ir_local_arg_align(a));
-    }
-  }
   LLVMMetadataRef md[3] = {LLVMValueAsMetadata(fn), LLVMMDStringInContext2(e->C, "kernel", 6),
                            LLVMValueAsMetadata(LLVMConstInt(e->i32, 1, 0))};
   LLVMAddNamedMetadataOperand(e->M, "nvvm.annotations", LLVMMetadataAsValue(e->C, LLVMMDNodeInContext2(e->C, md, 3)));
-  return fn;
-}
-
-/* The body of IR function i: an entry block with an alloca per private slot, then the blocks. */
-static bool define_function(hg_ptx *s, uint32_t i) {
-  hg_llvm_emit *e = &s->e;
-  const hg_ir_function *f = &e->m->functions[i];
-  e->f = f;
-  e->fn = s->functions[i];
-  free(s->slots);
-  s->slots = calloc(f->num_slots ? f->num_slots : 1, sizeof *s->slots);
-  if (!s->slots)
-    return !hg_llvm_fail(e, "out of memory");
-  LLVMPositionBuilderAtEnd(e->B, LLVMAppendBasicBlockInContext(e->C, e->fn, "entry"));
-  for (uint32_t k = 0; k < f->num_slots; k++) {
-    s->slots[k] = LLVMBuildAlloca(e->B, LLVMArrayType(e->i8, f->slots[k].size ? f->slots[k].size : 1), "");
-    LLVMSetAlignment(s->slots[k], f->slots[k].align ? f->slots[k].align : 1);
-  }
-  return hg_llvm_emit_body(e);
 }
 
 /* ---- LLVM's NVPTX back end ---- */
@@ -491,7 +384,10 @@ static void drop_loop_metadata(LLVMModuleRef M) {
 
 /* The module's PTX (malloc'd, NUL-terminated), after a light clean-up of the lowered IR (private
  * slots into registers, address spaces inferred for generic pointers, the unrolling asked for). */
-static char *emit_ptx(LLVMModuleRef M, size_t *size, char *err, size_t err_size) {
+static void *emit(hg_ptx *s, size_t *size) {
+  LLVMModuleRef M = s->e.M;
+  char *err = s->e.err;
+  size_t err_size = s->e.err_size;
   pthread_once(&g_nvptx_once, init_nvptx);
   LLVMTargetRef target;
   char *msg = NULL;
@@ -540,54 +436,8 @@ static char *emit_ptx(LLVMModuleRef M, size_t *size, char *err, size_t err_size)
   return out;
 }
 
+static const hg_llvm_unit_target k_ptx = {PTX_TRIPLE, &k_hooks, k_ptx_addrspaces, ptx_check, NULL, declared, NULL, emit};
+
 char *hg_lower_ptx(const hg_ir_module *m, size_t *size, char *err, size_t err_size) {
-  *size = 0;
-  if (!ptx_check(m, err, err_size))
-    return NULL;
-  hg_ptx s = {0};
-  LLVMContextRef C = LLVMContextCreate();
-  LLVMContextSetOpaquePointers(C, 1);
-  LLVMModuleRef M = LLVMModuleCreateWithNameInContext("hetgpu-ptx", C);
-  LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
-  hg_llvm_emit_init(&s.e, C, M, B);
-  s.e.m = m;
-  s.e.hooks = &k_hooks;
-  s.e.owner = &s;
-  s.e.err = err;
-  s.e.err_size = err_size;
-  s.e.addrspaces = k_ptx_addrspaces;
-  LLVMSetTarget(M, PTX_TRIPLE);
-  char *out = NULL;
-  s.globals = calloc(m->num_globals ? m->num_globals : 1, sizeof *s.globals);
-  s.functions = calloc(m->num_functions ? m->num_functions : 1, sizeof *s.functions);
-  if (!s.globals || !s.functions) {
-    hg_llvm_fail(&s.e, "out of memory");
-    goto done;
-  }
-  if (!hg_llvm_emit_globals(&s.e, s.globals, LLVMInternalLinkage))
-    goto done;
-  for (uint32_t i = 0; i < m->num_functions && !s.e.failed; i++)
-    if (m->functions[i].num_blocks)
-      s.functions[i] = declare_function(&s, i);
-  for (uint32_t i = 0; i < m->num_functions && !s.e.failed; i++)
-    if (s.functions[i] && !define_function(&s, i))
-      goto done;
-  if (s.e.failed)
-    goto done;
-  char *msg = NULL;
-  if (LLVMVerifyModule(M, LLVMReturnStatusAction, &msg)) {
-    snprintf(err, err_size, "internal error: invalid LLVM IR: %.400s", msg ? msg : "");
-    LLVMDisposeMessage(msg);
-    goto done;
-  }
-  LLVMDisposeMessage(msg);
-  out = emit_ptx(M, size, err, err_size);
-done:
-  free(s.globals);
-  free(s.functions);
-  free(s.slots);
-  LLVMDisposeBuilder(B);
-  LLVMDisposeModule(M);
-  LLVMContextDispose(C);
-  return out;
+  return hg_llvm_unit_lower(m, &k_ptx, size, err, err_size);
 }

@@ -2,19 +2,14 @@
 #ifndef HETGPU_LOWERING_SPIR_INTERNAL_H
 #define HETGPU_LOWERING_SPIR_INTERNAL_H
 
-#include "lowering/llvm_emit.h"
+#include "lowering/llvm_unit.h"
 #include "lowering/spir.h"
 
 /* LLVM's calling conventions of SPIR functions and kernels */
 #define HG_SPIR_FUNC_CC 75
 #define HG_SPIR_KERNEL_CC 76
 
-typedef struct hg_spir {
-  hg_llvm_emit e;
-  LLVMValueRef *globals;   /* per IR global (__local ones made at their kernel's first use) */
-  LLVMValueRef *functions; /* per IR function with a body */
-  LLVMValueRef *slots;     /* per slot of the function being lowered: its alloca */
-} hg_spir;
+typedef hg_llvm_unit hg_spir; /* the module being lowered (lowering/llvm_unit.h) */
 
 /* Lowers one call_builtin (NULL with a message when the builtin is the OpenCL C back end's). */
 LLVMValueRef hg_spir_builtin(hg_spir *s, const hg_ir_inst *in);
