@@ -112,6 +112,31 @@ static LLVMValueRef membar(hg_llvm_emit *e, bool device) {
   return hg_llvm_intrinsic(e, device ? "llvm.nvvm.membar.gl" : "llvm.nvvm.membar.cta", NULL, 0, NULL, 0);
 }
 
+/* Function fn of type ft (scalar: two operands at most) applied lane by lane to a[0..n-1], the
+ * lanes put together as a value of type T with `lanes` lanes. */
+static LLVMValueRef call_lanes(hg_llvm_emit *e, LLVMTypeRef ft, LLVMValueRef fn, LLVMValueRef *a, unsigned n,
+                               unsigned lanes, LLVMTypeRef T) {
+  LLVMValueRef r = lanes > 1 ? LLVMGetUndef(T) : NULL;
+  for (unsigned l = 0; l < (lanes > 1 ? lanes : 1); l++) {
+    LLVMValueRef args[2];
+    for (unsigned i = 0; i < n && i < 2; i++)
+      args[i] = hg_llvm_lane(e, a[i], l);
+    LLVMValueRef v = LLVMBuildCall2(e->B, ft, fn, args, n, "");
+    if (lanes <= 1)
+      return v;
+    r = LLVMBuildInsertElement(e->B, r, v, LLVMConstInt(e->i32, l, 0), "");
+  }
+  return r;
+}
+
+/* PTX text as a function of type ret(params) for call_lanes (LLVM 15 has no intrinsic for it). */
+static LLVMValueRef inline_ptx(const char *text, const char *constraints, LLVMTypeRef ret, LLVMTypeRef *params,
+                               unsigned n, LLVMTypeRef *ft) {
+  *ft = LLVMFunctionType(ret, params, n, 0);
+  return LLVMGetInlineAsm(*ft, (char *)text, strlen(text), (char *)constraints, strlen(constraints), 0, 0,
+                          LLVMInlineAsmDialectATT, 0);
+}
+
 /* rotate of 64-bit integers: LLVM 15's NVPTX back end rotates by the amount unmasked (a rotate
  * by 98 gave 0; the suite's integer_ops/rotate_long on NVIDIA), and drops a mask the IR puts
  * before it as redundant for a rotate, so the PTX itself, lane by lane */
@@ -120,21 +145,11 @@ static LLVMValueRef rotate64(hg_llvm_builtin_call *x) {
   static const char k_asm[] = "{\n\t.reg .b64 %hgl, %hgr;\n\t.reg .u32 %hga, %hgb;\n\tand.b32 %hga, $2, 63;\n"
                               "\tsub.u32 %hgb, 64, %hga;\n\tshl.b64 %hgl, $1, %hga;\n\tshr.b64 %hgr, $1, %hgb;\n"
                               "\tor.b64 $0, %hgl, %hgr;\n\t}";
-  static const char k_constraints[] = "=l,l,r";
-  LLVMTypeRef params[2] = {e->i64, e->i32};
-  LLVMTypeRef ft = LLVMFunctionType(e->i64, params, 2, 0);
-  LLVMValueRef fn = LLVMGetInlineAsm(ft, (char *)k_asm, sizeof k_asm - 1, (char *)k_constraints, sizeof k_constraints - 1, 0, 0,
-                                     LLVMInlineAsmDialectATT, 0);
-  unsigned lanes = x->rt.lanes > 1 ? x->rt.lanes : 1;
-  LLVMValueRef r = lanes > 1 ? LLVMGetUndef(x->T) : NULL;
-  for (unsigned l = 0; l < lanes; l++) {
-    LLVMValueRef args[2] = {hg_llvm_lane(e, x->a[0], l), LLVMBuildTrunc(e->B, hg_llvm_lane(e, x->a[1], l), e->i32, "")};
-    LLVMValueRef v = LLVMBuildCall2(e->B, ft, fn, args, 2, "");
-    if (lanes == 1)
-      return v;
-    r = LLVMBuildInsertElement(e->B, r, v, LLVMConstInt(e->i32, l, 0), "");
-  }
-  return r;
+  LLVMTypeRef params[2] = {e->i64, e->i32}, ft;
+  LLVMValueRef fn = inline_ptx(k_asm, "=l,l,r", e->i64, params, 2, &ft);
+  unsigned lanes = x->rt.lanes;
+  LLVMValueRef a[2] = {x->a[0], LLVMBuildTrunc(e->B, x->a[1], lanes > 1 ? LLVMVectorType(e->i32, lanes) : e->i32, "")};
+  return call_lanes(e, ft, fn, a, 2, lanes, x->T);
 }
 
 
@@ -150,18 +165,11 @@ static bool built_with(const hg_ir_module *m, const char *option) {
 /* An NVVM intrinsic of one scalar type applied lane by lane. */
 static LLVMValueRef nvvm_lanes(hg_llvm_emit *e, const char *intrinsic, LLVMValueRef *a, unsigned n, hg_ir_type t,
                                LLVMTypeRef T) {
-  unsigned lanes = t.lanes > 1 ? t.lanes : 1;
-  LLVMValueRef r = lanes > 1 ? LLVMGetUndef(T) : NULL;
-  for (unsigned l = 0; l < lanes; l++) {
-    LLVMValueRef args[2];
-    for (unsigned i = 0; i < n; i++)
-      args[i] = hg_llvm_lane(e, a[i], l);
-    LLVMValueRef v = hg_llvm_intrinsic(e, intrinsic, NULL, 0, args, n);
-    if (lanes == 1)
-      return v;
-    r = LLVMBuildInsertElement(e->B, r, v, LLVMConstInt(e->i32, l, 0), "");
-  }
-  return r;
+  unsigned id = LLVMLookupIntrinsicID(intrinsic, strlen(intrinsic));
+  if (!id)
+    return hg_llvm_fail(e, "no intrinsic %s", intrinsic);
+  return call_lanes(e, LLVMIntrinsicGetType(e->C, id, NULL, 0), LLVMGetIntrinsicDeclaration(e->M, id, NULL, 0), a, n,
+                    t.lanes, T);
 }
 
 /* The math functions PTX has as instructions, with the precision NVIDIA's own OpenCL gives them
@@ -212,21 +220,9 @@ static LLVMValueRef fdiv(hg_llvm_emit *e, const hg_ir_inst *in) {
   LLVMTypeRef T = hg_llvm_type(e, in->type);
   if (in->type.scalar != HG_IR_F32 || built_with(e->m, "-cl-fp32-correctly-rounded-divide-sqrt"))
     return LLVMBuildFDiv(e->B, a[0], a[1], "");
-  static const char k_asm[] = "div.full.f32 $0, $1, $2;", k_constraints[] = "=f,f,f";
-  LLVMTypeRef params[2] = {e->f32, e->f32};
-  LLVMTypeRef ft = LLVMFunctionType(e->f32, params, 2, 0);
-  LLVMValueRef fn = LLVMGetInlineAsm(ft, (char *)k_asm, sizeof k_asm - 1, (char *)k_constraints, sizeof k_constraints - 1, 0, 0,
-                                     LLVMInlineAsmDialectATT, 0);
-  unsigned lanes = in->type.lanes > 1 ? in->type.lanes : 1;
-  LLVMValueRef r = lanes > 1 ? LLVMGetUndef(T) : NULL;
-  for (unsigned l = 0; l < lanes; l++) {
-    LLVMValueRef args[2] = {hg_llvm_lane(e, a[0], l), hg_llvm_lane(e, a[1], l)};
-    LLVMValueRef v = LLVMBuildCall2(e->B, ft, fn, args, 2, "");
-    if (lanes == 1)
-      return v;
-    r = LLVMBuildInsertElement(e->B, r, v, LLVMConstInt(e->i32, l, 0), "");
-  }
-  return r;
+  LLVMTypeRef params[2] = {e->f32, e->f32}, ft;
+  LLVMValueRef fn = inline_ptx("div.full.f32 $0, $1, $2;", "=f,f,f", e->f32, params, 2, &ft);
+  return call_lanes(e, ft, fn, a, 2, in->type.lanes, T);
 }
 
 static LLVMValueRef ptx_first(hg_llvm_builtin_call *x) {
