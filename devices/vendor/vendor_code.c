@@ -145,18 +145,48 @@ static cl_int lowering_failed(hg_backend *be, const char *err_text, char **log) 
   return CL_BUILD_PROGRAM_FAILURE;
 }
 
+/* The cache key of a module lowered straight to the vendor's input: the form and the module's
+ * encoding (the cache adds the driver build, which fixes the lowering). False when the module
+ * cannot be encoded. */
+static bool direct_key(const char *form, const struct hg_ir_module *module, hg_cache_key *key) {
+  uint8_t *bytes, hash[16];
+  size_t size;
+  if (hg_ir_encode(module, &bytes, &size) != 0)
+    return false;
+  hg_cache_hash(bytes, size, hash);
+  free(bytes);
+  hg_cache_key_add_str(key, "vendor-direct");
+  hg_cache_key_add_str(key, form);
+  hg_cache_key_add(key, hash, sizeof hash);
+  return true;
+}
+
 /* The plain kernels lowered straight from the IR to what the vendor loads as a program binary
  * (SPIR bitcode for PoCL, lowering/spir.h; PTX for NVIDIA, lowering/ptx.h), with no vendor front
  * end on the way; NULL when the module is the OpenCL C back end's or the vendor refuses the
- * binary (both logged), and the caller lowers the module to OpenCL C instead. */
+ * binary (both logged), and the caller lowers the module to OpenCL C instead. The lowered
+ * binary is kept in the program cache (a second build of a large program skips the lowering:
+ * 30-300 ms); what comes back from it is the vendor's to check, as a program binary. */
 static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module *module) {
   hg_backend *be = &vb->base;
   const char *form = vb->spir ? "SPIR bitcode" : "PTX";
   char why[512] = "";
   size_t size = 0;
+  uint8_t *bin = NULL;
+  hg_cache_key key = {0};
+  bool keyed = direct_key(form, module, &key), cached = keyed && hg_cache_get(&key, &bin, &size);
+  if (cached && !vb->spir && (!size || bin[size - 1])) { /* PTX is text with its NUL */
+    free(bin);
+    bin = NULL;
+    cached = false;
+  }
   uint64_t t0 = hg_host_clock_ns();
-  uint8_t *bin = vb->spir ? hg_lower_spir(module, &size, why, sizeof why)
-                          : (uint8_t *)hg_lower_ptx(module, &size, why, sizeof why);
+  if (!cached) {
+    bin = vb->spir ? hg_lower_spir(module, &size, why, sizeof why) : (uint8_t *)hg_lower_ptx(module, &size, why, sizeof why);
+    if (bin && keyed)
+      hg_cache_put(&key, bin, size);
+  }
+  hg_cache_key_free(&key);
   uint64_t t1 = hg_host_clock_ns();
   if (!bin) {
     HG_LOG(HG_LOG_COMPILE, "%s: OpenCL C, not %s: %s", be->name, form, why);
@@ -175,8 +205,8 @@ static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module 
   if (!prog)
     HG_LOG(HG_LOG_COMPILE, "%s: the vendor refused the %s (%d); OpenCL C instead", be->name, form, err);
   else
-    HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of %s: lowering %.1f ms, vendor build %.1f ms", be->name, size, form,
-           (t1 - t0) / 1e6, (hg_host_clock_ns() - t1) / 1e6);
+    HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of %s: %s %.1f ms, vendor build %.1f ms", be->name, size, form,
+           cached ? "from the cache" : "lowering", (t1 - t0) / 1e6, (hg_host_clock_ns() - t1) / 1e6);
   return prog;
 }
 
