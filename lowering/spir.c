@@ -1,6 +1,7 @@
-/* hetGPU IR -> SPIR bitcode (lowering/spir.h): the module, its kernels with the argument metadata
- * a SPIR consumer reads (kernel_arg_*), functions, globals, private slots and barriers. The IR's
- * address-space numbers are SPIR's (private 0, global 1, constant 2, local 3, generic 4). */
+/* hetGPU IR -> SPIR bitcode (lowering/spir.h): SPIR's part of the module driver
+ * (lowering/llvm_unit.h): calling conventions, the argument metadata a SPIR consumer reads
+ * (kernel_arg_*), over-aligned private slots, barriers, the bitcode. The IR's address-space
+ * numbers are SPIR's (private 0, global 1, constant 2, local 3, generic 4). */
 #include <llvm-c/BitWriter.h>
 #include <stdio.h>
 #include <stdlib.h>
