@@ -73,6 +73,8 @@ static void unlink_job(hg_vendor_forms *f) {
 }
 
 /* Builds f, taken from the queue (lock held; released during the build). */
+static void quit_builder(void);
+
 static void build(hg_vendor_forms *f) {
   f->state = FORMS_BUILDING;
   building++;
@@ -84,6 +86,12 @@ static void build(hg_vendor_forms *f) {
            f->vb->base.name, err);
   pthread_mutex_lock(&lock);
   building--;
+  /* A vendor whose OpenCL C compiler first ran in this build (NVIDIA's, when the programs so far
+   * came as PTX) registered its exit handlers just now, after quit_builder: register it again, to
+   * run before them (without, bench-kernels with HETGPU_PTX=1 crashed at exit on the H200) */
+  static bool registered_again;
+  if (!registered_again)
+    registered_again = atexit(quit_builder) == 0;
   f->program = prog;
   f->state = prog ? FORMS_READY : FORMS_FAILED;
   free(f->source); /* kept until now for a waiter that builds it itself */
@@ -117,7 +125,7 @@ static void *builder(void *arg) {
 
 /* At exit: no build may still be inside the vendor's library while it is torn down. Registered
  * when the builder starts, after the vendor library has registered its own exit handlers, so it
- * runs before them. */
+ * runs before them, and again after the builder's first build (idempotent). */
 static void quit_builder(void) {
   pthread_mutex_lock(&lock);
   quitting = true;
