@@ -290,6 +290,8 @@ typedef struct hg_ir_module {
 /* ---- life cycle and building ---------------------------------------------------------- */
 hg_ir_module *hg_ir_module_new(void);
 void hg_ir_module_free(hg_ir_module *m);
+/* Whether `option` is one of the module's build options (a whole word of build_options). */
+bool hg_ir_built_with(const hg_ir_module *m, const char *option);
 uint32_t hg_ir_intern(hg_ir_module *m, const char *s); /* string id, same string same id */
 
 uint32_t hg_ir_add_global(hg_ir_module *m, const hg_ir_global *g); /* copies; returns index */

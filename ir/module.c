@@ -134,6 +134,15 @@ void hg_ir_module_free(hg_ir_module *m) {
   free(m);
 }
 
+bool hg_ir_built_with(const hg_ir_module *m, const char *option) {
+  size_t n = strlen(option);
+  const char *opts = m ? m->build_options : NULL;
+  for (const char *s = opts; s && (s = strstr(s, option)); s += n)
+    if ((s == opts || s[-1] == ' ' || s[-1] == '\t') && (!s[n] || s[n] == ' ' || s[n] == '\t'))
+      return true;
+  return false;
+}
+
 uint32_t hg_ir_intern(hg_ir_module *m, const char *s) {
   if (!s)
     return HG_IR_NONE;

@@ -12,8 +12,8 @@ typedef hg_llvm_builtin_call bctx;
 
 static LLVMValueRef ci32(hg_llvm_emit *e, uint64_t v) { return LLVMConstInt(e->i32, v, 0); }
 static LLVMValueRef ci64(hg_llvm_emit *e, uint64_t v) { return LLVMConstInt(e->i64, v, 0); }
-static bool is_float(hg_ir_type t) { return t.scalar == HG_IR_F16 || t.scalar == HG_IR_F32 || t.scalar == HG_IR_F64; }
-static bool arg_unsigned(bctx *x, unsigned i) { return (x->in->flags >> i) & 1; }
+#define is_float hg_llvm_is_float
+#define arg_unsigned hg_llvm_arg_unsigned
 
 /* A scalar operand splatted to n lanes (OpenCL's mixed scalar/vector forms, e.g. min(v, s)). */
 static LLVMValueRef splat(hg_llvm_emit *e, LLVMValueRef v, unsigned lanes) {

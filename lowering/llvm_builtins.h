@@ -21,6 +21,12 @@ typedef struct hg_llvm_builtin_call {
   LLVMTypeRef T;       /* result LLVM type */
 } hg_llvm_builtin_call;
 
+static inline bool hg_llvm_is_float(hg_ir_type t) {
+  return t.scalar == HG_IR_F16 || t.scalar == HG_IR_F32 || t.scalar == HG_IR_F64;
+}
+/* Whether operand i is unsigned (the call's flags). */
+static inline bool hg_llvm_arg_unsigned(const hg_llvm_builtin_call *x, unsigned i) { return (x->in->flags >> i) & 1; }
+
 typedef struct hg_llvm_builtin_hooks {
   const char *target; /* the back end's name, for messages */
   /* Asked first, then last (what the inline lowering leaves: math functions); each returns

@@ -519,14 +519,8 @@ static char *g_opts[1u << NUM_MATH_OPTIONS];
 /* The math options of the module's build options, one bit per k_math_options entry. */
 static unsigned math_options(const hg_ir_module *m) {
   unsigned mask = 0;
-  const char *s = m ? m->build_options : NULL;
-  while (s && *s) {
-    while (*s == ' ' || *s == '\t') s++;
-    size_t n = strcspn(s, " \t");
-    for (unsigned i = 0; i < NUM_MATH_OPTIONS; i++)
-      if (strlen(k_math_options[i]) == n && !strncmp(s, k_math_options[i], n)) mask |= 1u << i;
-    s += n;
-  }
+  for (unsigned i = 0; i < NUM_MATH_OPTIONS; i++)
+    if (hg_ir_built_with(m, k_math_options[i])) mask |= 1u << i;
   return mask;
 }
 

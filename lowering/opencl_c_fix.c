@@ -117,8 +117,8 @@ static const char *const k_templates[OC_FIX_COUNT] = {
         "}\n",
     [OC_FIX_ATANPI] = "static inline $F hg_atanpi_$F($F x) { return x == ($F)0 ? x : atanpi(x); }\n",
     /* double vectors lane by lane with the scalar function: PoCL 3.1's double8 fmod, pow,
-     * powr, pown, rootn, remainder, remquo and frexp give wrong results in lanes of ordinary inputs when another lane
-     * holds a subnormal or a huge value (5.5 fmod 2 = 0; pow to inf for 0; frexp's exponent 0 for
+     * powr, pown, rootn, remainder, remquo and frexp give wrong results in lanes of ordinary
+     * inputs when another lane holds a subnormal or a huge value (5.5 fmod 2 = 0; pow to inf for 0; frexp's exponent 0 for
      * a subnormal: CTS math_brute_force, vector size 8, PoCL directly too); the scalar ones are
      * right. $B is the builtin. */
     [OC_FIX_FMOD_VECTOR] = k_lanes_binary,
@@ -269,12 +269,15 @@ bool hg_lower_opencl_c_corrects(const hg_ir_module *m, const hg_ir_function *f, 
   return fix_of(f, in, m->strings[in->imm[0]], oc_relaxed_math(m)) != OC_FIX_COUNT;
 }
 
+/* The corrections whose builtin writes a result through a pointer (oc_emit_fixed_out_call). */
+static bool writes_through_pointer(enum oc_fix fix) {
+  return fix == OC_FIX_FRACT || fix == OC_FIX_LGAMMA_R || fix == OC_FIX_FREXP_VECTOR || fix == OC_FIX_REMQUO_VECTOR;
+}
+
 bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_call *fx) {
   memset(fx, 0, sizeof *fx);
   enum oc_fix fix = fix_of(c->f, in, name, c->relaxed_math);
-  if (fix == OC_FIX_COUNT || fix == OC_FIX_FRACT || fix == OC_FIX_LGAMMA_R || fix == OC_FIX_FREXP_VECTOR ||
-      fix == OC_FIX_REMQUO_VECTOR)
-    return false;
+  if (fix == OC_FIX_COUNT || writes_through_pointer(fix)) return false;
   hg_ir_type t0 = oc_vtype(c, in->operands[0]), rt = in->type;
   unsigned lanes = lanes_of(t0);
   char tb[TB];
@@ -304,12 +307,12 @@ bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_c
 }
 
 /* fract, lgamma_r and the double-vector frexp and remquo write through a pointer (their last
- * operand) in any address space, and OpenCL C 1.2 has no generic one: the helper writes a private temporary, stored through the call's pointer after
- * (vstore3 for 3 lanes, which writes exactly the 3 elements). */
+ * operand) in any address space, and OpenCL C 1.2 has no generic one: the helper writes a
+ * private temporary, stored through the call's pointer after (vstore3 for 3 lanes, which writes
+ * exactly the 3 elements). */
 bool oc_emit_fixed_out_call(oc_ctx *c, const hg_ir_inst *in, const char *name) {
   enum oc_fix which = fix_of(c->f, in, name, c->relaxed_math);
-  if (which != OC_FIX_FRACT && which != OC_FIX_LGAMMA_R && which != OC_FIX_FREXP_VECTOR && which != OC_FIX_REMQUO_VECTOR)
-    return false;
+  if (!writes_through_pointer(which)) return false;
   bool fract = which == OC_FIX_FRACT;
   uint32_t out = in->num_operands - 1; /* the pointer */
   hg_ir_type t = oc_vtype(c, in->operands[0]);

@@ -152,16 +152,6 @@ static LLVMValueRef rotate64(hg_llvm_builtin_call *x) {
   return call_lanes(e, ft, fn, a, 2, lanes, x->T);
 }
 
-
-/* Whether the module was built with `option` (a whole word of its build options). */
-static bool built_with(const hg_ir_module *m, const char *option) {
-  size_t n = strlen(option);
-  for (const char *s = m->build_options; s && (s = strstr(s, option)); s += n)
-    if ((s == m->build_options || s[-1] == ' ' || s[-1] == '\t') && (!s[n] || s[n] == ' ' || s[n] == '\t'))
-      return true;
-  return false;
-}
-
 /* An NVVM intrinsic of one scalar type applied lane by lane. */
 static LLVMValueRef nvvm_lanes(hg_llvm_emit *e, const char *intrinsic, LLVMValueRef *a, unsigned n, hg_ir_type t,
                                LLVMTypeRef T) {
@@ -187,22 +177,22 @@ static LLVMValueRef nvidia_math(hg_llvm_builtin_call *x) {
   else if (!strncmp(n, "half_", 5))
     n += 5;
   bool exact = n == x->name, dbl = x->rt.scalar == HG_IR_F64;
-  bool approx = !dbl && (!exact || !built_with(e->m, "-cl-fp32-correctly-rounded-divide-sqrt"));
+  bool approx = !dbl && (!exact || !hg_ir_built_with(e->m, "-cl-fp32-correctly-rounded-divide-sqrt"));
   LLVMTypeRef t = x->T;
   LLVMValueRef one = hg_llvm_splat_const(LLVMConstReal(dbl ? e->f64 : e->f32, 1.0), x->rt.lanes);
   if (!strcmp(n, "sqrt") && x->n == 1)
-    return approx ? nvvm_lanes(e, "llvm.nvvm.sqrt.approx.f", x->a, 1, x->rt, t) : hg_llvm_intrinsic(e, "llvm.sqrt", &t, 1, x->a, 1);
+    return approx ? nvvm_lanes(e, "llvm.nvvm.sqrt.approx.f", x->a, 1, x->rt, t)
+                  : hg_llvm_intrinsic(e, "llvm.sqrt", &t, 1, x->a, 1);
   if (!strcmp(n, "rsqrt") && x->n == 1) {
     if (!dbl || exact)
       return nvvm_lanes(e, dbl ? "llvm.nvvm.rsqrt.approx.d" : "llvm.nvvm.rsqrt.approx.f", x->a, 1, x->rt, t);
     return LLVMBuildFDiv(e->B, one, hg_llvm_intrinsic(e, "llvm.sqrt", &t, 1, x->a, 1), "");
   }
-  if (!exact && !dbl && (!strcmp(n, "divide") || !strcmp(n, "recip")) && x->n == (n[0] == 'd' ? 2u : 1u)) {
-    LLVMValueRef a[2] = {n[0] == 'd' ? x->a[0] : one, n[0] == 'd' ? x->a[1] : x->a[0]};
-    return nvvm_lanes(e, "llvm.nvvm.div.approx.f", a, 2, x->rt, t);
+  bool divide = !strcmp(n, "divide") && x->n == 2, recip = !strcmp(n, "recip") && x->n == 1;
+  if (!exact && (divide || recip)) {
+    LLVMValueRef a[2] = {divide ? x->a[0] : one, divide ? x->a[1] : x->a[0]};
+    return dbl ? LLVMBuildFDiv(e->B, a[0], a[1], "") : nvvm_lanes(e, "llvm.nvvm.div.approx.f", a, 2, x->rt, t);
   }
-  if (!exact && (!strcmp(n, "divide") || !strcmp(n, "recip")) && x->n == (n[0] == 'd' ? 2u : 1u))
-    return LLVMBuildFDiv(e->B, n[0] == 'd' ? x->a[0] : one, n[0] == 'd' ? x->a[1] : x->a[0], "");
   return NULL;
 }
 
@@ -218,7 +208,7 @@ static LLVMValueRef fdiv(hg_llvm_emit *e, const hg_ir_inst *in) {
   if (e->failed)
     return NULL;
   LLVMTypeRef T = hg_llvm_type(e, in->type);
-  if (in->type.scalar != HG_IR_F32 || built_with(e->m, "-cl-fp32-correctly-rounded-divide-sqrt"))
+  if (in->type.scalar != HG_IR_F32 || hg_ir_built_with(e->m, "-cl-fp32-correctly-rounded-divide-sqrt"))
     return LLVMBuildFDiv(e->B, a[0], a[1], "");
   LLVMTypeRef params[2] = {e->f32, e->f32}, ft;
   LLVMValueRef fn = inline_ptx("div.full.f32 $0, $1, $2;", "=f,f,f", e->f32, params, 2, &ft);
@@ -243,7 +233,6 @@ static LLVMValueRef ptx_first(hg_llvm_builtin_call *x) {
 }
 
 static const hg_llvm_builtin_hooks k_ptx_builtins = {"PTX", ptx_first, ptx_math};
-
 
 static LLVMValueRef inst_hook(hg_llvm_emit *e, const hg_ir_inst *in, bool *handled) {
   hg_ptx *s = e->owner;
@@ -279,7 +268,8 @@ static bool ptx_check(const hg_ir_module *m, char *err, size_t err_size) {
     for (uint32_t b = 0; b < f->num_blocks; b++)
       for (uint32_t k = 0; k < f->blocks[b].num_insts; k++) {
         const hg_ir_inst *in = &f->blocks[b].insts[k];
-        bool ordered = (in->op == HG_OP_ATOMIC_RMW || in->op == HG_OP_CMPXCHG) && ((in->flags >> 8) & 0xF) != HG_ORDER_RELAXED;
+        bool ordered =
+            (in->op == HG_OP_ATOMIC_RMW || in->op == HG_OP_CMPXCHG) && ((in->flags >> 8) & 0xF) != HG_ORDER_RELAXED;
         if (ordered || in->op == HG_OP_FREM) {
           snprintf(err, err_size, "%s: %s", f->name, ordered ? "atomics with a memory order" : "frem");
           return false;
@@ -382,13 +372,11 @@ static void drop_loop_metadata(LLVMModuleRef M) {
  * slots into registers, address spaces inferred for generic pointers, the unrolling asked for). */
 static void *emit(hg_ptx *s, size_t *size) {
   LLVMModuleRef M = s->e.M;
-  char *err = s->e.err;
-  size_t err_size = s->e.err_size;
   pthread_once(&g_nvptx_once, init_nvptx);
   LLVMTargetRef target;
   char *msg = NULL;
   if (LLVMGetTargetFromTriple(PTX_TRIPLE, &target, &msg)) {
-    snprintf(err, err_size, "no NVPTX target in this LLVM: %.200s", msg ? msg : "");
+    hg_llvm_fail(&s->e, "no NVPTX target in this LLVM: %.200s", msg ? msg : "");
     LLVMDisposeMessage(msg);
     return NULL;
   }
@@ -411,10 +399,10 @@ static void *emit(hg_ptx *s, size_t *size) {
   LLVMMemoryBufferRef buf = NULL;
   if (perr) {
     char *m = LLVMGetErrorMessage(perr);
-    snprintf(err, err_size, "internal error: LLVM passes: %.300s", m);
+    hg_llvm_fail(&s->e, "internal error: LLVM passes: %.300s", m);
     LLVMDisposeErrorMessage(m);
   } else if (LLVMTargetMachineEmitToMemoryBuffer(tm, M, LLVMAssemblyFile, &msg, &buf)) {
-    snprintf(err, err_size, "NVPTX code generation: %.300s", msg ? msg : "");
+    hg_llvm_fail(&s->e, "NVPTX code generation: %.300s", msg ? msg : "");
     LLVMDisposeMessage(msg);
   } else {
     size_t n = LLVMGetBufferSize(buf);
@@ -424,7 +412,7 @@ static void *emit(hg_ptx *s, size_t *size) {
       out[n] = 0;
       *size = n + 1;
     } else {
-      snprintf(err, err_size, "out of memory");
+      hg_llvm_fail(&s->e, "out of memory");
     }
     LLVMDisposeMemoryBuffer(buf);
   }

@@ -73,14 +73,14 @@ static void wgs_record(hg_rv_backend *rb, hg_sim_machine *sim, const hg_ir_modul
   free(value);
 }
 
-/* The work-group sizes of the module's kernels from the IR alone, recorded as a build records
- * them; returns kernel `name`'s (0 when it cannot be made). Each kernel's step function, made on
+/* The work-group sizes of the module's kernels from the IR alone, recorded under `key` (when
+ * given) as a build records them; returns kernel `name`'s (0 when it cannot be made). Each kernel's step function, made on
  * one copy of the module, gives the frame the generated code would have. An application on
  * another backend that asks CL_KERNEL_WORK_GROUP_SIZE, which is the smallest over the backends,
  * gets it without a RISC-V build (hashcat's kernels: 21 s of code generation), and one copy of
  * the module serves every kernel of the program. */
-static size_t work_group_sizes_of_ir(hg_rv_backend *rb, hg_sim_machine *sim, const hg_ir_module *module,
-                                     const char *name) {
+static size_t work_group_sizes_of_ir(hg_rv_backend *rb, const hg_ir_module *module, const char *name,
+                                     const hg_cache_key *key) {
   hg_ir_module *copy = hg_ir_module_clone(module);
   size_t cap = wgs_capacity(module), at = 0, found = 0;
   uint8_t *value = cap ? malloc(cap) : NULL;
@@ -101,10 +101,8 @@ static size_t work_group_sizes_of_ir(hg_rv_backend *rb, hg_sim_machine *sim, con
       found = wgs;
     at = wgs_entry(value, at, module->functions[kernel].name, wgs);
   }
-  hg_cache_key key = {0};
-  if (all && sim && wgs_key(sim, module, &key))
-    hg_cache_put(&key, value, at);
-  hg_cache_key_free(&key);
+  if (all && key)
+    hg_cache_put(key, value, at);
   hg_ir_module_free(copy);
   free(value);
   return found;
@@ -115,7 +113,8 @@ size_t hg_rv_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_mod
   hg_cache_key key = {0};
   uint8_t *value = NULL;
   size_t size = 0, found = 0;
-  if (sim && wgs_key(sim, module, &key) && hg_cache_get(&key, &value, &size)) {
+  bool keyed = sim && wgs_key(sim, module, &key);
+  if (keyed && hg_cache_get(&key, &value, &size)) {
     /* checked as it is read: an entry comes from disk */
     for (size_t at = 0; at < size && !found;) {
       const char *entry = (const char *)value + at;
@@ -129,9 +128,11 @@ size_t hg_rv_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_mod
       at += n + 1 + sizeof wgs;
     }
   }
+  if (!found) /* on a miss the key computed above serves the entry made */
+    found = work_group_sizes_of_ir(hg_rv_of(be), module, name, keyed ? &key : NULL);
   hg_cache_key_free(&key);
   free(value);
-  return found ? found : work_group_sizes_of_ir(hg_rv_of(be), sim, module, name);
+  return found;
 }
 
 cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,

@@ -15,8 +15,8 @@ typedef hg_llvm_builtin_call bctx;
 
 static LLVMValueRef ci32(hg_rv_cg *g, uint64_t v) { return LLVMConstInt(g->e.i32, v, 0); }
 static LLVMValueRef ci64(hg_rv_cg *g, uint64_t v) { return LLVMConstInt(g->e.i64, v, 0); }
-static bool is_float(hg_ir_type t) { return t.scalar == HG_IR_F16 || t.scalar == HG_IR_F32 || t.scalar == HG_IR_F64; }
-static bool arg_unsigned(bctx *x, unsigned i) { return (x->in->flags >> i) & 1; }
+#define is_float hg_llvm_is_float
+#define arg_unsigned hg_llvm_arg_unsigned
 #define lane(g, v, l) hg_llvm_lane(&(g)->e, v, l)
 
 /* ---- work-item functions -------------------------------------------------------------------- */

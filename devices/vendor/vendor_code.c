@@ -1,6 +1,6 @@
 /* Code on the vendor backend: the IR module lowered to SPIR bitcode or PTX where the vendor takes
- * it (lowering/spir.h, lowering/ptx.h), else to OpenCL C (lowering/opencl_c.h), built by the vendor's compiler;
- * kernels launched through the vendor and timed by its profiling. */
+ * it (lowering/spir.h, lowering/ptx.h), else to OpenCL C (lowering/opencl_c.h), built by the
+ * vendor's compiler; kernels launched through the vendor and timed by its profiling. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,7 +182,8 @@ static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module 
   }
   uint64_t t0 = hg_host_clock_ns();
   if (!cached) {
-    bin = vb->spir ? hg_lower_spir(module, &size, why, sizeof why) : (uint8_t *)hg_lower_ptx(module, &size, why, sizeof why);
+    bin = vb->spir ? hg_lower_spir(module, &size, why, sizeof why)
+                   : (uint8_t *)hg_lower_ptx(module, &size, why, sizeof why);
     if (bin && keyed)
       hg_cache_put(&key, bin, size);
   }

@@ -72,9 +72,9 @@ static void unlink_job(hg_vendor_forms *f) {
   f->next = NULL;
 }
 
-/* Builds f, taken from the queue (lock held; released during the build). */
 static void quit_builder(void);
 
+/* Builds f, taken from the queue (lock held; released during the build). */
 static void build(hg_vendor_forms *f) {
   f->state = FORMS_BUILDING;
   building++;
