@@ -61,15 +61,33 @@ typedef struct hg_rect {
   size_t src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch;
 } hg_rect;
 
+/* An image as a backend holds it (docs/images.md, "Backends"): one shape for every backend, so
+ * that contents move between backends as packed bytes. Coordinates follow OpenCL's host API:
+ * a 1D array's layers are its rows, a 2D array's its slices. */
+typedef struct hg_image_layout {
+  cl_mem_object_type type; /* CL_MEM_OBJECT_IMAGE1D ... CL_MEM_OBJECT_IMAGE3D */
+  cl_image_format format;  /* one of common/image_format.h's */
+  size_t width, height, depth; /* pixels; 1 where the type has no such dimension */
+  size_t array_size;       /* layers of the array types; 1 otherwise */
+  size_t pixel_size;       /* bytes of one pixel */
+  size_t row_pitch;        /* width * pixel_size */
+  size_t slice_pitch;      /* 1D array: row_pitch; 2D array and 3D: row_pitch * height; else 0 */
+  size_t size;             /* bytes of the packed contents */
+} hg_image_layout;
+
 typedef enum hg_arg_kind {
   HG_ARG_BUFFER, /* global or constant buffer (mem may be NULL: a NULL pointer argument) */
   HG_ARG_LOCAL,  /* local memory of `size` bytes per work-group */
   HG_ARG_VALUE,  /* by-value bytes: scalars, vectors, structs */
+  HG_ARG_IMAGE,  /* mem: an image_alloc allocation of `image`'s layout; for IMAGE1D_BUFFER a
+                    buffer allocation, the image's pixels from `offset` */
+  HG_ARG_SAMPLER, /* value: a uint32_t of HG_SAMPLER_* bits (common/image_format.h) */
 } hg_arg_kind;
 
 typedef struct hg_launch_arg {
   hg_arg_kind kind;
-  hg_dev_mem *mem;     /* HG_ARG_BUFFER */
+  hg_dev_mem *mem;     /* HG_ARG_BUFFER, HG_ARG_IMAGE */
+  const hg_image_layout *image; /* HG_ARG_IMAGE */
   size_t offset;       /* HG_ARG_BUFFER: byte offset into mem (sub-buffers) */
   size_t size;         /* HG_ARG_LOCAL bytes, HG_ARG_VALUE bytes; HG_ARG_BUFFER: bytes from offset
                           the kernel may touch (a sub-buffer's size; 0: to the end of mem) */
@@ -110,6 +128,9 @@ typedef struct hg_backend_limits {
   cl_ulong max_constant_buffer_size;
   cl_uint max_constant_args;
   bool fp64;
+  /* images: every format of common/image_format.h for every image type it may be used with,
+   * within the profile's image limits (common/profile_limits.h), and image_alloc */
+  bool images;
 } hg_backend_limits;
 
 /* What applications size and tune their work by, as the backend device reports it. The virtual
@@ -186,6 +207,15 @@ typedef struct hg_backend_ops {
    * handle, or NULL when it cannot. The range stays mapped and allocated until then. */
   void *(*host_register)(hg_backend *be, void *ptr, size_t size);
   void (*host_unregister)(hg_backend *be, void *handle);
+  /* Optional (a backend without it has limits.images false): an allocation holding an image of
+   * this layout, freed by mem_free (docs/images.md, "Backends"). The memory operations take it
+   * in the packed layout of layout->size bytes: mem_read, mem_write and mem_copy (two images of
+   * one layout) of the whole contents only (offset 0, size layout->size); the rect forms with
+   * an image side's origin and region as OpenCL's image commands give them, but in bytes along
+   * x (multiples of pixel_size), the pitches of that side ignored; mem_copy_rect between two
+   * images of one format, or an image and a buffer either way. Never mem_fill (the platform
+   * fills images by writes). mem_host_map and mem_host_address may answer NULL for images. */
+  cl_int (*image_alloc)(hg_backend *be, const hg_image_layout *layout, hg_dev_mem **out);
 
   /* code: lower the IR module for this backend and build it; log receives a malloc'd build log */
   cl_int (*program_build)(hg_backend *be, const struct hg_ir_module *module, const char *options,

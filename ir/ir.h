@@ -30,7 +30,21 @@ typedef enum hg_ir_scalar {
   HG_IR_F32,
   HG_IR_F64,
   HG_IR_PTR, /* 64-bit pointer in the address space named by the type */
+  /* added in format 1.2 (docs/ir-spec.md, "Images and samplers"); never in vectors, memory,
+   * phis or selects: kernel parameters, builtin call operands, and sampler constants */
+  HG_IR_IMAGE,   /* an image: `addrspace` holds its hg_ir_image_dim, `reserved` its access */
+  HG_IR_SAMPLER, /* a sampler: its constants are HG_SAMPLER_* bits (common/image_format.h) */
 } hg_ir_scalar;
+
+/* The dimensionality of an HG_IR_IMAGE type (its `addrspace` byte). */
+typedef enum hg_ir_image_dim {
+  HG_IMAGE_1D = 1, HG_IMAGE_1D_BUFFER, HG_IMAGE_1D_ARRAY, HG_IMAGE_2D, HG_IMAGE_2D_ARRAY, HG_IMAGE_3D,
+} hg_ir_image_dim;
+
+/* The access of an HG_IR_IMAGE type (its `reserved` byte), as the kernel argument's qualifier. */
+typedef enum hg_ir_image_access {
+  HG_IMAGE_READ_ONLY = 1, HG_IMAGE_WRITE_ONLY = 2, HG_IMAGE_READ_WRITE = 3,
+} hg_ir_image_access;
 
 typedef enum hg_ir_addrspace {
   HG_AS_PRIVATE = 0,
@@ -44,8 +58,8 @@ typedef enum hg_ir_addrspace {
 typedef struct hg_ir_type {
   uint8_t scalar;    /* hg_ir_scalar */
   uint8_t lanes;     /* 1 for scalars */
-  uint8_t addrspace; /* HG_IR_PTR only */
-  uint8_t reserved;  /* zero */
+  uint8_t addrspace; /* HG_IR_PTR: hg_ir_addrspace; HG_IR_IMAGE: hg_ir_image_dim */
+  uint8_t reserved;  /* HG_IR_IMAGE: hg_ir_image_access; zero otherwise */
 } hg_ir_type;
 
 /* ---- values --------------------------------------------------------------------------- */
@@ -315,8 +329,17 @@ static inline hg_ir_type hg_ir_ptr_ty(hg_ir_addrspace as) {
   hg_ir_type t = {HG_IR_PTR, 1, (uint8_t)as, 0};
   return t;
 }
+static inline hg_ir_type hg_ir_image_ty(hg_ir_image_dim dim, hg_ir_image_access access) {
+  hg_ir_type t = {HG_IR_IMAGE, 1, (uint8_t)dim, (uint8_t)access};
+  return t;
+}
+static inline hg_ir_type hg_ir_sampler_ty(void) {
+  hg_ir_type t = {HG_IR_SAMPLER, 1, 0, 0};
+  return t;
+}
 static inline bool hg_ir_type_eq(hg_ir_type a, hg_ir_type b) {
-  return a.scalar == b.scalar && a.lanes == b.lanes && (a.scalar != HG_IR_PTR || a.addrspace == b.addrspace);
+  return a.scalar == b.scalar && a.lanes == b.lanes && (a.scalar != HG_IR_PTR || a.addrspace == b.addrspace) &&
+         (a.scalar != HG_IR_IMAGE || (a.addrspace == b.addrspace && a.reserved == b.reserved));
 }
 unsigned hg_ir_scalar_bytes(hg_ir_scalar s); /* BOOL counts 1 */
 
