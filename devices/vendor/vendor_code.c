@@ -102,7 +102,6 @@ cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const c
     return hg_vendor_error(err);
   }
   cl_int build_err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, opts, NULL, NULL);
-  atomic_store(&vb->compiled_source, true);
   if (log) {
     free(*log);
     *log = build_log(vb, prog);

@@ -72,7 +72,6 @@ static void unlink_job(hg_vendor_forms *f) {
   f->next = NULL;
 }
 
-static void quit_builder(void);
 
 /* Builds f, taken from the queue (lock held; released during the build). */
 static void build(hg_vendor_forms *f) {
@@ -118,8 +117,9 @@ static void *builder(void *arg) {
 }
 
 /* At exit: no build may still be inside the vendor's library while it is torn down. Registered
- * after the vendor's compiler has run on an application thread (warm_compiler), so that it runs
- * before the exit handlers the compiler registered (idempotent: registered once per vendor). */
+ * when the builder starts, after the vendor library has registered the exit handlers it registers
+ * when loaded, so it runs before them. Not before handlers a vendor registers later, during a
+ * build: NVIDIA's compiler does (docs/ptx-backend.md, "A crash at exit"). */
 static void quit_builder(void) {
   pthread_mutex_lock(&lock);
   quitting = true;
@@ -127,25 +127,6 @@ static void quit_builder(void) {
   while (building)
     pthread_cond_wait(&changed, &lock);
   pthread_mutex_unlock(&lock);
-}
-
-/* A vendor's OpenCL C compiler may register exit handlers the first time it runs (NVIDIA's
- * does). Its first run must not be the builder's, or those handlers, registered after
- * quit_builder, would tear the compiler down under a build still running at exit (bench-kernels
- * with HETGPU_PTX=1, where plain programs come as PTX, crashed at exit on the H200 so). So a
- * vendor that has compiled no OpenCL C yet compiles an empty kernel here, on the caller's
- * thread, before its first forms are queued; quit_builder is registered after it. */
-static void warm_compiler(hg_vendor_backend *vb) {
-  const char *empty[1] = {"__kernel void hg_warm(void) {}"};
-  cl_int err = CL_SUCCESS;
-  cl_program prog = VCL(vb->context)->clCreateProgramWithSource(vb->context, 1, empty, NULL, &err);
-  if (prog) {
-    err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, "", NULL, NULL);
-    VCL(prog)->clReleaseProgram(prog);
-  }
-  atomic_store(&vb->compiled_source, true);
-  HG_LOG(HG_LOG_COMPILE, "%s: the OpenCL C compiler warmed up before the first forms (%d)", vb->base.name, err);
-  atexit(quit_builder);
 }
 
 hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, const char *opts) {
@@ -161,15 +142,13 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, cons
   f->source = source;
   f->opts = opts_copy;
   f->state = FORMS_QUEUED;
-  if (!atomic_load(&vb->compiled_source))
-    warm_compiler(vb);
   pthread_mutex_lock(&lock);
   if (!builder_started && !quitting) {
     pthread_t t;
     builder_started = pthread_create(&t, NULL, builder, NULL) == 0;
     if (builder_started) {
       pthread_detach(t);
-      atexit(quit_builder); /* after the vendor's handlers: its compiler ran before (warm_compiler) */
+      atexit(quit_builder);
     } else {
       HG_LOG(HG_LOG_COMPILE, "no thread for building stoppable forms: they are built when first needed");
     }

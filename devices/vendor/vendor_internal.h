@@ -35,7 +35,6 @@ typedef struct hg_vendor_backend {
   cl_command_queue plain_queue; /* in-order, no profiling (NULL: everything goes to queue) */
   bool spir;                    /* programs' plain kernels go to it as SPIR bitcode (vendor_code.c) */
   bool ptx;                     /* ... as PTX (lowering/ptx.h) */
-  atomic_bool compiled_source;  /* the vendor's OpenCL C compiler has run in this process */
   pthread_mutex_t stream_lock;  /* vendor_stream.c: the order across the two queues */
   cl_command_queue last_queue;  /* where the latest operation went */
   cl_event last_event;          /* the latest operation with an event (retained), or NULL */
