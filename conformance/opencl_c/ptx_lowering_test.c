@@ -76,6 +76,16 @@ int main(int argc, char **argv) {
   CHECK(ptx && strstr(ptx, "div.rn.f32") && strstr(ptx, "sqrt.rn.f32") && !strstr(ptx, "div.full"),
         "-cl-fp32-correctly-rounded-divide-sqrt: %s", ptx ? "approximate instructions" : err);
   free(ptx);
+  /* a counted loop exits on an equality test of its counter, which ptxas unrolls further */
+  ptx = ptx_of("__kernel void k(__global const uint *in, __global uint *out) {\n"
+               "  uint a = in[get_global_id(0)], b = ~a;\n"
+               "  for (uint r = 0; r < 64; r++) { uint f = r < 16 ? a & b : r < 32 ? a | b : a ^ b;\n"
+               "    b = a; a = rotate(a + f + in[r], 5u); }\n"
+               "  out[get_global_id(0)] = a ^ b; }\n",
+               "", err, sizeof err);
+  CHECK(ptx && (strstr(ptx, "setp.eq.") || strstr(ptx, "setp.ne.")), "counted loop: %s",
+        ptx ? "no equality exit test" : err);
+  free(ptx);
   /* left to the OpenCL C back end, with the reason */
   static const struct {
     const char *source, *reason;

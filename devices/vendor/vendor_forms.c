@@ -72,7 +72,6 @@ static void unlink_job(hg_vendor_forms *f) {
   f->next = NULL;
 }
 
-
 /* Builds f, taken from the queue (lock held; released during the build). */
 static void build(hg_vendor_forms *f) {
   f->state = FORMS_BUILDING;
