@@ -67,7 +67,7 @@ static void *mem_at(hg_backend *be, hg_dev_mem *m, size_t offset, size_t size) {
   return hg_sim_dram_ptr(rb->sim, m->addr + offset, size ? size : 1);
 }
 
-static cl_int rv_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
+cl_int hg_rv_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out) {
   hg_rv_backend *rb = hg_rv_of(be);
   *out = NULL;
   hg_sim_machine *sim = hg_rv_machine(rb);
@@ -161,7 +161,19 @@ static uint8_t *rect_buffer(hg_backend *be, hg_dev_mem *m, const hg_rect *r, con
   return hg_sim_dram_ptr(hg_rv_of(be)->sim, m->addr, m->size ? m->size : 1);
 }
 
-static cl_int rv_mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *r, void *dst) {
+/* An image side of a rect operation is addressed with its layout's pitches (the hg_rect's are
+ * ignored there): x in bytes, y rows (a 1D array's layers), z slices (a 2D array's layers). */
+static hg_rect image_pitches(const hg_rect *in, const hg_dev_mem *src, const hg_dev_mem *dst) {
+  hg_rect r = *in;
+  if (src && src->is_image)
+    r.src_row_pitch = src->image.row_pitch, r.src_slice_pitch = src->image.slice_pitch;
+  if (dst && dst->is_image)
+    r.dst_row_pitch = dst->image.row_pitch, r.dst_slice_pitch = dst->image.slice_pitch;
+  return r;
+}
+
+static cl_int rv_mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *rin, void *dst) {
+  hg_rect rr = image_pitches(rin, src, NULL), *r = &rr;
   uint8_t *s = rect_buffer(be, src, r, r->src_origin, r->src_row_pitch, r->src_slice_pitch);
   if (!s)
     return CL_INVALID_VALUE;
@@ -170,7 +182,8 @@ static cl_int rv_mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *r
   return CL_SUCCESS;
 }
 
-static cl_int rv_mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, const void *src) {
+static cl_int rv_mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *rin, const void *src) {
+  hg_rect rr = image_pitches(rin, NULL, dst), *r = &rr;
   uint8_t *d = rect_buffer(be, dst, r, r->dst_origin, r->dst_row_pitch, r->dst_slice_pitch);
   if (!d)
     return CL_INVALID_VALUE;
@@ -179,7 +192,8 @@ static cl_int rv_mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *
   return CL_SUCCESS;
 }
 
-static cl_int rv_mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r) {
+static cl_int rv_mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rin) {
+  hg_rect rr = image_pitches(rin, src, dst), *r = &rr;
   uint8_t *s = rect_buffer(be, src, r, r->src_origin, r->src_row_pitch, r->src_slice_pitch);
   uint8_t *d = rect_buffer(be, dst, r, r->dst_origin, r->dst_row_pitch, r->dst_slice_pitch);
   if (!s || !d)
@@ -200,7 +214,8 @@ static void rv_destroy(hg_backend *be) {
 static const hg_backend_ops riscv_ops = {
     .kind = "riscv",
     .destroy = rv_destroy,
-    .mem_alloc = rv_mem_alloc,
+    .mem_alloc = hg_rv_mem_alloc,
+    .image_alloc = hg_rv_image_alloc,
     .mem_free = rv_mem_free,
     .mem_read = rv_mem_read,
     .mem_write = rv_mem_write,

@@ -32,6 +32,8 @@ typedef struct hg_rv_backend {
 struct hg_dev_mem {
   uint64_t addr; /* DRAM address */
   size_t size;   /* as asked; DRAM holds it rounded up to HG_RV_BUFFER_GRANULE */
+  bool is_image; /* image_alloc: the packed pixels of `image` (size == image.size) */
+  hg_image_layout image;
 };
 
 struct hg_dev_program {
@@ -65,6 +67,12 @@ int hg_rv_printf_collect(const hg_dev_program *p, hg_sim_machine *sim, const uin
  * value). scratch: num_params words. Returns the number of ranges appended. */
 size_t hg_rv_launch_windows(const hg_ir_module *m, const hg_ir_function *f, const hg_launch *launch,
                             const uint64_t *local_at, hg_sim_range *ranges, uint64_t *addr, uint32_t *scratch);
+
+/* backend_image.c: image_alloc, and the image descriptor (devices/riscv/runtime/rt_image.h) of
+ * image argument a, its pixels at DRAM address `pixels` as the kernel addresses them. */
+cl_int hg_rv_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out);
+cl_int hg_rv_image_alloc(hg_backend *be, const hg_image_layout *layout, hg_dev_mem **out);
+void hg_rv_image_descriptor(const hg_launch_arg *a, uint64_t pixels, void *desc);
 
 unsigned hg_riscv_probe(hg_backend **out, unsigned max);
 cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,

@@ -21,6 +21,7 @@
 #include "devices/printf_buffer.h"
 #include "devices/riscv/backend_internal.h"
 #include "devices/riscv/backend_state.h"
+#include "devices/riscv/runtime/rt_image.h"
 #include "common/log.h"
 #include "common/safepoint_settings.h"
 
@@ -248,7 +249,11 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
     goto done;
   /* descriptor + argument block in one DRAM allocation */
   uint32_t args_size = hg_rv_arg_layout_of(f, lay);
-  uint64_t desc_bytes = HG_RV_D_WORDS * 8, block_size = desc_bytes + args_size;
+  /* image descriptors (rt_image.h) follow the argument block, one per image argument */
+  uint32_t nimages = 0;
+  for (uint32_t i = 0; i < f->num_params; i++)
+    nimages += launch->args[i].kind == HG_ARG_IMAGE;
+  uint64_t desc_bytes = HG_RV_D_WORDS * 8, block_size = desc_bytes + args_size + (uint64_t)nimages * HG_RT_IMAGE_BYTES;
   /* a printf buffer (writable) when the program prints: count word + records */
   uint64_t pf_cap = k->prog->obj.num_formats ? HG_PROFILE_PRINTF_BUFFER_SIZE : 0;
   if (pf_cap && hg_sim_dram_alloc(sim, pf_cap + 8, &pf_block) != HG_SIM_OK) {
@@ -317,6 +322,7 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
   if (k->prog->image.data_size)
     ranges[nranges++] = (hg_sim_range){k->prog->image.data_base, k->prog->image.data_size, true};
   nranges += hg_rv_launch_windows(k->prog->module, f, launch, local_at, ranges + nranges, arg_addr, scratch);
+  uint32_t image_at = 0;
   for (uint32_t i = 0; i < f->num_params; i++) {
     const hg_launch_arg *a = &launch->args[i];
     uint8_t *slot = args + lay[i].offset;
@@ -328,6 +334,24 @@ static cl_int rv_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *launc
     case HG_ARG_VALUE:
       memcpy(slot, a->value, a->size < lay[i].size ? a->size : lay[i].size);
       break;
+    case HG_ARG_IMAGE: {
+      if (!arg_addr[i]) { /* no pixels, or not inside its allocation */
+        rc = CL_INVALID_MEM_OBJECT;
+        goto done;
+      }
+      uint64_t at = desc_bytes + args_size + (uint64_t)image_at++ * HG_RT_IMAGE_BYTES;
+      hg_rv_image_descriptor(a, arg_addr[i], (uint8_t *)desc + at);
+      uint64_t dev = block + at;
+      memcpy(slot, &dev, 8);
+      break;
+    }
+    case HG_ARG_SAMPLER: {
+      uint32_t bits = 0;
+      if (a->value)
+        memcpy(&bits, a->value, sizeof bits);
+      memcpy(slot, &bits, sizeof bits);
+      break;
+    }
     }
   }
   size_t njobs = 0;

@@ -7,7 +7,8 @@
  * passed twice, or a sub-buffer beside its parent, keeps one address per byte (pointers
  * compare as the kernel expects). An argument that reaches its allocation's end also gets the
  * allocation's padding (HG_RV_BUFFER_GRANULE): real devices' allocations are padded, and
- * kernels that touch a few bytes past a buffer run there. */
+ * kernels that touch a few bytes past a buffer run there. An image argument's pixels are a
+ * window of their own too (read-only unless the kernel's access qualifier writes). */
 #include "devices/riscv/backend_internal.h"
 
 /* The bytes of buffer argument a: [lo, hi) in DRAM; false when it has none. */
@@ -19,6 +20,17 @@ static bool buffer_span(const hg_launch_arg *a, uint64_t *lo, uint64_t *hi) {
   *hi = *lo + (a->size && a->size < room ? a->size : room);
   if (*hi == a->mem->addr + a->mem->size) /* the padding behind the buffer is its own */
     *hi = a->mem->addr + ((a->mem->size + HG_RV_BUFFER_GRANULE - 1) & ~(uint64_t)(HG_RV_BUFFER_GRANULE - 1));
+  return true;
+}
+
+/* The pixels of image argument a: [lo, hi) in DRAM (a 1D buffer image's from its offset into
+ * the buffer); false when it has none or they do not fit the allocation. */
+static bool image_span(const hg_launch_arg *a, uint64_t *lo, uint64_t *hi) {
+  if (a->kind != HG_ARG_IMAGE || !a->mem || !a->image || a->offset > a->mem->size ||
+      a->image->size > a->mem->size - a->offset)
+    return false;
+  *lo = a->mem->addr + a->offset;
+  *hi = *lo + a->image->size;
   return true;
 }
 
@@ -55,6 +67,11 @@ size_t hg_rv_launch_windows(const hg_ir_module *m, const hg_ir_function *f, cons
       addr[i] = HG_SIM_WINDOW_ADDR(HG_RV_PARAM_WINDOW(i)) + local_at[i];
       if (a->size)
         ranges[n++] = (hg_sim_range){local_at[i], a->size, true, true, HG_RV_PARAM_WINDOW(i)};
+      continue;
+    }
+    if (image_span(a, &lo, &hi)) { /* a window of its own, writable for write_only images */
+      addr[i] = HG_SIM_WINDOW_ADDR(HG_RV_PARAM_WINDOW(i)) + lo;
+      ranges[n++] = (hg_sim_range){lo, hi - lo, f->args[i].access_qual != 1, false, HG_RV_PARAM_WINDOW(i)};
       continue;
     }
     if (!buffer_span(a, &lo, &hi))

@@ -266,4 +266,10 @@ static LLVMValueRef riscv_first(bctx *x) {
 
 static const hg_llvm_builtin_hooks k_riscv_builtins = {"riscv", riscv_first, runtime_math};
 
-LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in) { return hg_llvm_builtin(&g->e, in, &k_riscv_builtins); }
+LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in) {
+  /* image builtins take image and sampler operands, which only the RISC-V side knows how to
+   * lower (codegen_image.c) */
+  if (in->num_imm && in->imm[0] < g->m->num_strings && hg_rv_is_image_builtin(g->m->strings[in->imm[0]]))
+    return hg_rv_image_builtin(g, in);
+  return hg_llvm_builtin(&g->e, in, &k_riscv_builtins);
+}

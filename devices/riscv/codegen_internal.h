@@ -24,7 +24,14 @@ typedef struct hg_rv_cg {
 
 /* The target-neutral lowering's helpers, on g (every pointer is address space 0). */
 #define hg_rv_fail(g, ...) hg_llvm_fail(&(g)->e, __VA_ARGS__)
-static inline LLVMTypeRef hg_rv_type(hg_rv_cg *g, hg_ir_type t) { return hg_llvm_type(&g->e, t); }
+/* An image is the address of its descriptor, a sampler its i32 of bits (codegen_image.c). */
+static inline LLVMTypeRef hg_rv_type(hg_rv_cg *g, hg_ir_type t) {
+  if (t.scalar == HG_IR_IMAGE)
+    return g->ptr;
+  if (t.scalar == HG_IR_SAMPLER)
+    return g->e.i32;
+  return hg_llvm_type(&g->e, t);
+}
 static inline LLVMTypeRef hg_rv_scalar_type(hg_rv_cg *g, hg_ir_scalar s) { return hg_llvm_scalar_type(&g->e, s, 0); }
 static inline LLVMValueRef hg_rv_value(hg_rv_cg *g, uint32_t v) { return hg_llvm_value(&g->e, v); }
 static inline LLVMValueRef hg_rv_intrinsic(hg_rv_cg *g, const char *name, LLVMTypeRef *over, unsigned nover,
@@ -36,6 +43,9 @@ LLVMValueRef hg_rv_call_external(hg_rv_cg *g, const char *name, LLVMTypeRef ret,
 /* Lowers one call_builtin (the shared lowering, lowering/llvm_builtins.h, with RISC-V's hooks);
  * NULL (with g->failed) when the builtin is not supported. */
 LLVMValueRef hg_rv_builtin(hg_rv_cg *g, const hg_ir_inst *in);
+/* Image builtins (codegen_image.c): read_image*, write_image*, get_image_*. */
+bool hg_rv_is_image_builtin(const char *name);
+LLVMValueRef hg_rv_image_builtin(hg_rv_cg *g, const hg_ir_inst *in);
 /* half storage (codegen_half.c): the vload_half / vloada_half / vstore_half / vstorea_half
  * families (NULL, without failing, for any other name); binary16 bits <-> float. */
 LLVMValueRef hg_rv_half_data(hg_rv_cg *g, const char *name, LLVMValueRef *a, const hg_ir_type *at, unsigned n,
