@@ -324,6 +324,7 @@ typedef struct rd {
   char *err;
   size_t err_size;
   const char *what; /* section being read, for messages */
+  uint16_t minor;   /* the file's format minor version */
 } rd;
 
 static bool fail(rd *r, const char *msg) {
@@ -361,7 +362,12 @@ static hg_ir_type r_type(rd *r) {
     t.lanes = r->p[r->at + 1];
     t.addrspace = r->p[r->at + 2];
     t.reserved = r->p[r->at + 3];
-    r->at += 4;
+    /* images and samplers exist since 1.2; their dimension and access bytes are checked here,
+     * before anything indexes a name table with them */
+    if ((t.scalar == HG_IR_IMAGE || t.scalar == HG_IR_SAMPLER) && (r->minor < 2 || !hg_ir_type_valid(t)))
+      fail(r, r->minor < 2 ? "image or sampler type in a file older than format 1.2" : "invalid image or sampler type");
+    else
+      r->at += 4;
   }
   return t;
 }
@@ -726,7 +732,7 @@ hg_ir_module *hg_ir_decode(const uint8_t *data, size_t size, char *err, size_t e
     fail(&hdr, "file size in the header differs from the data size");
     return NULL;
   }
-  if (hsize < HEADER_SIZE || hsize > size || (minor == HG_IR_VERSION_MINOR && hsize != HEADER_SIZE)) {
+  if (hsize < HEADER_SIZE || hsize > size || (minor >= 1 && minor <= HG_IR_VERSION_MINOR && hsize != HEADER_SIZE)) {
     fail(&hdr, "bad header size");
     return NULL;
   }
@@ -735,7 +741,7 @@ hg_ir_module *hg_ir_decode(const uint8_t *data, size_t size, char *err, size_t e
     hg_ir_errf(err, err_size, "invalid IR binary: checksum mismatch (stored %08x, computed %08x)", crc, got);
     return NULL;
   }
-  if (minor == HG_IR_VERSION_MINOR && rd32(data + 28) != 0) {
+  if (minor >= 1 && minor <= HG_IR_VERSION_MINOR && rd32(data + 28) != 0) {
     fail(&hdr, "unknown header flags");
     return NULL;
   }
@@ -777,7 +783,7 @@ hg_ir_module *hg_ir_decode(const uint8_t *data, size_t size, char *err, size_t e
   bool ok = m != NULL;
   static const char *const names[SEC_KNOWN_ + 1] = {"", "string table", "module", "globals", "functions"};
   for (int s = 1; ok && s <= SEC_KNOWN_; s++) {
-    rd r = {data + off[s], len[s], 0, false, err, err_size, names[s]};
+    rd r = {data + off[s], len[s], 0, false, err, err_size, names[s], minor};
     switch (s) {
     case SEC_STRTAB: ok = dec_strtab(&r, &st, m); break;
     case SEC_MODULE: ok = dec_module(&r, &st, m); break;

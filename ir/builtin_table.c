@@ -2,7 +2,8 @@
  * OpenCL C 1.2 builtins (specification section 6.12) in the IR's types, plus hetGPU's own. Row
  * syntax: ir/builtin_table.h. Names absent here are no call_builtin: barrier is the BARRIER
  * opcode, the C11-style atomics are IR atomics, the asynchronous copies loops (the front end's
- * prelude), vec_step a constant, images not supported. */
+ * prelude), vec_step a constant. The image builtins' operands depend on the image's dimension and access:
+ * their row only names them, ir/images.c checks them. */
 #include "ir/builtin_table.h"
 
 #define WI HG_IR_BF_WORK_ITEM
@@ -109,6 +110,12 @@ const hg_ir_builtin_row hg_ir_builtin_rows[] = {
 
     /* 6.12.13 printf: the constant format string, then the promoted arguments */
     {"printf", HG_IR_BF_PRINTF, "i=c*", 0, 0},
+
+    /* 6.12.14 images (format 1.2): names only, the operands are checked by ir/images.c */
+    {"read_imagef read_imagei read_imageui write_imagef write_imagei write_imageui get_image_width "
+     "get_image_height get_image_depth get_image_channel_data_type get_image_channel_order get_image_array_size "
+     "get_image_dim",
+     HG_IR_BF_IMAGE, "", 0, 0},
 
     /* a stoppable kernel's safe-point check (ir/resumable.c) */
     {HG_IR_STOP_POLL_BUILTIN, HG_IR_BF_INTERNAL, "b=", 0, 0},

@@ -345,6 +345,17 @@ bool hg_ir_builtin_check(const hg_ir_module *m, const hg_ir_function *f, const h
       hg_ir_errf(err, err_size, "builtin \"%s\": operand %u names no value", name, k);
       return false;
     }
+  if (hg_ir_builtin_family_of(name) == HG_IR_BF_IMAGE)
+    return hg_ir_image_builtin_check(m, f, in, name, err, err_size);
+  /* images and samplers are operands of the image builtins only (not even printf's) */
+  for (uint32_t k = 0; k < in->num_operands; k++) {
+    uint8_t s = f->values[in->operands[k]].type.scalar;
+    if (s == HG_IR_IMAGE || s == HG_IR_SAMPLER) {
+      hg_ir_errf(err, err_size, "builtin \"%s\": operand %u is an image or sampler, which only the image builtins take",
+                 name, k);
+      return false;
+    }
+  }
   row_result best = {0, ""}, r;
   bool known = false;
   for (unsigned i = 0; i < hg_ir_builtin_num_rows; i++) {

@@ -23,6 +23,7 @@ typedef enum hg_ir_builtin_family {
   HG_IR_BF_ATOMIC,      /* the OpenCL 1.2 atomic_* and atom_* functions */
   HG_IR_BF_PRINTF,
   HG_IR_BF_INTERNAL,    /* hetGPU's own, e.g. HG_IR_STOP_POLL_BUILTIN */
+  HG_IR_BF_IMAGE,       /* read_image*, write_image*, get_image_* (format 1.2; ir/images.c) */
 } hg_ir_builtin_family;
 
 /* The family of a name a call_builtin may carry, HG_IR_BF_UNKNOWN for any other name. */
@@ -38,5 +39,15 @@ bool hg_ir_builtin_check(const hg_ir_module *m, const hg_ir_function *f, const h
 /* Splits a convert_ name: the destination type's name ("int4"), whether _sat is given and the
  * rounding mode (0 default, 'e' rte, 'z' rtz, 'p' rtp, 'n' rtn). False for any other name. */
 bool hg_ir_builtin_parse_convert(const char *name, char *dst_type, unsigned dst_size, bool *sat, char *rounding);
+
+/* ---- images and samplers (ir/images.c, docs/ir-spec.md "Images and samplers") ---------- */
+/* A sampler constant's bits are valid: only HG_SAMPLER_VALID_BITS, an addressing mode of
+ * OpenCL's five, exactly one filter. */
+bool hg_ir_sampler_valid(uint64_t bits);
+/* Lanes of an image's coordinate: 1D and 1D buffer 1; 1D array and 2D 2; 2D array and 3D 4. */
+unsigned hg_ir_image_coord_lanes(hg_ir_image_dim dim);
+/* The operand rules of an HG_IR_BF_IMAGE builtin (called by hg_ir_builtin_check). */
+bool hg_ir_image_builtin_check(const hg_ir_module *m, const hg_ir_function *f, const hg_ir_inst *in, const char *name,
+                               char *err, size_t err_size);
 
 #endif

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define HG_IR_VERSION_MAJOR 1
-#define HG_IR_VERSION_MINOR 1
+#define HG_IR_VERSION_MINOR 2 /* 1.2: images and samplers; readers accept 1.0 to 1.2 */
 #define HG_IR_NONE UINT32_MAX
 
 /* ---- types ---------------------------------------------------------------------------- */

@@ -37,6 +37,11 @@ char *hg_ir_strdup(const char *s) {
 
 bool hg_ir_type_valid(hg_ir_type t) {
   bool lanes_ok = t.lanes == 1 || t.lanes == 2 || t.lanes == 3 || t.lanes == 4 || t.lanes == 8 || t.lanes == 16;
+  if (t.scalar == HG_IR_IMAGE) /* addrspace: the dimension, reserved: the access (format 1.2) */
+    return t.lanes == 1 && t.addrspace >= HG_IMAGE_1D && t.addrspace <= HG_IMAGE_3D &&
+           t.reserved >= HG_IMAGE_READ_ONLY && t.reserved <= HG_IMAGE_READ_WRITE;
+  if (t.scalar == HG_IR_SAMPLER)
+    return t.lanes == 1 && t.addrspace == 0 && t.reserved == 0;
   if (t.scalar > HG_IR_PTR || t.reserved || !lanes_ok)
     return false;
   if (t.scalar == HG_IR_PTR)
@@ -52,6 +57,7 @@ unsigned hg_ir_scalar_bytes(hg_ir_scalar s) {
   case HG_IR_I16: case HG_IR_F16: return 2;
   case HG_IR_I32: case HG_IR_F32: return 4;
   case HG_IR_I64: case HG_IR_F64: case HG_IR_PTR: return 8;
+  case HG_IR_IMAGE: case HG_IR_SAMPLER: return 8; /* handles; never in memory */
   default: return 0;
   }
 }
@@ -60,7 +66,7 @@ unsigned hg_ir_scalar_bytes(hg_ir_scalar s) {
 static hg_ir_type canon(hg_ir_type t) {
   if (t.scalar == HG_IR_VOID)
     t.lanes = 1;
-  if (t.scalar != HG_IR_PTR)
+  if (t.scalar != HG_IR_PTR && t.scalar != HG_IR_IMAGE)
     t.addrspace = 0;
   return t;
 }

@@ -279,9 +279,30 @@ static bool block_ref(tok *t, uint32_t *out) {
   return true;
 }
 
+/* `sampler`, or an image type `<dim>.<access>` (image2d.ro): whole tokens, no lanes. */
+static bool parse_image_type(const tok *t, hg_ir_type *ty) {
+  if (t->len == 7 && memcmp(t->s, "sampler", 7) == 0) {
+    *ty = hg_ir_sampler_ty();
+    return true;
+  }
+  for (int d = HG_IMAGE_1D; d <= HG_IMAGE_3D; d++) {
+    size_t l = strlen(hg_ir_image_dim_names[d]);
+    if (t->len != l + 3 || memcmp(t->s, hg_ir_image_dim_names[d], l) != 0 || t->s[l] != '.')
+      continue;
+    for (int a = HG_IMAGE_READ_ONLY; a <= HG_IMAGE_READ_WRITE; a++)
+      if (memcmp(t->s + l + 1, hg_ir_image_access_names[a], 2) == 0) {
+        *ty = hg_ir_image_ty((hg_ir_image_dim)d, (hg_ir_image_access)a);
+        return true;
+      }
+  }
+  return false;
+}
+
 static bool parse_type_tok(tok *t, hg_ir_type *ty) {
   if (t->kind != T_IDENT)
     return false;
+  if (parse_image_type(t, ty))
+    return true;
   const char *s = t->s, *e = t->s + t->len;
   int sc = -1;
   size_t used = 0;
@@ -443,10 +464,13 @@ static bool parse_const_lane(parser *p, hg_ir_type ty, uint64_t *w) {
     *w = 0;
     return true;
   }
+  if (ty.scalar == HG_IR_IMAGE)
+    return perr(p, t->line, "images have no constants");
   if (t->kind != T_NUM)
     return perr(p, t->line, "expected a number");
   uint64_t v = t->neg ? 0 - t->num : t->num;
-  unsigned b = ty.scalar == HG_IR_BOOL ? 1 : 8 * hg_ir_scalar_bytes(ty.scalar);
+  /* a sampler constant is its 32 HG_SAMPLER_* bits */
+  unsigned b = ty.scalar == HG_IR_BOOL ? 1 : ty.scalar == HG_IR_SAMPLER ? 32 : 8 * hg_ir_scalar_bytes(ty.scalar);
   if (b < 64) {
     bool fits = t->neg ? t->num <= (1ull << (b - 1)) : t->num < (1ull << b);
     if (!fits || (ty.scalar >= HG_IR_F16 && t->neg))

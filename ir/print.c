@@ -19,6 +19,9 @@ const char *const hg_ir_karg_names[HG_KARG_IMAGE + 1] = {"global_ptr", "constant
 const char *const hg_ir_safepoint_names[HG_SAFEPOINT_LOOP_HEADER + 1] = {"entry", "barrier", "loop_header"};
 const char *const hg_ir_program_kind_names[HG_IR_PROGRAM_LIBRARY + 1] = {"executable", "object", "library"};
 const char *const hg_ir_fence_names[3] = {"local", "global", "image"};
+const char *const hg_ir_image_dim_names[HG_IMAGE_3D + 1] = {"", "image1d", "image1d_buffer", "image1d_array",
+                                                            "image2d", "image2d_array", "image3d"};
+const char *const hg_ir_image_access_names[HG_IMAGE_READ_WRITE + 1] = {"", "ro", "wo", "rw"};
 
 typedef struct sb {
   char *p;
@@ -87,6 +90,15 @@ static void put_name(sb *s, const char *n) {
 }
 
 void hg_ir_type_text(hg_ir_type t, char *buf, size_t n) {
+  if (t.scalar == HG_IR_SAMPLER && t.lanes == 1) {
+    snprintf(buf, n, "sampler");
+    return;
+  }
+  if (t.scalar == HG_IR_IMAGE && t.lanes == 1) { /* image2d.ro; "?" for bytes out of range */
+    snprintf(buf, n, "%s.%s", t.addrspace >= HG_IMAGE_1D && t.addrspace <= HG_IMAGE_3D ? hg_ir_image_dim_names[t.addrspace] : "image?",
+             t.reserved >= HG_IMAGE_READ_ONLY && t.reserved <= HG_IMAGE_READ_WRITE ? hg_ir_image_access_names[t.reserved] : "?");
+    return;
+  }
   if (t.scalar > HG_IR_PTR) {
     snprintf(buf, n, "?%u", t.scalar);
     return;
@@ -105,7 +117,7 @@ static void put_type(sb *s, hg_ir_type t) {
 }
 
 static void put_const_lane(sb *s, hg_ir_type t, uint64_t w) {
-  if (t.scalar >= HG_IR_F16 && t.scalar <= HG_IR_F64) {
+  if ((t.scalar >= HG_IR_F16 && t.scalar <= HG_IR_F64) || t.scalar == HG_IR_SAMPLER) { /* sampler: its bits */
     put(s, "0x%llx", (unsigned long long)w);
   } else if (t.scalar == HG_IR_PTR && w == 0) {
     put(s, "null");

@@ -13,6 +13,8 @@ extern const char *const hg_ir_karg_names[HG_KARG_IMAGE + 1];
 extern const char *const hg_ir_safepoint_names[HG_SAFEPOINT_LOOP_HEADER + 1];
 extern const char *const hg_ir_program_kind_names[HG_IR_PROGRAM_LIBRARY + 1];
 extern const char *const hg_ir_fence_names[3];
+extern const char *const hg_ir_image_dim_names[HG_IMAGE_3D + 1];        /* "image2d" by hg_ir_image_dim */
+extern const char *const hg_ir_image_access_names[HG_IMAGE_READ_WRITE + 1]; /* "ro" "wo" "rw" */
 
 /* A type as the text form spells it ("f32x4", "ptr.global"), into buf of n bytes. */
 void hg_ir_type_text(hg_ir_type t, char *buf, size_t n);

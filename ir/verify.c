@@ -27,6 +27,8 @@ static bool is_void(hg_ir_type t) { return t.scalar == HG_IR_VOID; }
 static bool is_ptr(hg_ir_type t) { return t.scalar == HG_IR_PTR; }
 static unsigned bits(hg_ir_type t) { return t.scalar == HG_IR_BOOL ? 1 : 8 * hg_ir_scalar_bytes(t.scalar); }
 static bool is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
+/* images and samplers: kernel parameters (samplers also constants), operands of image builtins */
+static bool is_handle(hg_ir_type t) { return t.scalar == HG_IR_IMAGE || t.scalar == HG_IR_SAMPLER; }
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
@@ -125,6 +127,10 @@ static bool check_inst_shape(vctx *v, uint32_t b, uint32_t i, const hg_ir_inst *
     if (!(cond))                                                                                             \
       FAILF(AT "%s", ATARGS, msg);                                                                           \
   } while (0)
+  for (uint32_t k = 0; k < no; k++)
+    RULE(op == HG_OP_CALL_BUILTIN || !is_handle(f->values[in->operands[k]].type),
+         "images and samplers are operands of image builtins only (never stored, selected, passed through a "
+         "phi or to a function)");
   bool mem_flags = hg_ir_is_mem_op(op);
   bool atomic_flags = op == HG_OP_ATOMIC_RMW || op == HG_OP_CMPXCHG || op == HG_OP_FENCE;
   if (mem_flags) {
@@ -392,7 +398,9 @@ static bool verify_kernel_meta(vctx *v) {
     case HG_KARG_GLOBAL_PTR: ok = is_ptr(t) && t.addrspace == HG_AS_GLOBAL; break;
     case HG_KARG_CONSTANT_PTR: ok = is_ptr(t) && t.addrspace == HG_AS_CONSTANT; break;
     case HG_KARG_LOCAL_PTR: ok = is_ptr(t) && t.addrspace == HG_AS_LOCAL; break;
-    case HG_KARG_VALUE: ok = a->size > 0 && is_pow2(a->align); break;
+    case HG_KARG_VALUE: ok = a->size > 0 && is_pow2(a->align) && !is_handle(t); break;
+    case HG_KARG_SAMPLER: ok = t.scalar == HG_IR_SAMPLER; break;
+    case HG_KARG_IMAGE: ok = t.scalar == HG_IR_IMAGE && a->access_qual == t.reserved; break;
     default: break;
     }
     if (!ok)
@@ -445,7 +453,7 @@ static bool verify_function(vctx *v, uint32_t fi) {
   const hg_ir_function *f = v->f = &m->functions[fi];
   if (!f->name || !f->name[0])
     FAILF("function %u: empty name", fi);
-  if (!hg_ir_type_valid(f->ret_type))
+  if (!hg_ir_type_valid(f->ret_type) || is_handle(f->ret_type))
     FAILF("function @%s: invalid return type", f->name);
   if (f->num_values < f->num_params)
     FAILF("function @%s: fewer values than parameters", f->name);
@@ -459,6 +467,15 @@ static bool verify_function(vctx *v, uint32_t fi) {
       FAILF("function @%s, %%%u: invalid type", f->name, x);
     if ((x < f->num_params) != (val->kind == HG_VAL_PARAM))
       FAILF("function @%s, %%%u: parameters are exactly the first values", f->name, x);
+    /* parameters of kernels, and of the functions backends call (step functions); calls
+     * never pass them (check_inst_shape) */
+    if (is_handle(val->type) && val->kind != HG_VAL_PARAM &&
+        !(val->kind == HG_VAL_CONST && val->type.scalar == HG_IR_SAMPLER))
+      FAILF("function @%s, %%%u: an image is a parameter, a sampler a parameter or a constant", f->name, x);
+    if (val->kind == HG_VAL_CONST && val->type.scalar == HG_IR_SAMPLER && val->index < f->num_const_words &&
+        !hg_ir_sampler_valid(f->const_words[val->index]))
+      FAILF("function @%s, %%%u: sampler constant 0x%llx is not valid (bits beyond 0x3f, addressing mode, filter)",
+            f->name, x, (unsigned long long)f->const_words[val->index]);
     switch (val->kind) {
     case HG_VAL_PARAM:
       if (val->index != x || !hg_ir_type_eq(val->type, f->param_types[x]))
