@@ -427,6 +427,11 @@ void hg_xlate_call(hg_xlate *x, LLVMValueRef call) {
   }
   hg_demangled d;
   const char *cl_name = NULL;
+  if (!strcmp(name, "__translate_sampler_initializer")) {
+    hg_xlate_temp_free(x, args);
+    hg_xlate_image_call(x, call, name, NULL, nargs);
+    return;
+  }
   if (!strcmp(name, "printf")) {
     cl_name = "printf";
     memset(&d, 0, sizeof d);
@@ -437,7 +442,8 @@ void hg_xlate_call(hg_xlate *x, LLVMValueRef call) {
     hg_xlate_temp_free(x, args);
     hg_xlate_fail(x, "call to undefined function '%s'", name);
   }
-  if (xlate_sync(x, call, cl_name, nargs) || xlate_atomic(x, call, &d, nargs)) {
+  if (xlate_sync(x, call, cl_name, nargs) || xlate_atomic(x, call, &d, nargs) ||
+      hg_xlate_image_call(x, call, name, cl_name, nargs)) {
     hg_xlate_temp_free(x, args);
     return;
   }

@@ -1,4 +1,5 @@
-/* Kernel metadata: argument names, types and qualifiers from clang's !kernel_arg_* nodes,
+/* Kernel metadata: argument names, types and qualifiers from clang's !kernel_arg_* nodes
+ * (image and sampler arguments typed from them: docs/images.md),
  * reqd_work_group_size, work_group_size_hint and vec_type_hint, and the CL_KERNEL_ATTRIBUTES
  * text built from them. */
 #include <stdio.h>
@@ -54,6 +55,46 @@ static void append(char **s, const char *text) {
   *s = n;
 }
 
+/* The IR image dimension of an OpenCL C image type name; 0 for any other name. */
+static hg_ir_image_dim image_dim_of(const char *type_name) {
+  static const struct { const char *name; hg_ir_image_dim dim; } k_images[] = {
+      {"image1d_t", HG_IMAGE_1D},         {"image1d_buffer_t", HG_IMAGE_1D_BUFFER},
+      {"image1d_array_t", HG_IMAGE_1D_ARRAY}, {"image2d_t", HG_IMAGE_2D},
+      {"image2d_array_t", HG_IMAGE_2D_ARRAY}, {"image3d_t", HG_IMAGE_3D},
+  };
+  for (size_t i = 0; i < sizeof k_images / sizeof *k_images; i++)
+    if (!strcmp(type_name, k_images[i].name)) return k_images[i].dim;
+  return (hg_ir_image_dim)0;
+}
+
+bool hg_xlate_kernel_handle_type(hg_xlate *x, LLVMValueRef fn, unsigned i, hg_ir_type *out) {
+  unsigned n_type = 0, n_acc = 0, n_name = 0;
+  LLVMValueRef *type = md_operands(x, fn, "kernel_arg_type", &n_type);
+  LLVMValueRef *acc = md_operands(x, fn, "kernel_arg_access_qual", &n_acc);
+  LLVMValueRef *name = md_operands(x, fn, "kernel_arg_name", &n_name);
+  char *tn = md_string(type && i < n_type ? type[i] : NULL);
+  char *ac = md_string(acc && i < n_acc ? acc[i] : NULL);
+  char *an = md_string(name && i < n_name ? name[i] : NULL);
+  free(type), free(acc), free(name);
+  char msg[256] = "";
+  bool handle = true;
+  hg_ir_image_dim dim = image_dim_of(tn);
+  if (!strcmp(tn, "sampler_t")) {
+    *out = hg_ir_sampler_ty();
+  } else if (dim && (!strcmp(ac, "read_only") || !strcmp(ac, "write_only"))) {
+    *out = hg_ir_image_ty(dim, !strcmp(ac, "read_only") ? HG_IMAGE_READ_ONLY : HG_IMAGE_WRITE_ONLY);
+  } else if (dim) { /* the profile offers no read_write images (docs/images.md) */
+    snprintf(msg, sizeof msg, "kernel argument '%s': read_write images (%s) are not supported by this device", an, tn);
+  } else if (strstr(tn, "image")) { /* depth, multisample: not in the profile */
+    snprintf(msg, sizeof msg, "kernel argument '%s' of type '%s' is not supported by this device", an, tn);
+  } else {
+    handle = false;
+  }
+  free(tn), free(ac), free(an);
+  if (msg[0]) hg_xlate_fail(x, "%s", msg);
+  return handle;
+}
+
 void hg_xlate_kernel_metadata(hg_xlate *x, LLVMValueRef fn, hg_ir_function *f) {
   unsigned np = LLVMCountParams(fn);
   f->args = calloc(np ? np : 1, sizeof *f->args);
@@ -83,6 +124,13 @@ void hg_xlate_kernel_metadata(hg_xlate *x, LLVMValueRef fn, hg_ir_function *f) {
     free(ac);
     unsigned space = (as && i < n_as && LLVMIsAConstantInt(as[i])) ? (unsigned)LLVMConstIntGetZExtValue(as[i]) : 0;
 
+    if (f->param_types[i].scalar == HG_IR_IMAGE || f->param_types[i].scalar == HG_IR_SAMPLER) {
+      /* typed by hg_xlate_kernel_handle_type when the function was declared */
+      a->kind = f->param_types[i].scalar == HG_IR_IMAGE ? HG_KARG_IMAGE : HG_KARG_SAMPLER;
+      a->size = 8;
+      a->align = 8;
+      continue;
+    }
     if (strstr(a->type_name, "image") || strstr(a->type_name, "sampler_t") || strstr(a->type_name, "pipe") ||
         strstr(a->type_name, "queue_t") || strstr(a->type_name, "clk_event_t"))
     {

@@ -24,7 +24,8 @@ static const char *name_of(LLVMValueRef v) {
 /* True for declarations that are builtins, resolved by name rather than linked. */
 static bool is_builtin_decl(LLVMValueRef fn) {
   const char *name = name_of(fn);
-  if (!strncmp(name, "llvm.", 5) || !strcmp(name, "printf")) return true;
+  if (!strncmp(name, "llvm.", 5) || !strcmp(name, "printf") || !strcmp(name, "__translate_sampler_initializer"))
+    return true;
   hg_demangled d;
   return hg_demangle_opencl(name, &d) && hg_builtin_is_known(d.name);
 }
@@ -57,7 +58,10 @@ static bool inline_everything(hg_xlate *x) {
         if (LLVMIsACallInst(in)) LLVMRemoveCallSiteEnumAttribute(in, LLVMAttributeFunctionIndex, noinline);
   }
   LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
-  LLVMErrorRef err = LLVMRunPasses(x->mod, "always-inline,globaldce", NULL, opts);
+  /* images and samplers never live in memory in the IR: at -O0 clang keeps them in allocas */
+  const char *passes = hg_llvm_module_uses_images(x->mod) ? "always-inline,globaldce,function(mem2reg)"
+                                                           : "always-inline,globaldce";
+  LLVMErrorRef err = LLVMRunPasses(x->mod, passes, NULL, opts);
   LLVMDisposePassBuilderOptions(opts);
   if (err) {
     char *msg = LLVMGetErrorMessage(err);
@@ -119,7 +123,9 @@ static void declare_functions(hg_xlate *x) {
     if (LLVMIsFunctionVarArg(ft)) hg_xlate_fail(x, "variadic functions are not supported");
     unsigned np = LLVMCountParams(fn);
     hg_ir_type *pt = hg_xlate_temp(x, np * sizeof *pt);
-    for (unsigned i = 0; i < np; i++) pt[i] = hg_xlate_type(x, LLVMTypeOf(LLVMGetParam(fn, i)));
+    for (unsigned i = 0; i < np; i++)
+      if (!is_kernel(fn) || !hg_xlate_kernel_handle_type(x, fn, i, &pt[i]))
+        pt[i] = hg_xlate_type(x, LLVMTypeOf(LLVMGetParam(fn, i)));
     hg_ir_type rt = hg_xlate_type(x, LLVMGetReturnType(ft));
     uint32_t idx = hg_ir_add_function(x->m, name_of(fn), rt, np, pt);
     hg_xlate_temp_free(x, pt);

@@ -144,6 +144,18 @@ void hg_xlate_call(hg_xlate *x, LLVMValueRef inst);
 
 /* llvm_metadata.c: kernel argument metadata and attributes */
 void hg_xlate_kernel_metadata(hg_xlate *x, LLVMValueRef fn, hg_ir_function *f);
+/* Kernel parameter i's IR type when it is an image or a sampler (true; clang gives both as
+ * pointers, the metadata names them); fails the build for images the device does not offer
+ * (read_write, depth, multisample). */
+bool hg_xlate_kernel_handle_type(hg_xlate *x, LLVMValueRef fn, unsigned i, hg_ir_type *out);
+
+/* llvm_images.c: __translate_sampler_initializer(i32 bits) -> a sampler constant; an image
+ * builtin's call checked (its image operand an image parameter) and emitted. True when the
+ * call was one of them. */
+bool hg_xlate_image_call(hg_xlate *x, LLVMValueRef call, const char *name, const char *cl_name, unsigned nargs);
+/* Whether the module uses images or samplers at all (then the translator promotes allocas
+ * first: at -O0 clang keeps image and sampler values in them). */
+bool hg_llvm_module_uses_images(LLVMModuleRef mod);
 
 /* llvm_module.c: the whole module; returns NULL after logging on failure */
 hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, bool contract_all, char **log);
