@@ -25,7 +25,8 @@
 static const char *const AREAS[] = {"api",         "basic",       "buffers",     "compiler",
                                     "events",      "profiling",   "math",        "integer_ops",
                                     "relationals", "commonfns",   "geometrics",  "atomics",
-                                    "vectors",     "conversions", "printf",      "workgroups"};
+                                    "vectors",     "conversions", "printf",      "workgroups",
+                                    "images_api",  "images_kernel", "images_samplers"};
 #define NUM_AREAS (sizeof AREAS / sizeof AREAS[0])
 
 #define MAX_TESTS 4096
