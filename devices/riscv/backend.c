@@ -269,6 +269,9 @@ unsigned hg_riscv_probe(hg_backend **out, unsigned max) {
   l->max_constant_buffer_size = rb->dram_size / 4;
   l->max_constant_args = 64;
   l->fp64 = true;
+  /* every format and image type of the profile: images are DRAM in the packed layout, the
+   * runtime reads and writes them (backend_image.c, runtime/rt_image.rvc) */
+  l->images = true;
   /* Each tile runs whole work-groups one work-item after another on a scalar core (no vector
    * unit) at the model's nominal 1 GHz; its L1 is a scratchpad, DRAM has no cache. */
   hg_backend_hints *h = &be->hints;
