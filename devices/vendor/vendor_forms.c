@@ -41,6 +41,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a job queued, a build ended, quitting */
 static hg_vendor_forms *head, *tail;
 static bool builder_started, quitting;
+static bool paused; /* by pause_builder: no new build starts until forms are queued again */
 static unsigned building;       /* builds in progress on any thread */
 static uint64_t last_queued_ns; /* CLOCK_REALTIME, which `changed` waits by */
 
@@ -98,7 +99,7 @@ static void *builder(void *arg) {
   pthread_mutex_lock(&lock);
   while (!quitting) {
     hg_vendor_forms *f = head;
-    if (!f) {
+    if (!f || paused) {
       pthread_cond_wait(&changed, &lock);
       continue;
     }
@@ -115,10 +116,27 @@ static void *builder(void *arg) {
   return NULL;
 }
 
-/* At exit: no build may still be inside the vendor's library while it is torn down. Registered
- * when the builder starts, after the vendor library has registered the exit handlers it registers
- * when loaded, so it runs before them. Not before handlers a vendor registers later, during a
- * build: NVIDIA's compiler does (docs/ptx-backend.md, "A crash at exit"). */
+/* No build may still be inside the vendor's library while exit handlers tear it down. The
+ * vendor's handlers may be registered after any of ours: NVIDIA's compiler registers some when it
+ * first reaches a path, on whatever thread compiles (an application's own build after ours did;
+ * docs/ptx-backend.md, "A crash at exit"). But exit() runs the exiting thread's thread_local
+ * destructors before every atexit handler: each thread that queues forms gets one, which waits
+ * for a build running on the builder and pauses it until forms are queued again (at the end of
+ * a thread that does not exit the process, builds resume with the next queued forms, or are
+ * made by whoever waits for them). quit_builder covers an exit from any other thread, for
+ * handlers registered before the builder started. */
+extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
+extern void *__dso_handle;
+
+static void pause_builder(void *unused) {
+  (void)unused;
+  pthread_mutex_lock(&lock);
+  paused = true;
+  while (building)
+    pthread_cond_wait(&changed, &lock);
+  pthread_mutex_unlock(&lock);
+}
+
 static void quit_builder(void) {
   pthread_mutex_lock(&lock);
   quitting = true;
@@ -141,7 +159,11 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, cons
   f->source = source;
   f->opts = opts_copy;
   f->state = FORMS_QUEUED;
+  static _Thread_local bool pauses_at_thread_end;
+  if (!pauses_at_thread_end)
+    pauses_at_thread_end = __cxa_thread_atexit_impl(pause_builder, NULL, &__dso_handle) == 0;
   pthread_mutex_lock(&lock);
+  paused = false;
   if (!builder_started && !quitting) {
     pthread_t t;
     builder_started = pthread_create(&t, NULL, builder, NULL) == 0;
