@@ -254,7 +254,7 @@ unsigned hg_riscv_probe(hg_backend **out, unsigned max) {
   snprintf(be->device_name, sizeof be->device_name, "hetGPU many-core (%ux%u RV64IMAFD)", cfg.grid_w, cfg.grid_h);
   snprintf(be->name, sizeof be->name, "riscv:%.120s", be->device_name);
   /* keys the program cache: bump when the code generator changes what it emits */
-  snprintf(be->driver_version, sizeof be->driver_version, "hetgpu-riscv 0.3 LLVM-15 %.80s", be->device_name);
+  snprintf(be->driver_version, sizeof be->driver_version, "hetgpu-riscv 0.4 LLVM-15 %.80s", be->device_name);
   be->type = CL_DEVICE_TYPE_ACCELERATOR;
   rb->dram_size = dram_size();
   hg_backend_limits *l = &be->limits;
