@@ -52,6 +52,11 @@ LLVMTypeRef hg_llvm_scalar_type(hg_llvm_emit *e, hg_ir_scalar s, unsigned addrsp
   case HG_IR_F32: return e->f32;
   case HG_IR_F64: return e->f64;
   case HG_IR_PTR: return LLVMPointerTypeInContext(e->C, target_addrspace(e, addrspace));
+  /* the convention of a target that lowers images (RISC-V, docs/images.md): an image is the
+   * address of its descriptor in global memory, a sampler its i32 of HG_SAMPLER_* bits; SPIR
+   * and PTX refuse both (hg_llvm_unit_check) */
+  case HG_IR_IMAGE: return LLVMPointerTypeInContext(e->C, target_addrspace(e, HG_AS_GLOBAL));
+  case HG_IR_SAMPLER: return e->i32;
   default: return e->voidt;
   }
 }

@@ -18,12 +18,15 @@ bool hg_llvm_unit_check(const hg_ir_module *m, char *err, size_t err_size) {
     }
   for (uint32_t i = 0; i < m->num_functions; i++) {
     const hg_ir_function *f = &m->functions[i];
-    for (uint32_t v = 0; v < f->num_values; v++)
-      if (f->values[v].type.scalar == HG_IR_F16) {
-        snprintf(err, err_size, "%s: half values", f->name);
+    for (uint32_t v = 0; v < f->num_values; v++) {
+      uint8_t s = f->values[v].type.scalar;
+      if (s == HG_IR_F16 || s == HG_IR_IMAGE || s == HG_IR_SAMPLER) {
+        /* images and samplers (parameters, sampler constants): the OpenCL C back end's */
+        snprintf(err, err_size, "%s: %s", f->name, s == HG_IR_F16 ? "half values" : "images or samplers");
         return false;
       }
-    for (uint32_t p = 0; f->is_kernel && p < f->num_params; p++)
+    }
+    for (uint32_t p = 0; f->is_kernel && f->args && p < f->num_params; p++)
       if (f->args[p].kind == HG_KARG_IMAGE || f->args[p].kind == HG_KARG_SAMPLER) {
         snprintf(err, err_size, "%s: image arguments", f->name);
         return false;

@@ -89,8 +89,7 @@ static void emit_params(oc_ctx *c, oc_buf *out, bool as_kernel) {
       if (a->kind == HG_KARG_VALUE && t.scalar == HG_IR_PTR) {
         oc_printf(out, "hg_byval_%u_%u ", c->fidx, i);
       } else if (a->kind == HG_KARG_SAMPLER || a->kind == HG_KARG_IMAGE) {
-        oc_fail(c, "image and sampler arguments are not supported by the OpenCL C back end");
-        return;
+        oc_printf(out, "%s ", oc_image_type(t, tb, sizeof tb)); /* passed through as they are */
       } else {
         if (a->kind == HG_KARG_GLOBAL_PTR && t.addrspace != HG_AS_GLOBAL) oc_fail(c, "argument %u kind mismatch", i);
         if (a->kind == HG_KARG_CONSTANT_PTR && t.addrspace != HG_AS_CONSTANT) oc_fail(c, "argument %u kind mismatch", i);
@@ -448,6 +447,7 @@ static char *lower(const hg_ir_module *m, hg_printf_table *printf_table, hg_oc_s
     if (stop && !c.failed) oc_stop_emit_forms(&c, &code, fi, stop);
   }
   c.f = NULL;
+  if (!c.failed) oc_emit_sampler_constants(&c, &globals);
   if (!c.failed) emit_globals(&c, &globals, used_globals);
   if (!c.failed) {
     emit_preamble(&c, &out);

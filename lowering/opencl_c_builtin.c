@@ -262,6 +262,9 @@ void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in) {
   case HG_IR_BF_ATOMIC:
     emit_atomic_builtin(c, in, name);
     return;
+  case HG_IR_BF_IMAGE:
+    oc_emit_image_builtin(c, in, name);
+    return;
   case HG_IR_BF_UNKNOWN:
   case HG_IR_BF_REINTERPRET:
     oc_fail(c, "builtin '%s' is not expected in call.builtin", name);

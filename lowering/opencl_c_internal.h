@@ -118,6 +118,16 @@ unsigned oc_type_align(hg_ir_type t);
 unsigned oc_type_size(hg_ir_type t); /* in-memory size the IR moves (vec3: 3 elements) */
 bool oc_is_int(hg_ir_type t);
 bool oc_is_float(hg_ir_type t); /* F32/F64 (not F16, which is stored as bits) */
+
+/* ---- images and samplers (opencl_c_image.c) ---- */
+/* "__read_only image2d_t", "sampler_t" */
+const char *oc_image_type(hg_ir_type t, char *buf, size_t n);
+/* The program-scope variable of a sampler constant: hg_sampler_<hex bits>. */
+void oc_sampler_name(oc_buf *b, uint64_t bits);
+/* `__constant sampler_t hg_sampler_<hex> = CLK_...;` for each distinct sampler constant. */
+void oc_emit_sampler_constants(oc_ctx *c, oc_buf *out);
+/* A verified read_image*, write_image* or get_image_* call. */
+void oc_emit_image_builtin(oc_ctx *c, const hg_ir_inst *in, const char *name);
 /* Expression for value index v of the current function. */
 void oc_value(oc_ctx *c, oc_buf *b, uint32_t v);
 /* Zero of type t. */

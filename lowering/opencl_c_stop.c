@@ -980,8 +980,7 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   const hg_ir_module *m = c->m;
   const hg_ir_function *f = &m->functions[fidx];
   if (!f->name || strlen(f->name) > MAX_NAME || !f->num_safepoints || !f->num_blocks || has_calls(f)) return;
-  for (uint32_t i = 0; f->args && i < f->num_params; i++)
-    if (f->args[i].kind == HG_KARG_SAMPLER || f->args[i].kind == HG_KARG_IMAGE) return;
+  /* image and sampler arguments pass through like the others: parameters are never state */
   uint32_t barriers = 0;
   for (uint32_t s = 0; s < f->num_safepoints; s++) barriers += f->safepoints[s].kind == HG_SAFEPOINT_BARRIER;
   if (table->max_barriers && barriers > table->max_barriers) return;

@@ -108,6 +108,8 @@ const char *oc_type(oc_ctx *c, hg_ir_type t, char *buf, size_t n) {
   char l[4];
   if (t.scalar == HG_IR_VOID) {
     snprintf(buf, n, "void");
+  } else if (t.scalar == HG_IR_IMAGE || t.scalar == HG_IR_SAMPLER) {
+    oc_image_type(t, buf, n);
   } else if (t.scalar == HG_IR_PTR) {
     const char *as = oc_aspace(t.addrspace);
     if (!as) {
@@ -282,7 +284,9 @@ void oc_value(oc_ctx *c, oc_buf *b, uint32_t v) {
       oc_fail(c, "constant words out of range");
       break;
     }
-    if (t.scalar == HG_IR_PTR) {
+    if (t.scalar == HG_IR_SAMPLER) {
+      oc_sampler_name(b, w[0]); /* its program-scope variable (opencl_c_image.c) */
+    } else if (t.scalar == HG_IR_PTR) {
       if (w[0] == 0) oc_printf(b, "((%s)0)", oc_type(c, t, tb, sizeof tb));
       else oc_printf(b, "((%s)0x%llxul)", oc_type(c, t, tb, sizeof tb), (unsigned long long)w[0]);
     } else if (t.lanes > 1) {
