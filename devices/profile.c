@@ -68,3 +68,11 @@ cl_ulong hg_profile_backend_mem_budget(const hg_backend *be) {
   cl_ulong own = usable_mem(be), device = hg_profile_global_mem_size();
   return own < device ? own : device;
 }
+
+bool hg_profile_images(void) {
+  unsigned n = hg_backend_count();
+  for (unsigned i = 0; i < n; i++)
+    if (!hg_backend_at(i)->limits.images || !hg_backend_at(i)->ops->image_alloc)
+      return false;
+  return n > 0;
+}

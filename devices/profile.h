@@ -20,5 +20,9 @@ cl_ulong hg_profile_max_mem_alloc_size(void);
 /* The bytes of buffers `be` may hold: its own memory, at most the device's. A migration to a
  * backend whose budget the context's buffers pass is refused (CL_MEM_OBJECT_ALLOCATION_FAILURE). */
 cl_ulong hg_profile_backend_mem_budget(const hg_backend *be);
+/* Whether the device offers images (CL_DEVICE_IMAGE_SUPPORT, __opencl_c_images, image and
+ * sampler creation): every admitted backend has limits.images, so an image lives anywhere a
+ * context may migrate (after hg_backends_init). */
+bool hg_profile_images(void);
 
 #endif

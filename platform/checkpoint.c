@@ -224,6 +224,11 @@ static cl_int capture_context(cl_context ctx, capture *c) {
     hg_ctx_object *o = &ctx->objects[i];
     if (o->type == CL_OBJECT_MEM_HETGPU) {
       cl_mem mem = o->obj;
+      if (mem->image) { /* the snapshot format has no images yet (docs/images.md) */
+        HG_LOG(HG_LOG_MIGRATE, "checkpoint refused: context %llu holds image %p, which snapshots cannot record yet",
+               (unsigned long long)ctx->id, (void *)mem);
+        return CL_INVALID_OPERATION;
+      }
       hg_snap_buffer *b = &c->buffers[s->num_buffers];
       *b = (hg_snap_buffer){.id = s->num_buffers, .parent = HG_SNAP_NONE, .flags = mem->flags, .size = mem->size,
                             .label = o->label};

@@ -290,25 +290,34 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
     HG_INFO_VALUE(cl_uint, 0);
 
-  /* images: not supported */
+  /* images (docs/images.md): the profile's, while every backend has them */
   case CL_DEVICE_IMAGE_SUPPORT:
-    HG_INFO_VALUE(cl_bool, CL_FALSE);
+    HG_INFO_VALUE(cl_bool, hg_profile_images() ? CL_TRUE : CL_FALSE);
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    HG_INFO_VALUE(cl_uint, hg_profile_images() ? HG_PROFILE_MAX_READ_IMAGE_ARGS : 0);
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    HG_INFO_VALUE(cl_uint, hg_profile_images() ? HG_PROFILE_MAX_WRITE_IMAGE_ARGS : 0);
+  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: /* no read_write images */
+  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:     /* no cl_khr_image2d_from_buffer */
   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
     HG_INFO_VALUE(cl_uint, 0);
   case CL_DEVICE_MAX_SAMPLERS:
-    HG_INFO_VALUE(cl_uint, 0);
+    HG_INFO_VALUE(cl_uint, hg_profile_images() ? HG_PROFILE_MAX_SAMPLERS : 0);
   case CL_DEVICE_IMAGE2D_MAX_WIDTH:
   case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
   case CL_DEVICE_IMAGE3D_MAX_WIDTH:
   case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    HG_INFO_VALUE(size_t, 0);
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: {
+    static const size_t limits[] = {HG_PROFILE_IMAGE2D_MAX_WIDTH, HG_PROFILE_IMAGE2D_MAX_HEIGHT,
+                                    HG_PROFILE_IMAGE3D_MAX_WIDTH, HG_PROFILE_IMAGE3D_MAX_HEIGHT,
+                                    HG_PROFILE_IMAGE3D_MAX_DEPTH};
+    size_t v = param_name == CL_DEVICE_IMAGE_MAX_BUFFER_SIZE  ? HG_PROFILE_IMAGE_MAX_BUFFER_SIZE
+               : param_name == CL_DEVICE_IMAGE_MAX_ARRAY_SIZE ? HG_PROFILE_IMAGE_MAX_ARRAY_SIZE
+                                                              : limits[param_name - CL_DEVICE_IMAGE2D_MAX_WIDTH];
+    HG_INFO_VALUE(size_t, hg_profile_images() ? v : 0);
+  }
 
   /* partitioning: not supported (a root device only) */
   case CL_DEVICE_PARENT_DEVICE:

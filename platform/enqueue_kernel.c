@@ -33,6 +33,7 @@
 #include "common/host_clock.h"
 #include "common/log.h"
 #include "platform/mem.h"
+#include "platform/mem_object.h"
 #include "platform/platform.h"
 #include "platform/queue.h"
 #include "platform/safepoints.h"
@@ -180,6 +181,21 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
           return CL_MEM_OBJECT_ALLOCATION_FAILURE;
         }
       }
+      break;
+    case HG_KARG_IMAGE: /* a 1D buffer image: its buffer's allocation, from its offset there */
+      l->kind = HG_ARG_IMAGE;
+      l->image = &a->mem->image->layout;
+      l->mem = hg_mem_device(a->mem, be, f->args[i].access_qual != 1, &l->offset);
+      if (!l->mem) {
+        if (largs != stack_args)
+          free(largs);
+        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+      }
+      break;
+    case HG_KARG_SAMPLER:
+      l->kind = HG_ARG_SAMPLER;
+      l->size = a->size;
+      l->value = a->value;
       break;
     case HG_KARG_LOCAL_PTR:
       l->kind = HG_ARG_LOCAL;

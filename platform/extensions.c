@@ -7,6 +7,7 @@
 #include <CL/cl_ext.h>
 #include <CL/cl_hetgpu.h>
 
+#include "devices/profile.h"
 #include "icd/extension_functions.h"
 #include "platform/version.h"
 
@@ -30,10 +31,13 @@ static const cl_name_version extension_list[] = {
 #define NUM_EXTENSIONS (sizeof extension_list / sizeof extension_list[0])
 #define FIRST_DEVICE_EXTENSION 1
 
-/* OpenCL C 3.0 optional features: only int64 (full profile) and fp64 (cl_khr_fp64 above). */
+/* OpenCL C 3.0 optional features: int64 (full profile), fp64 (cl_khr_fp64 above), and images
+ * (last: listed only while the device has them, hg_profile_images; neither read_write images nor
+ * 3D image writes). */
 static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
 };
 
 /* Room for the joined names; join() checks it (a longer list is a programming error). */
@@ -81,7 +85,7 @@ const char *hg_device_extensions(void) {
 }
 
 const cl_name_version *hg_device_opencl_c_features(size_t *count) {
-  *count = sizeof opencl_c_features / sizeof opencl_c_features[0];
+  *count = sizeof opencl_c_features / sizeof opencl_c_features[0] - (hg_profile_images() ? 0 : 1);
   return opencl_c_features;
 }
 

@@ -1,6 +1,7 @@
-/* clGetSupportedImageFormats: the virtual device supports no images (CL_DEVICE_IMAGE_SUPPORT is
- * CL_FALSE), so every valid query reports zero formats; the other image entry points are in
- * icd/unsupported.c. */
+/* clGetSupportedImageFormats: the virtual device's one list (common/image_format.c), the same for
+ * every image type and flag; none while the device has no images (hg_profile_images). */
+#include "common/image_format.h"
+#include "devices/profile.h"
 #include "platform/object.h"
 #include "platform/platform.h"
 
@@ -27,7 +28,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, c
   }
   if (num_entries == 0 && image_formats)
     return CL_INVALID_VALUE;
+  cl_uint count = hg_profile_images() ? hg_image_format_count : 0;
+  for (cl_uint i = 0; image_formats && i < count && i < num_entries; i++)
+    image_formats[i] = hg_image_formats[i];
   if (num_image_formats)
-    *num_image_formats = 0;
+    *num_image_formats = count;
   return CL_SUCCESS;
 }

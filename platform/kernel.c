@@ -11,6 +11,8 @@
 #include "platform/info.h"
 #include "common/log.h"
 #include "platform/mem.h"
+#include "platform/mem_object.h"
+#include "platform/sampler.h"
 #include "platform/platform.h"
 
 const hg_ir_function *hg_kernel_function(cl_kernel k) { return &k->program->module->functions[k->function]; }
@@ -169,6 +171,37 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
   return CL_SUCCESS;
 }
 
+/* The image type an image parameter's OpenCL C type names (0: unknown). */
+static cl_mem_object_type image_type_of(const char *type_name) {
+  static const struct {
+    const char *name;
+    cl_mem_object_type type;
+  } types[] = {{"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER}, {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+               {"image1d_t", CL_MEM_OBJECT_IMAGE1D},               {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+               {"image2d_t", CL_MEM_OBJECT_IMAGE2D},               {"image3d_t", CL_MEM_OBJECT_IMAGE3D}};
+  for (size_t i = 0; type_name && i < sizeof types / sizeof types[0]; i++)
+    if (!strcmp(type_name, types[i].name))
+      return types[i].type;
+  return 0;
+}
+
+/* An image argument: a live image of the kernel's context, of the parameter's type, that the
+ * kernel's access to it is allowed on (OpenCL 3.0, clSetKernelArg). */
+static cl_int image_arg(cl_kernel kernel, const hg_ir_kernel_arg *meta, size_t arg_size, const void *arg_value) {
+  if (arg_size != sizeof(cl_mem))
+    return CL_INVALID_ARG_SIZE;
+  cl_mem image = arg_value ? *(const cl_mem *)arg_value : NULL;
+  if (!hg_object_is(image, HG_OBJ_MEM) || !image->image || image->context != kernel->program->context)
+    return CL_INVALID_MEM_OBJECT;
+  cl_mem_object_type want = image_type_of(meta->type_name);
+  if (want && want != image->image->layout.type)
+    return CL_INVALID_ARG_VALUE;
+  if ((meta->access_qual == 1 && (image->flags & CL_MEM_WRITE_ONLY)) ||
+      (meta->access_qual == 2 && (image->flags & CL_MEM_READ_ONLY)))
+    return CL_INVALID_ARG_VALUE;
+  return CL_SUCCESS;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                                                const void *arg_value) {
   HG_CHECK_KERNEL(kernel, CL_INVALID_KERNEL);
@@ -208,10 +241,28 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
       return CL_OUT_OF_HOST_MEMORY;
     memcpy(arg.value, arg_value, arg_size);
     break;
-  case HG_KARG_SAMPLER:
-    return CL_INVALID_SAMPLER;
+  case HG_KARG_IMAGE: {
+    cl_int err = image_arg(kernel, meta, arg_size, arg_value);
+    if (err != CL_SUCCESS)
+      return err;
+    arg.mem = *(const cl_mem *)arg_value;
+    break;
+  }
+  case HG_KARG_SAMPLER: {
+    if (arg_size != sizeof(cl_sampler))
+      return CL_INVALID_ARG_SIZE;
+    cl_sampler sampler = arg_value ? *(const cl_sampler *)arg_value : NULL;
+    if (!hg_object_is(sampler, HG_OBJ_SAMPLER) || sampler->context != kernel->program->context)
+      return CL_INVALID_SAMPLER;
+    /* the bits are what the kernel receives: the sampler may be released after this */
+    arg.size = sizeof sampler->bits;
+    if (!(arg.value = malloc(arg.size)))
+      return CL_OUT_OF_HOST_MEMORY;
+    memcpy(arg.value, &sampler->bits, arg.size);
+    break;
+  }
   default:
-    return CL_INVALID_MEM_OBJECT; /* images: the device supports none */
+    return CL_INVALID_ARG_VALUE;
   }
   pthread_mutex_lock(&kernel->lock);
   free(kernel->args[arg_index].value);

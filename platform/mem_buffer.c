@@ -49,7 +49,9 @@ static void mem_destroy(cl_mem mem) {
     hg_mem_mapping_release(m);
     m = next;
   }
-  HG_LOG(HG_LOG_MEM, "%s %p of %zu bytes destroyed", mem->parent ? "sub-buffer" : "buffer", (void *)mem, mem->size);
+  HG_LOG(HG_LOG_MEM, "%s %p of %zu bytes destroyed", mem->image ? "image" : mem->parent ? "sub-buffer" : "buffer",
+         (void *)mem, mem->size);
+  free(mem->image);
   if (mem->parent)
     hg_mem_release(mem->parent);
   hg_context_release(mem->context);
@@ -65,7 +67,7 @@ void hg_mem_release(cl_mem mem) {
 
 /* ---- creation ---- */
 
-static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size) {
+cl_mem hg_mem_new(cl_context ctx, cl_mem_flags flags, size_t size) {
   cl_mem mem = calloc(1, sizeof *mem);
   if (!mem)
     return NULL;
@@ -82,7 +84,7 @@ static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size) {
 }
 
 /* At most one of each group of mutually exclusive flags, and nothing unknown. */
-static bool flags_valid(cl_mem_flags flags) {
+bool hg_mem_flags_valid(cl_mem_flags flags) {
   if (flags & ~(cl_mem_flags)HG_MEM_BUFFER_FLAGS)
     return false;
   cl_mem_flags access = flags & HG_MEM_ACCESS_FLAGS, host = flags & HG_MEM_HOST_ACCESS_FLAGS;
@@ -118,7 +120,7 @@ static cl_mem buffer_create(cl_context context, const cl_mem_properties *propert
   err = properties_check(properties, &num_properties);
   if (err != CL_SUCCESS)
     goto fail;
-  if (!flags_valid(flags)) {
+  if (!hg_mem_flags_valid(flags)) {
     err = CL_INVALID_VALUE;
     goto fail;
   }
@@ -132,7 +134,7 @@ static cl_mem buffer_create(cl_context context, const cl_mem_properties *propert
     goto fail;
   }
 
-  mem = mem_new(context, flags, size);
+  mem = hg_mem_new(context, flags, size);
   if (!mem) {
     err = CL_OUT_OF_HOST_MEMORY;
     goto fail;
@@ -196,7 +198,7 @@ cl_mem hg_buffer_create_with_contents(cl_context context, cl_mem_flags flags, si
 /* The flags of a sub-buffer: those asked for, checked against the parent's, plus what is
  * inherited. Returns 0 (never a valid result: an access flag is always set) when invalid. */
 static cl_mem_flags sub_buffer_flags(cl_mem_flags parent, cl_mem_flags flags) {
-  if (!flags_valid(flags) || (flags & HG_MEM_HOST_PTR_FLAGS))
+  if (!hg_mem_flags_valid(flags) || (flags & HG_MEM_HOST_PTR_FLAGS))
     return 0;
   cl_mem_flags access = flags & HG_MEM_ACCESS_FLAGS;
   if ((parent & CL_MEM_WRITE_ONLY) && (access & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
@@ -222,7 +224,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
                                                   const void *buffer_create_info, cl_int *errcode_ret) {
   cl_int err;
   cl_mem sub = NULL;
-  if (!hg_object_is(buffer, HG_OBJ_MEM) || buffer->parent) {
+  if (!hg_object_is(buffer, HG_OBJ_MEM) || buffer->parent || buffer->image) {
     err = CL_INVALID_MEM_OBJECT;
     goto fail;
   }
@@ -245,7 +247,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
     goto fail;
   }
 
-  sub = mem_new(buffer->context, sub_flags, region->size);
+  sub = hg_mem_new(buffer->context, sub_flags, region->size);
   if (!sub) {
     err = CL_OUT_OF_HOST_MEMORY;
     goto fail;
@@ -320,7 +322,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
   HG_CHECK_MEM(memobj, CL_INVALID_MEM_OBJECT);
   switch (param_name) {
   case CL_MEM_TYPE:
-    HG_INFO_VALUE(cl_mem_object_type, CL_MEM_OBJECT_BUFFER);
+    HG_INFO_VALUE(cl_mem_object_type, memobj->image ? memobj->image->layout.type : CL_MEM_OBJECT_BUFFER);
   case CL_MEM_FLAGS:
     HG_INFO_VALUE(cl_mem_flags, memobj->flags);
   case CL_MEM_SIZE:
@@ -339,8 +341,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
     HG_INFO_VALUE(cl_context, memobj->context);
   case CL_MEM_ASSOCIATED_MEMOBJECT:
     HG_INFO_VALUE(cl_mem, memobj->parent);
-  case CL_MEM_OFFSET:
-    HG_INFO_VALUE(size_t, memobj->origin);
+  case CL_MEM_OFFSET: /* a 1D buffer image's origin is its buffer's, not an offset of its own */
+    HG_INFO_VALUE(size_t, memobj->image ? 0 : memobj->origin);
   case CL_MEM_USES_SVM_POINTER:
     HG_INFO_VALUE(cl_bool, CL_FALSE);
   case CL_MEM_PROPERTIES:

@@ -11,6 +11,8 @@ cl_int hg_enqueue_queue_context(cl_command_queue queue, cl_context *ctx) {
 
 cl_int hg_enqueue_check_buffer(cl_context ctx, cl_mem mem) {
   HG_CHECK_MEM(mem, CL_INVALID_MEM_OBJECT);
+  if (mem->image)
+    return CL_INVALID_MEM_OBJECT; /* an image where the command takes a buffer */
   if (mem->context != ctx)
     return CL_INVALID_CONTEXT;
   if (mem->origin % HG_MEM_BASE_ALIGN_BYTES)

@@ -52,6 +52,9 @@ typedef struct hg_mem_storage {
   void *mapped;        /* a backend copy mapped for hg_mem_storage_host_contents, or NULL */
   unsigned mapped_on;  /* that backend's index */
   hg_mem_pin pin;      /* while a migration moves it: a copy is not freed before it is unpinned */
+  /* An image's (its cl_mem's, which outlives the record): allocations go through image_alloc,
+   * contents move whole (mem_read/mem_write of `size` bytes only); NULL for buffers. */
+  const hg_image_layout *image;
 } hg_mem_storage;
 
 /* What a command is about to do with a buffer's storage on a backend. */
@@ -65,6 +68,10 @@ typedef enum hg_mem_access {
 /* A storage whose first copy is on `be`, holding `init` (NULL: undefined contents); at_host:
  * the application's CL_MEM_USE_HOST_PTR region (also init), kept as allocations where backends can. */
 cl_int hg_mem_storage_create(size_t size, hg_backend *be, const void *init, void *at_host, hg_mem_storage **out);
+/* The storage of an image of `layout` (kept by the caller for the record's life), its first
+ * copy on `be`, holding `init` (packed, NULL: undefined). */
+cl_int hg_mem_storage_create_image(const hg_image_layout *layout, hg_backend *be, const void *init,
+                                   hg_mem_storage **out);
 void hg_mem_storage_destroy(hg_mem_storage *st);
 /* Makes the copy on `be` valid for the access and returns its allocation. */
 cl_int hg_mem_storage_acquire(hg_mem_storage *st, hg_backend *be, hg_mem_access access, hg_dev_mem **out);
@@ -102,7 +109,8 @@ size_t hg_mem_evict_stale(hg_backend *be);
  * virtual device's global memory (CL_DEVICE_GLOBAL_MEM_SIZE), which the application was told,
  * so an allocation past it fails with CL_MEM_OBJECT_ALLOCATION_FAILURE before the backend is
  * asked (a vendor may assert, or the kernel's OOM killer end the process). */
-cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, void *at_host, hg_dev_mem **out);
+cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, void *at_host, const hg_image_layout *image,
+                            hg_dev_mem **out);
 void hg_mem_backend_free(hg_backend *be, hg_dev_mem *mem, size_t size);
 void hg_mem_storage_abort(hg_mem_storage *st, hg_backend *target);
 /* The current contents readable on the host, for a checkpoint: a valid backend copy mapped in
@@ -126,6 +134,10 @@ typedef struct hg_mem_mapping {
   hg_backend *direct_on;
   hg_dev_mem *direct_mem;
   atomic_bool direct_begun;
+  /* clEnqueueMapImage of an image: the region in image coordinates (x in bytes) and the pitches
+   * of ptr's memory; offset and size then describe nothing */
+  bool image;
+  size_t origin[3], region[3], row_pitch, slice_pitch;
   struct hg_mem_mapping *next;
 } hg_mem_mapping;
 
@@ -137,6 +149,14 @@ typedef struct hg_mem_destructor {
   struct hg_mem_destructor *next; /* the most recently registered first */
 } hg_mem_destructor;
 
+/* What an image cl_mem holds besides a buffer's (platform/mem_image.c). */
+typedef struct hg_mem_image {
+  hg_image_layout layout;  /* packed: what every backend allocates */
+  cl_image_format format;
+  cl_image_desc desc;      /* as the application gave it (mem_object: the buffer of a 1D buffer image) */
+  size_t host_row_pitch, host_slice_pitch; /* of host_ptr's memory (CL_MEM_USE_HOST_PTR) */
+} hg_mem_image;
+
 struct _cl_mem {
   hg_object obj;         /* refcount: the application's references plus internal ones */
   atomic_uint app_refs;  /* the application's references (CL_MEM_REFERENCE_COUNT) */
@@ -144,7 +164,8 @@ struct _cl_mem {
   cl_mem_flags flags;    /* as clGetMemObjectInfo reports them (sub-buffers: with inherited ones) */
   size_t size;
   void *host_ptr;        /* CL_MEM_USE_HOST_PTR: the application's memory for this (sub-)buffer */
-  cl_mem parent;         /* sub-buffers: the buffer they are part of (internal reference) */
+  cl_mem parent;         /* sub-buffers: the buffer they are part of; 1D buffer images: their
+                            buffer (internal reference) */
   size_t origin;         /* sub-buffers: their offset in the parent */
   hg_mem_storage *storage; /* the root buffer's */
   cl_mem_properties *properties; /* copy incl. the terminating 0; NULL when none were given */
@@ -153,7 +174,19 @@ struct _cl_mem {
   hg_mem_mapping *mappings;
   cl_uint map_count;
   hg_mem_destructor *destructors;
+  hg_mem_image *image;   /* images only; NULL for buffers */
 };
+
+/* An image of the 1D buffer type: its bytes are its buffer's, addressed like a buffer's. */
+static inline bool hg_mem_is_buffer_image(cl_mem mem) {
+  return mem->image && mem->image->layout.type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+}
+
+/* A memory object with its lock, flags (no access flag: CL_MEM_READ_WRITE) and one application
+ * reference, not yet a live handle (mem_buffer.c). */
+cl_mem hg_mem_new(cl_context ctx, cl_mem_flags flags, size_t size);
+/* At most one of each group of mutually exclusive flags, and nothing unknown. */
+bool hg_mem_flags_valid(cl_mem_flags flags);
 
 /* True when the host may read (resp. write) the buffer through read/write/map commands. */
 static inline bool hg_mem_host_readable(cl_mem mem) {

@@ -28,7 +28,8 @@ static cl_int allocation_error(cl_int err) {
 
 static atomic_ullong allocated[HG_MEM_MAX_BACKENDS]; /* bytes per backend */
 
-cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, void *at_host, hg_dev_mem **out) {
+cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, void *at_host, const hg_image_layout *image,
+                            hg_dev_mem **out) {
   /* A backend smaller than the one the process started on (whose figures the device shows)
    * refuses what it cannot hold here, before its own failure modes are reached. */
   unsigned long long limit = hg_profile_backend_mem_budget(be);
@@ -44,8 +45,11 @@ cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, void *at_host, hg_dev_m
            limit, before);
     return CL_MEM_OBJECT_ALLOCATION_FAILURE;
   }
-  cl_int err = at_host && be->ops->mem_alloc_at ? be->ops->mem_alloc_at(be, at_host, size, out) : CL_INVALID_OPERATION;
-  if (err == CL_INVALID_OPERATION)
+  cl_int err;
+  if (image)
+    err = be->ops->image_alloc ? be->ops->image_alloc(be, image, out) : CL_INVALID_OPERATION;
+  else if ((err = at_host && be->ops->mem_alloc_at ? be->ops->mem_alloc_at(be, at_host, size, out)
+                                                   : CL_INVALID_OPERATION) == CL_INVALID_OPERATION)
     err = be->ops->mem_alloc(be, size, out);
   if (err != CL_SUCCESS)
     atomic_fetch_sub(&allocated[be->index], size);
@@ -61,9 +65,9 @@ static cl_int ensure_allocated(hg_mem_storage *st, hg_backend *be) {
   hg_mem_copy *c = &st->dev[be->index];
   if (c->mem)
     return CL_SUCCESS;
-  cl_int err = hg_mem_backend_alloc(be, st->size, st->at_host, &c->mem);
+  cl_int err = hg_mem_backend_alloc(be, st->size, st->at_host, st->image, &c->mem);
   if (err != CL_SUCCESS && err != CL_OUT_OF_HOST_MEMORY && hg_mem_evict_stale(be))
-    err = hg_mem_backend_alloc(be, st->size, st->at_host, &c->mem);
+    err = hg_mem_backend_alloc(be, st->size, st->at_host, st->image, &c->mem);
   if (err != CL_SUCCESS) {
     c->mem = NULL;
     HG_LOG(HG_LOG_MEM, "allocating %zu bytes on %s failed: %d", st->size, be->name, err);
@@ -119,7 +123,8 @@ static bool allocated_at_host(const hg_mem_storage *st, hg_backend *be) {
   return st->at_host && mem && be->ops->mem_host_address && be->ops->mem_host_address(be, mem) == st->at_host;
 }
 
-cl_int hg_mem_storage_create(size_t size, hg_backend *be, const void *init, void *at_host, hg_mem_storage **out) {
+static cl_int storage_create(size_t size, hg_backend *be, const void *init, void *at_host,
+                             const hg_image_layout *image, hg_mem_storage **out) {
   if (!be || be->index >= HG_MEM_MAX_BACKENDS)
     return CL_INVALID_OPERATION;
   hg_mem_storage *st = calloc(1, sizeof *st);
@@ -127,6 +132,7 @@ cl_int hg_mem_storage_create(size_t size, hg_backend *be, const void *init, void
     return CL_OUT_OF_HOST_MEMORY;
   st->size = size;
   st->at_host = at_host;
+  st->image = image;
   cl_int err = ensure_allocated(st, be);
   if (err != CL_SUCCESS)
     goto fail;
@@ -148,6 +154,15 @@ fail:
     hg_mem_backend_free(be, st->dev[be->index].mem, st->size);
   free(st);
   return err;
+}
+
+cl_int hg_mem_storage_create(size_t size, hg_backend *be, const void *init, void *at_host, hg_mem_storage **out) {
+  return storage_create(size, be, init, at_host, NULL, out);
+}
+
+cl_int hg_mem_storage_create_image(const hg_image_layout *layout, hg_backend *be, const void *init,
+                                   hg_mem_storage **out) {
+  return storage_create(layout->size, be, init, NULL, layout, out);
 }
 
 void hg_mem_storage_destroy(hg_mem_storage *st) {
@@ -245,7 +260,7 @@ cl_int hg_mem_storage_prepare(hg_mem_storage *st, hg_backend *target, size_t *un
     }
   }
   unsigned from = live_copy(st);
-  if (err == CL_SUCCESS && !t->valid && !st->host_valid && from < HG_MEM_MAX_BACKENDS)
+  if (err == CL_SUCCESS && !st->image && !t->valid && !st->host_valid && from < HG_MEM_MAX_BACKENDS)
     hg_migrate_pin(&st->pin, hg_backend_at(from), st->dev[from].mem, target, t->mem, st->size);
   *unpinned = t->valid || st->pin.with ? 0 : st->size;
   pthread_mutex_unlock(&st->lock);
@@ -259,6 +274,16 @@ void hg_mem_storage_unpin(hg_mem_storage *st, hg_backend *target) {
   pthread_mutex_unlock(&st->lock);
 }
 
+/* An image's copy on `be` zeroed (images are never filled: written from zeroed host memory). */
+static cl_int zero_image(hg_mem_storage *st, hg_backend *be) {
+  void *zeros = calloc(1, st->size);
+  if (!zeros)
+    return CL_OUT_OF_HOST_MEMORY;
+  cl_int err = be->ops->mem_write(be, st->dev[be->index].mem, 0, st->size, zeros);
+  free(zeros);
+  return err;
+}
+
 cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, size_t *moved, bool *lost) {
   *moved = 0;
   *lost = false;
@@ -270,6 +295,8 @@ cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, size_t *move
   if ((err = allocate_for_move(st, target)) != CL_SUCCESS)
     goto out;
   unsigned from;
+  if (st->image && live_copy(st) < HG_MEM_MAX_BACKENDS && (err = pull_to_host(st)) != CL_SUCCESS)
+    goto out; /* an image moves whole: its backends take nothing else (devices/backend.h) */
   if (st->host_valid) {
     err = target->ops->mem_write(target, t->mem, 0, st->size, st->host);
     goto copied;
@@ -285,7 +312,7 @@ cl_int hg_mem_storage_stage(hg_mem_storage *st, hg_backend *target, size_t *move
   {
     /* every valid copy was on a lost device: the contents are gone; the buffer goes on, zeroed */
     static const uint8_t zero;
-    err = target->ops->mem_fill(target, t->mem, 0, st->size, &zero, 1);
+    err = st->image ? zero_image(st, target) : target->ops->mem_fill(target, t->mem, 0, st->size, &zero, 1);
     *lost = err == CL_SUCCESS;
     if (*lost)
       goto out;

@@ -7,21 +7,10 @@ import re, subprocess, sys, os
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Entry points hetGPU does not implement because the optional feature is not advertised
-# (no images, samplers, pipes, SVM, GL/EGL/D3D sharing, built-in kernels, device
+# (no pipes, SVM, GL/EGL/D3D sharing, built-in kernels, device
 # partitioning, host timer). Each returns the error the specification names
 # for a context/device without that feature.
 UNSUPPORTED = {
-    # images and samplers (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)
-    "clCreateImage2D": "CL_INVALID_OPERATION", "clCreateImage3D": "CL_INVALID_OPERATION",
-    "clCreateImage": "CL_INVALID_OPERATION", "clCreateImageWithProperties": "CL_INVALID_OPERATION",
-    "clGetImageInfo": "CL_INVALID_MEM_OBJECT",
-    "clEnqueueReadImage": "CL_INVALID_MEM_OBJECT", "clEnqueueWriteImage": "CL_INVALID_MEM_OBJECT",
-    "clEnqueueCopyImage": "CL_INVALID_MEM_OBJECT", "clEnqueueCopyImageToBuffer": "CL_INVALID_MEM_OBJECT",
-    "clEnqueueCopyBufferToImage": "CL_INVALID_MEM_OBJECT", "clEnqueueMapImage": "CL_INVALID_MEM_OBJECT",
-    "clEnqueueFillImage": "CL_INVALID_MEM_OBJECT",
-    "clCreateSampler": "CL_INVALID_OPERATION", "clCreateSamplerWithProperties": "CL_INVALID_OPERATION",
-    "clRetainSampler": "CL_INVALID_SAMPLER", "clReleaseSampler": "CL_INVALID_SAMPLER",
-    "clGetSamplerInfo": "CL_INVALID_SAMPLER",
     # pipes
     "clCreatePipe": "CL_INVALID_OPERATION", "clGetPipeInfo": "CL_INVALID_MEM_OBJECT",
     # shared virtual memory (CL_DEVICE_SVM_CAPABILITIES is 0)
