@@ -1,0 +1,379 @@
+/* Area images_kernel: kernels reading and writing images (like the CTS's kernel_read_write and
+ * image_streams). Every image type with every required format the device has and random sizes:
+ * reads with read_imagef/i/ui at every pixel with integer coordinates, without a sampler and
+ * with a nearest unnormalized sampler, against the test's own conversion of the stored pixel
+ * (images_model.c); writes of random colors at every pixel of a poisoned image, read back and
+ * checked exactly (integer formats, saturated) or within the specification's rounding (normalized:
+ * 0.6 of the exact value; half: nearest even or toward zero); writes to 3D images only with
+ * cl_khr_3d_image_writes; the image query builtins. Work spreads over several work-groups. */
+#include "images_model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  cl_mem_object_type type;
+  const char *name, *cl_type; /* test name part, OpenCL C type */
+  const char *coord;          /* integer coordinate from x, y, z (1D array: y is the layer) */
+} image_type;
+
+static const image_type TYPES[] = {
+    {CL_MEM_OBJECT_IMAGE1D, "1d", "image1d_t", "x"},
+    {CL_MEM_OBJECT_IMAGE1D_BUFFER, "1d_buffer", "image1d_buffer_t", "x"},
+    {CL_MEM_OBJECT_IMAGE1D_ARRAY, "1d_array", "image1d_array_t", "(int2)(x, y)"},
+    {CL_MEM_OBJECT_IMAGE2D, "2d", "image2d_t", "(int2)(x, y)"},
+    {CL_MEM_OBJECT_IMAGE2D_ARRAY, "2d_array", "image2d_array_t", "(int4)(x, y, z, 0)"},
+    {CL_MEM_OBJECT_IMAGE3D, "3d", "image3d_t", "(int4)(x, y, z, 0)"},
+};
+#define NUM_TYPES 6
+static const char *const KIND_SUFFIX[] = {"f", "i", "ui"}, *const KIND_VEC[] = {"float4", "int4", "uint4"};
+
+static bool has_3d_writes(void) {
+  char exts[8192] = "";
+  clGetDeviceInfo(S.device, CL_DEVICE_EXTENSIONS, sizeof exts, exts, NULL);
+  for (char *p = exts; (p = strstr(p, "cl_khr_3d_image_writes")); p++)
+    if ((p == exts || p[-1] == ' ') && (p[22] == ' ' || p[22] == 0))
+      return true;
+  return false;
+}
+
+static bool no_images(void) {
+  cl_bool yes = CL_FALSE;
+  clGetDeviceInfo(S.device, CL_DEVICE_IMAGE_SUPPORT, sizeof yes, &yes, NULL);
+  if (!yes)
+    suite_skip("the device reports no image support");
+  return !yes;
+}
+
+/* Every item finds its pixel from its global id; items past the image return (the NDRange is
+ * rounded up to whole work-groups). */
+#define PIXEL_PROLOGUE                                                                                       \
+  "  int x = (int)get_global_id(0), y = (int)get_global_id(1), z = (int)get_global_id(2);\n"               \
+  "  if (x >= (int)w || y >= (int)h || z >= (int)d) return;\n"                                              \
+  "  size_t i = ((size_t)z * h + (size_t)y) * w + (size_t)x;\n"
+
+static suite_batch *batch(void) {
+  static suite_batch *b;
+  if (b)
+    return b;
+  b = suite_batch_new("__constant sampler_t ik_nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | "
+                      "CLK_FILTER_NEAREST;\n",
+                      "");
+  for (int t = 0; t < NUM_TYPES; t++) {
+    const image_type *it = &TYPES[t];
+    bool buffer = it->type == CL_MEM_OBJECT_IMAGE1D_BUFFER; /* no sampler reads of 1D buffer images */
+    for (int k = 0; k < 3; k++) {
+      char name[64];
+      snprintf(name, sizeof name, "ik_read_%s_%s", it->name, KIND_SUFFIX[k]);
+      suite_batch_add(b, name,
+                      "__kernel void %s(read_only %s im, __global %s *o, uint w, uint h, uint d) {\n" PIXEL_PROLOGUE
+                      "  o[2 * i] = read_image%s(im, %s);\n  o[2 * i + 1] = read_image%s(im, %s%s);\n}\n",
+                      name, it->cl_type, KIND_VEC[k], KIND_SUFFIX[k], it->coord, KIND_SUFFIX[k],
+                      buffer ? "" : "ik_nearest, ", it->coord);
+      if (it->type == CL_MEM_OBJECT_IMAGE3D)
+        continue; /* 3D writes: their own batch, with the extension */
+      snprintf(name, sizeof name, "ik_write_%s_%s", it->name, KIND_SUFFIX[k]);
+      suite_batch_add(b, name,
+                      "__kernel void %s(write_only %s im, __global const %s *c, uint w, uint h, uint d) {\n"
+                      PIXEL_PROLOGUE "  write_image%s(im, %s, c[i]);\n}\n",
+                      name, it->cl_type, KIND_VEC[k], KIND_SUFFIX[k], it->coord);
+    }
+    /* queries: every item writes all of them (8 ints) */
+    char name[64];
+    snprintf(name, sizeof name, "ik_query_%s", it->name);
+    bool two = it->type == CL_MEM_OBJECT_IMAGE2D || it->type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+               it->type == CL_MEM_OBJECT_IMAGE3D;
+    bool arr = it->type == CL_MEM_OBJECT_IMAGE1D_ARRAY || it->type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    const char *dim = it->type == CL_MEM_OBJECT_IMAGE3D ? "  int4 dm = get_image_dim(im); o[8 * i + 6] = dm.z; o[8 * i + 7] = dm.x + dm.y * 65536 + dm.w;\n"
+                      : two ? "  int2 dm = get_image_dim(im); o[8 * i + 6] = 0; o[8 * i + 7] = dm.x + dm.y * 65536;\n"
+                            : "  o[8 * i + 6] = 0; o[8 * i + 7] = 0;\n";
+    suite_batch_add(b, name,
+                    "__kernel void %s(read_only %s im, __global int *o) {\n"
+                    "  size_t i = get_global_id(0);\n"
+                    "  o[8 * i] = get_image_width(im);\n  o[8 * i + 1] = %s;\n  o[8 * i + 2] = %s;\n"
+                    "  o[8 * i + 3] = %s;\n  o[8 * i + 4] = get_image_channel_order(im);\n"
+                    "  o[8 * i + 5] = get_image_channel_data_type(im);\n%s}\n",
+                    name, it->cl_type, two ? "get_image_height(im)" : "0",
+                    it->type == CL_MEM_OBJECT_IMAGE3D ? "get_image_depth(im)" : "0",
+                    arr ? "(int)get_image_array_size(im)" : "0", dim);
+  }
+  return b;
+}
+
+static suite_batch *batch_3d_writes(void) {
+  static suite_batch *b;
+  if (b)
+    return b;
+  b = suite_batch_new("#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable\n", "");
+  for (int k = 0; k < 3; k++) {
+    char name[64];
+    snprintf(name, sizeof name, "ik_write_3d_%s", KIND_SUFFIX[k]);
+    suite_batch_add(b, name,
+                    "__kernel void %s(write_only image3d_t im, __global const %s *c, uint w, uint h, uint d) {\n"
+                    PIXEL_PROLOGUE "  write_image%s(im, (int4)(x, y, z, 0), c[i]);\n}\n",
+                    name, KIND_VEC[k], KIND_SUFFIX[k]);
+  }
+  return b;
+}
+
+/* Runs a pixel kernel (arguments set but w, h, d) over the shape in groups of 8x2x1. */
+static bool run_pixels(cl_kernel k, cl_uint first_size_arg, const im_shape *s) {
+  cl_uint w = (cl_uint)s->w, h = (cl_uint)s->h, d = (cl_uint)s->d;
+  size_t local[3] = {8, 2, 1}, global[3] = {(s->w + 7) / 8 * 8, (s->h + 1) / 2 * 2, s->d};
+  if (clSetKernelArg(k, first_size_arg, 4, &w) != CL_SUCCESS || clSetKernelArg(k, first_size_arg + 1, 4, &h) != CL_SUCCESS ||
+      clSetKernelArg(k, first_size_arg + 2, 4, &d) != CL_SUCCESS) {
+    suite_fail("clSetKernelArg of the sizes failed");
+    return false;
+  }
+  return suite_run(k, 3, global, local);
+}
+
+/* The tests of a type leave CL_R/CL_HALF_FLOAT to read_r_half and write_r_half, which run it on
+ * every type: PoCL 3.1 reads and writes that one format wrongly, and an exception for it should
+ * not hide the other formats. */
+static bool is_r_half(const cl_image_format *f) {
+  return f->image_channel_order == CL_R && f->image_channel_data_type == CL_HALF_FLOAT;
+}
+
+/* Reads of every pixel of every format of a type. */
+static void reads_of(const image_type *it, bool r_half) {
+  if (no_images())
+    return;
+  for (int f = 0; f < im_required_count && !suite_failed(); f++) {
+    const cl_image_format *fmt = &im_required_formats[f];
+    if (!im_supported(it->type, fmt) || r_half != is_r_half(fmt))
+      continue;
+    im_shape s = im_random_shape(it->type, fmt, 24);
+    size_t n = im_shape_pixels(&s), px = im_pixel_bytes(fmt);
+    uint8_t *pixels = malloc(n * px);
+    im_random_pixels(fmt, pixels, n, 1000);
+    im_kind kind = im_kind_of(fmt);
+    char name[64];
+    snprintf(name, sizeof name, "ik_read_%s_%s", it->name, KIND_SUFFIX[kind]);
+    cl_kernel k = suite_batch_kernel(batch(), name);
+    cl_mem buf, img = k ? im_create(&s, CL_MEM_READ_ONLY, pixels, &buf) : NULL;
+    cl_mem out = img ? suite_buffer(n * 2 * 16, NULL) : NULL;
+    void *o = malloc(n * 2 * 16);
+    if (out && suite_args(k, 2, sizeof img, &img, sizeof out, &out) && run_pixels(k, 2, &s) && suite_read(out, o, n * 32))
+      for (size_t i = 0; i < 2 * n && !suite_failed(); i++) {
+        size_t p = i / 2, x = p % s.w, y = p / s.w % s.h, z = p / (s.w * s.h);
+        const char *how = i % 2 ? "with a nearest sampler" : "without a sampler";
+        if (kind == IM_FLOAT) {
+          double want[4];
+          im_read_float(fmt, pixels + p * px, want);
+          const float *got = (const float *)o + 4 * i;
+          for (int c = 0; c < 4; c++)
+            if (!im_float_read_ok(fmt, want[c], got[c])) {
+              suite_fail("read_imagef %s of %s %s %zux%zux%zu at (%zu,%zu,%zu): channel %d is %a, expected %a", how,
+                         im_type_name(s.type), im_format_name(fmt), s.w, s.h, s.d, x, y, z, c, got[c], want[c]);
+              break;
+            }
+        } else {
+          int64_t want[4];
+          im_read_int(fmt, pixels + p * px, want);
+          const int32_t *got = (const int32_t *)o + 4 * i;
+          /* a missing alpha of an integer format is read_int_missing_alpha's (PoCL 3.1 gives 0) */
+          int channels = im_has_alpha(fmt) ? 4 : 3;
+          for (int c = 0; c < channels; c++)
+            if (got[c] != (int32_t)want[c]) {
+              suite_fail("read_image%s %s of %s %s %zux%zux%zu at (%zu,%zu,%zu): channel %d is %d, expected %d",
+                         KIND_SUFFIX[kind], how, im_type_name(s.type), im_format_name(fmt), s.w, s.h, s.d, x, y, z, c,
+                         got[c], (int32_t)want[c]);
+              break;
+            }
+        }
+      }
+    cl_mem all[] = {img, buf, out};
+    for (int j = 0; j < 3; j++)
+      if (all[j])
+        clReleaseMemObject(all[j]);
+    if (k)
+      clReleaseKernel(k);
+    free(pixels), free(o);
+  }
+}
+
+/* A random color for a write of a format's kind: normalized types a little past their range,
+ * half values of every magnitude, integers of every size (saturation included). */
+static void random_color(const cl_image_format *f, void *c4) {
+  for (int c = 0; c < 4; c++) {
+    if (im_kind_of(f) != IM_FLOAT) {
+      uint32_t v = suite_rand() >> (suite_rand() % 32);
+      ((int32_t *)c4)[c] = im_kind_of(f) == IM_INT && suite_rand() % 2 ? -(int32_t)(v >> 1) : (int32_t)v;
+      continue;
+    }
+    float v;
+    switch (f->image_channel_data_type) {
+    case CL_UNORM_INT8: case CL_UNORM_INT16: v = (float)suite_uniform(-0.2, 1.2); break;
+    case CL_SNORM_INT8: case CL_SNORM_INT16: v = (float)suite_uniform(-1.0, 1.2); break;
+    case CL_HALF_FLOAT: v = (float)ldexp(suite_uniform(-1, 1), (int)(suite_rand() % 36) - 20); break;
+    default: v = (float)ldexp(suite_uniform(-1, 1), (int)(suite_rand() % 60) - 30); break;
+    }
+    ((float *)c4)[c] = v;
+  }
+}
+
+/* read_imagei/ui of an integer CL_R (and CL_RG) image give alpha 1 (OpenCL C's channel
+ * mapping: (r, 0, 0, 1)), 2D, with and without a sampler. */
+SUITE_TEST(images_kernel, read_int_missing_alpha) {
+  if (no_images())
+    return;
+  for (int f = 0; f < im_required_count && !suite_failed(); f++) {
+    const cl_image_format *fmt = &im_required_formats[f];
+    im_kind kind = im_kind_of(fmt);
+    if (kind == IM_FLOAT || im_has_alpha(fmt) || !im_supported(CL_MEM_OBJECT_IMAGE2D, fmt))
+      continue;
+    im_shape s = im_random_shape(CL_MEM_OBJECT_IMAGE2D, fmt, 16);
+    size_t n = im_shape_pixels(&s);
+    char name[64];
+    snprintf(name, sizeof name, "ik_read_2d_%s", KIND_SUFFIX[kind]);
+    cl_kernel k = suite_batch_kernel(batch(), name);
+    cl_mem buf, img = k ? im_create(&s, CL_MEM_READ_ONLY, NULL, &buf) : NULL;
+    cl_mem out = img ? suite_buffer(n * 32, NULL) : NULL;
+    int32_t *o = malloc(n * 32);
+    if (out && suite_args(k, 2, sizeof img, &img, sizeof out, &out) && run_pixels(k, 2, &s) && suite_read(out, o, n * 32))
+      for (size_t i = 0; i < 2 * n; i++)
+        if (o[4 * i + 3] != 1) {
+          suite_fail("read_image%s %s of 2D %s: alpha is %d, expected 1", KIND_SUFFIX[kind],
+                     i % 2 ? "with a nearest sampler" : "without a sampler", im_format_name(fmt), o[4 * i + 3]);
+          break;
+        }
+    cl_mem all[] = {img, buf, out};
+    for (int j = 0; j < 3; j++)
+      if (all[j])
+        clReleaseMemObject(all[j]);
+    if (k)
+      clReleaseKernel(k);
+    free(o);
+  }
+}
+
+/* Writes of a random color at every pixel of a poisoned image of every format of a type. */
+static void writes_of(const image_type *it, bool r_half) {
+  if (no_images())
+    return;
+  bool three = it->type == CL_MEM_OBJECT_IMAGE3D;
+  if (three && !has_3d_writes()) {
+    suite_skip("no cl_khr_3d_image_writes");
+    return;
+  }
+  for (int f = 0; f < im_required_count && !suite_failed(); f++) {
+    const cl_image_format *fmt = &im_required_formats[f];
+    if (!im_supported(it->type, fmt) || r_half != is_r_half(fmt))
+      continue;
+    im_shape s = im_random_shape(it->type, fmt, 24);
+    size_t n = im_shape_pixels(&s), px = im_pixel_bytes(fmt);
+    uint8_t *colors = malloc(n * 16), *back = malloc(n * px);
+    for (size_t i = 0; i < n; i++)
+      random_color(fmt, colors + 16 * i);
+    im_kind kind = im_kind_of(fmt);
+    char name[64];
+    snprintf(name, sizeof name, "ik_write_%s_%s", it->name, KIND_SUFFIX[kind]);
+    cl_kernel k = suite_batch_kernel(three ? batch_3d_writes() : batch(), name);
+    cl_mem buf, img = k ? im_create(&s, CL_MEM_WRITE_ONLY, NULL, &buf) : NULL;
+    cl_mem in = img ? suite_buffer(n * 16, colors) : NULL;
+    if (in && suite_args(k, 2, sizeof img, &img, sizeof in, &in) && run_pixels(k, 2, &s) && im_read_all(img, &s, back))
+      for (size_t p = 0; p < n && !suite_failed(); p++) {
+        size_t x = p % s.w, y = p / s.w % s.h, z = p / (s.w * s.h);
+        char why[160] = "wrong bytes";
+        bool ok;
+        if (kind == IM_FLOAT)
+          ok = im_float_write_ok(fmt, (const float *)(colors + 16 * p), back + p * px, why, sizeof why);
+        else {
+          uint8_t want[16];
+          im_pack_int(fmt, (const int32_t *)(colors + 16 * p), want);
+          ok = !memcmp(want, back + p * px, px);
+          if (!ok) {
+            const int32_t *c = (const int32_t *)(colors + 16 * p);
+            snprintf(why, sizeof why, "color (%d, %d, %d, %d) stored as 0x%02x%02x.., expected 0x%02x%02x..", c[0], c[1],
+                     c[2], c[3], back[p * px], back[p * px + 1], want[0], want[1]);
+          }
+        }
+        if (!ok)
+          suite_fail("write_image%s to %s %s %zux%zux%zu at (%zu,%zu,%zu): %s", KIND_SUFFIX[kind], im_type_name(s.type),
+                     im_format_name(fmt), s.w, s.h, s.d, x, y, z, why);
+      }
+    cl_mem all[] = {img, buf, in};
+    for (int j = 0; j < 3; j++)
+      if (all[j])
+        clReleaseMemObject(all[j]);
+    if (k)
+      clReleaseKernel(k);
+    free(colors), free(back);
+  }
+}
+
+static void reads(const void *arg) { reads_of(arg, false); }
+static void writes(const void *arg) { writes_of(arg, false); }
+
+SUITE_TEST(images_kernel, read_r_half) {
+  for (int t = 0; t < NUM_TYPES && !suite_failed(); t++)
+    reads_of(&TYPES[t], true);
+}
+
+SUITE_TEST(images_kernel, write_r_half) {
+  for (int t = 0; t < NUM_TYPES && !suite_failed(); t++)
+    if (TYPES[t].type != CL_MEM_OBJECT_IMAGE3D || has_3d_writes())
+      writes_of(&TYPES[t], true);
+}
+
+/* get_image_width/height/depth/array_size/channel_order/channel_data_type/dim of every type,
+ * three formats each, from 64 items in 4 groups. */
+static void queries(const void *arg) {
+  const image_type *it = arg;
+  if (no_images())
+    return;
+  /* a crash would cost the rest of the area */
+  if (it->type == CL_MEM_OBJECT_IMAGE1D_BUFFER && strstr(S.platform_name, "Portable Computing Language")) {
+    suite_skip("PoCL 3.1 aborts: its kernel library lacks get_image_channel_order(image1d_buffer_t)");
+    return;
+  }
+  char name[64];
+  snprintf(name, sizeof name, "ik_query_%s", it->name);
+  cl_kernel k = suite_batch_kernel(batch(), name);
+  for (int rep = 0; k && rep < 3 && !suite_failed(); rep++) {
+    const cl_image_format *fmt;
+    do
+      fmt = &im_required_formats[suite_rand() % (unsigned)im_required_count];
+    while (!im_supported(it->type, fmt));
+    im_shape s = im_random_shape(it->type, fmt, 24);
+    cl_mem buf, img = im_create(&s, CL_MEM_READ_ONLY, NULL, &buf), out = img ? suite_buffer(64 * 32, NULL) : NULL;
+    int32_t o[64 * 8];
+    bool arr1 = s.type == CL_MEM_OBJECT_IMAGE1D_ARRAY, arr2 = s.type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    bool three = s.type == CL_MEM_OBJECT_IMAGE3D, two = s.type == CL_MEM_OBJECT_IMAGE2D || arr2 || three;
+    int32_t want[8] = {(int32_t)s.w, two ? (int32_t)s.h : 0, three ? (int32_t)s.d : 0,
+                       arr1 ? (int32_t)s.h : arr2 ? (int32_t)s.d : 0, (int32_t)fmt->image_channel_order,
+                       (int32_t)fmt->image_channel_data_type, three ? (int32_t)s.d : 0,
+                       two ? (int32_t)(s.w + s.h * 65536) : 0};
+    if (out && suite_args(k, 2, sizeof img, &img, sizeof out, &out) && suite_run1(k, 64, 16) && suite_read(out, o, sizeof o))
+      for (int i = 0; i < 64 && !suite_failed(); i++)
+        for (int j = 0; j < 8; j++)
+          if (o[8 * i + j] != want[j]) {
+            static const char *const what[] = {"width", "height", "depth", "array size", "channel order",
+                                               "channel data type", "get_image_dim().z", "get_image_dim().x + .y * 65536 (+ .w)"};
+            suite_fail("%s %s %zux%zux%zu, item %d: %s is %d (0x%x), expected %d (0x%x)", im_type_name(s.type),
+                       im_format_name(fmt), s.w, s.h, s.d, i, what[j], o[8 * i + j], o[8 * i + j], want[j], want[j]);
+            break;
+          }
+    cl_mem all[] = {img, buf, out};
+    for (int j = 0; j < 3; j++)
+      if (all[j])
+        clReleaseMemObject(all[j]);
+  }
+  if (k)
+    clReleaseKernel(k);
+}
+
+/* images_kernel/{read,write,query}_<type> */
+__attribute__((constructor)) static void register_per_type(void) {
+  static char names[3][NUM_TYPES][40];
+  for (int t = 0; t < NUM_TYPES; t++) {
+    snprintf(names[0][t], 40, "read_%s", TYPES[t].name);
+    suite_register("images_kernel", names[0][t], reads, &TYPES[t]);
+    snprintf(names[1][t], 40, "write_%s", TYPES[t].name);
+    suite_register("images_kernel", names[1][t], writes, &TYPES[t]);
+    snprintf(names[2][t], 40, "query_%s", TYPES[t].name);
+    suite_register("images_kernel", names[2][t], queries, &TYPES[t]);
+  }
+}
