@@ -30,12 +30,15 @@ const char *hg_frontend_clang_path(void) {
 }
 
 /* The prelude before the user's code makes its #ifdefs see exactly the device: an OpenCL 3.0
- * device (__OPENCL_VERSION__, which clang leaves to the implementation) without images (the
- * spir64 target predefines __IMAGE_SUPPORT__), the macro of every device extension clang does not
+ * device (__OPENCL_VERSION__, which clang leaves to the implementation) with images
+ * (__IMAGE_SUPPORT__, which clang 15 leaves undefined for OpenCL C 3.0; docs/images.md) but
+ * neither read_write images nor 3D image writes, the macro of every device extension clang does not
  * know (cl_hetgpu_migrate and cl_khr_il_program, API-only extensions), and none of the feature
  * macros and extensions clang's opencl-c-base.h defines for SPIR that the device does not have. */
 static const char k_prelude[] =
-    "#define __OPENCL_VERSION__ 300\n#undef __IMAGE_SUPPORT__\n#define cl_hetgpu_migrate 1\n#define cl_khr_il_program 1\n"
+    "#define __OPENCL_VERSION__ 300\n#undef __IMAGE_SUPPORT__\n#define __IMAGE_SUPPORT__ 1\n"
+    "#undef cl_khr_3d_image_writes\n#undef __opencl_c_read_write_images\n#undef __opencl_c_3d_image_writes\n"
+    "#define cl_hetgpu_migrate 1\n#define cl_khr_il_program 1\n"
     "#undef cl_khr_subgroup_extended_types\n#undef cl_khr_subgroup_non_uniform_vote\n"
     "#undef cl_khr_subgroup_ballot\n#undef cl_khr_subgroup_non_uniform_arithmetic\n"
     "#undef cl_khr_subgroup_shuffle\n#undef cl_khr_subgroup_shuffle_relative\n"
@@ -50,8 +53,7 @@ static const char k_prelude[] =
     HG_PRELUDE_ASYNC_COPY;
 static const char k_prelude_30[] =
     "#undef __opencl_c_work_group_collective_functions\n#undef __opencl_c_atomic_order_seq_cst\n"
-    "#undef __opencl_c_atomic_scope_device\n#undef __opencl_c_atomic_scope_all_devices\n"
-    "#undef __opencl_c_read_write_images\n";
+    "#undef __opencl_c_atomic_scope_device\n#undef __opencl_c_atomic_scope_all_devices\n";
 
 /* An embedded header's name must stay inside the include directory. */
 static bool header_name_ok(const char *name) {

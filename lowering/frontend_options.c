@@ -124,8 +124,8 @@ int hg_fe_parse_options(const char *options, hg_fe_options *o, char **log) {
     add_arg(o, std);
     if (o->cl_std >= 300)
       /* images are part of the fixed profile (docs/images.md): __opencl_c_images, but neither
-       * __opencl_c_read_write_images nor __opencl_c_3d_image_writes; clang then defines
-       * __IMAGE_SUPPORT__, as it does for OpenCL C 1.x and 2.0, where images are core */
+       * __opencl_c_read_write_images nor __opencl_c_3d_image_writes (the prelude, which also
+       * defines __IMAGE_SUPPORT__: frontend_driver.c) */
       add_arg(o, "-cl-ext=-all,+__opencl_c_fp64,+__opencl_c_int64,+__opencl_c_images,+cl_khr_fp64,"
                  "+cl_khr_byte_addressable_store,"
                  "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,"

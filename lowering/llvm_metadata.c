@@ -131,7 +131,7 @@ void hg_xlate_kernel_metadata(hg_xlate *x, LLVMValueRef fn, hg_ir_function *f) {
       a->align = 8;
       continue;
     }
-    if (strstr(a->type_name, "image") || strstr(a->type_name, "sampler_t") || strstr(a->type_name, "pipe") ||
+    if ((a->type_qual & 8) || strstr(a->type_name, "image") || strstr(a->type_name, "sampler_t") || strstr(a->type_name, "pipe") ||
         strstr(a->type_name, "queue_t") || strstr(a->type_name, "clk_event_t"))
     {
       char msg[256];
