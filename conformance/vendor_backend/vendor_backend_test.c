@@ -16,6 +16,7 @@
 #include "devices/vendor/vendor_internal.h"
 #include "lowering/opencl_c.h"
 #include "lowering/spir.h"
+#include "vendor_image_test.h"
 
 static unsigned fails, checks;
 #define CHECK(c, ...) do { checks++; if (!(c)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
@@ -503,6 +504,7 @@ int hg_vendor_backend_test_main(int argc, char **argv) {
               l->mem_base_addr_align_bits && l->max_parameter_size, "limits");
     test_memory(be);
     test_code(be);
+    hg_vendor_image_tests(be, &test_source, rnd, &checks, &fails);
     be->ops->destroy(be);
   }
   printf("%u checks, %u failures\n", checks, fails);

@@ -110,6 +110,7 @@ static void vendor_token_release(hg_backend *be, hg_token *token) {
 static void vendor_destroy(hg_backend *be) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   hg_vendor_stops_free(vb);
+  hg_vendor_samplers_free(vb);
   hg_vendor_stream_free(vb);
   if (vb->last_event)
     VCL(vb->last_event)->clReleaseEvent(vb->last_event);
@@ -123,6 +124,7 @@ static void vendor_destroy(hg_backend *be) {
   pthread_mutex_destroy(&vb->printf_print_lock);
   pthread_mutex_destroy(&vb->stream_lock);
   pthread_mutex_destroy(&vb->stops_lock);
+  pthread_mutex_destroy(&vb->samplers_lock);
   free(vb);
 }
 
@@ -148,6 +150,7 @@ static const hg_backend_ops vendor_ops = {
     .host_pinned_free = hg_vendor_host_pinned_free,
     .host_register = hg_vendor_host_register,
     .host_unregister = hg_vendor_host_unregister,
+    .image_alloc = hg_vendor_image_alloc,
     .program_build = hg_vendor_program_build,
     .program_free = hg_vendor_program_free,
     .kernel_create = hg_vendor_kernel_create,
@@ -316,6 +319,7 @@ static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id dev
   pthread_mutex_init(&vb->printf_print_lock, NULL);
   pthread_mutex_init(&vb->stream_lock, NULL);
   pthread_mutex_init(&vb->stops_lock, NULL);
+  pthread_mutex_init(&vb->samplers_lock, NULL);
   vb->platform = platform;
   vb->device = device;
   snprintf(be->platform_name, sizeof be->platform_name, "%s", platform_name);
@@ -343,6 +347,7 @@ static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id dev
   /* without it every operation goes to the profiling queue, slower but right */
   vb->plain_queue = create_queue(vb, false, &err);
   hg_vendor_clock_calibrate(vb);
+  be->limits.images = hg_vendor_images_supported(vb);
   read_hints(device, &be->hints);
   vb->spir = takes_spir_bitcode(device, platform_name);
   vb->ptx = takes_ptx(device, platform_name);

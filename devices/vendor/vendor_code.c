@@ -380,7 +380,7 @@ void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *k) {
   free(k);
 }
 
-static cl_int set_arg(hg_vendor_backend *vb, const hg_vendor_shadows *shadows, cl_kernel kernel, cl_uint index,
+static cl_int set_arg(hg_vendor_backend *vb, hg_vendor_shadows *shadows, cl_kernel kernel, cl_uint index,
                       const hg_launch_arg *a) {
   const cl_icd_dispatch *d = VCL(kernel);
   switch (a->kind) {
@@ -397,6 +397,22 @@ static cl_int set_arg(hg_vendor_backend *vb, const hg_vendor_shadows *shadows, c
     return d->clSetKernelArg(kernel, index, a->size, NULL);
   case HG_ARG_VALUE:
     return d->clSetKernelArg(kernel, index, a->size, a->value);
+  case HG_ARG_IMAGE: {
+    cl_mem image, made;
+    cl_int err = hg_vendor_image_arg(vb, a, hg_vendor_shadow_of(shadows, a), &image, &made);
+    if (made)
+      hg_vendor_shadow_keep(shadows, made);
+    return err == CL_SUCCESS ? d->clSetKernelArg(kernel, index, sizeof image, &image) : err;
+  }
+  case HG_ARG_SAMPLER: {
+    uint32_t bits;
+    cl_sampler sampler;
+    if (!a->value)
+      return CL_INVALID_SAMPLER;
+    memcpy(&bits, a->value, sizeof bits);
+    cl_int err = hg_vendor_sampler(vb, bits, &sampler);
+    return err == CL_SUCCESS ? d->clSetKernelArg(kernel, index, sizeof sampler, &sampler) : err;
+  }
   }
   return CL_INVALID_ARG_VALUE;
 }

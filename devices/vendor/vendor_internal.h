@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/image_format.h"
 #include "devices/backend.h"
 #include "lowering/opencl_c.h"
 #include "lowering/opencl_c_stop.h"
@@ -49,6 +50,10 @@ typedef struct hg_vendor_backend {
   /* stoppable launches (vendor_stop.c): made at the first one, under stops_lock */
   pthread_mutex_t stops_lock;
   struct hg_vendor_stops *stops;
+  /* kernels' sampler arguments (vendor_image_args.c): one vendor sampler per value of the
+   * HG_SAMPLER_* bits, made at first use under samplers_lock, released at the end */
+  pthread_mutex_t samplers_lock;
+  cl_sampler samplers[HG_SAMPLER_VALID_BITS + 1];
 } hg_vendor_backend;
 
 /* A vendor sub-buffer made for a kernel argument at a non-zero offset, cached per offset. */
@@ -58,13 +63,25 @@ typedef struct hg_vendor_sub {
   struct hg_vendor_sub *next;
 } hg_vendor_sub;
 
+/* A vendor 1D buffer image over a buffer allocation, made for a kernel's image argument and
+ * cached per (offset, format, width) (vendor_image_args.c). */
+typedef struct hg_vendor_view {
+  size_t offset, width;
+  cl_image_format format;
+  cl_mem image;
+  struct hg_vendor_view *next;
+} hg_vendor_view;
+
 struct hg_dev_mem {
   cl_mem mem;
   size_t size;
   void *host;                /* CPU devices: our pages under the CL_MEM_USE_HOST_PTR buffer; else NULL */
   size_t sub_align;          /* the vendor's CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
-  pthread_mutex_t subs_lock; /* guards subs: launches on several threads share one buffer */
+  pthread_mutex_t subs_lock; /* guards subs and views: launches on several threads share one buffer */
   hg_vendor_sub *subs;
+  hg_vendor_view *views;     /* buffers: 1D buffer images over them */
+  bool is_image;             /* a vendor image (image_alloc, not of a 1D buffer image): mem is a cl_mem image */
+  hg_image_layout layout;    /* image_alloc's layout (a 1D buffer image's too, whose mem is a buffer) */
 };
 
 typedef struct hg_vendor_forms hg_vendor_forms; /* vendor_forms.c */
@@ -180,6 +197,50 @@ static inline hg_vendor_print *hg_vendor_token_print(hg_token *t) {
   return ((uintptr_t)t & 1u) ? (hg_vendor_print *)((uintptr_t)t & ~(uintptr_t)1u) : NULL;
 }
 
+/* ---- transfers (vendor_mem.c) ---------------------------------------------------------- */
+
+/* Where a transfer's vendor event goes (token: NULL for the synchronous form): none for an
+ * untimed asynchronous one, which joins the stream's batch instead (vendor_stream.c). */
+cl_event *hg_vendor_transfer_event(bool timed, hg_token **token, cl_event *ev);
+/* Ends a transfer enqueued with the stream held in *slot (its last command's event ev, as
+ * hg_vendor_transfer_event said): gives the stream back, then the synchronous form (token
+ * NULL) waits for ev and the asynchronous one hands it over as the token (an untimed one: its
+ * batch's token). err: the enqueue's. */
+cl_int hg_vendor_transfer_end(hg_vendor_backend *vb, const hg_vendor_slot *slot, cl_int err, cl_event ev, bool timed,
+                              hg_token **token);
+
+/* ---- images (vendor_image.c, vendor_image_args.c, vendor_image_check.c, docs/images.md) ---- */
+
+/* Whether the device has everything the profile's images need (every format of every type,
+ * the limits); logs the first thing missing. */
+bool hg_vendor_images_supported(hg_vendor_backend *vb);
+cl_int hg_vendor_image_alloc(hg_backend *be, const hg_image_layout *layout, hg_dev_mem **out);
+/* The memory operations where one side is an image (m->is_image): whole contents for
+ * read/write/copy, image coordinates for the rects (backend.h's image_alloc). token as
+ * hg_vendor_transfer_event. */
+cl_int hg_vendor_image_read(hg_vendor_backend *vb, hg_dev_mem *src, size_t offset, size_t size, void *dst, bool timed,
+                            hg_token **token);
+cl_int hg_vendor_image_write(hg_vendor_backend *vb, hg_dev_mem *dst, size_t offset, size_t size, const void *src,
+                             bool timed, hg_token **token);
+cl_int hg_vendor_image_copy(hg_vendor_backend *vb, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst,
+                            size_t dst_offset, size_t size, bool timed, hg_token **token);
+cl_int hg_vendor_image_read_rect(hg_vendor_backend *vb, hg_dev_mem *src, const hg_rect *r, void *dst, bool timed,
+                                 hg_token **token);
+cl_int hg_vendor_image_write_rect(hg_vendor_backend *vb, hg_dev_mem *dst, const hg_rect *r, const void *src,
+                                  bool timed, hg_token **token);
+cl_int hg_vendor_image_copy_rect(hg_vendor_backend *vb, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r,
+                                 bool timed, hg_token **token);
+/* A kernel's image argument as the vendor image to set: the allocation's own, or the cached
+ * 1D buffer image over a buffer allocation at a->offset (over `copy`, a shadow's buffer, when
+ * not NULL: then made anew into *made, which the caller releases after the launch). */
+cl_int hg_vendor_image_arg(hg_vendor_backend *vb, const hg_launch_arg *a, cl_mem copy, cl_mem *out, cl_mem *made);
+/* The vendor sampler of HG_SAMPLER_* bits, made at its first use. */
+cl_int hg_vendor_sampler(hg_vendor_backend *vb, uint32_t bits, cl_sampler *out);
+/* At the backend's end. */
+void hg_vendor_samplers_free(hg_vendor_backend *vb);
+/* With the allocation (mem_free): its 1D buffer images. */
+void hg_vendor_views_free(hg_dev_mem *m);
+
 /* The operations, split by subject. */
 cl_int hg_vendor_mem_alloc(hg_backend *be, size_t size, hg_dev_mem **out);
 cl_int hg_vendor_mem_alloc_at(hg_backend *be, void *host, size_t size, hg_dev_mem **out);
@@ -230,6 +291,9 @@ cl_int hg_vendor_mem_at(hg_vendor_backend *vb, hg_dev_mem *mem, size_t offset, c
 typedef struct hg_vendor_shadows hg_vendor_shadows;
 cl_int hg_vendor_shadows_make(hg_vendor_backend *vb, const hg_launch *l, hg_vendor_shadows **out);
 cl_mem hg_vendor_shadow_of(const hg_vendor_shadows *sh, const hg_launch_arg *a);
+/* Keeps an image made over an argument's copy until the shadows are freed (at most one per
+ * argument that has a copy). */
+void hg_vendor_shadow_keep(hg_vendor_shadows *sh, cl_mem view);
 cl_int hg_vendor_shadows_copy_in(const hg_vendor_shadows *sh, const hg_vendor_slot *slot);
 cl_int hg_vendor_shadows_copy_back(const hg_vendor_shadows *sh, cl_command_queue queue, cl_event *last);
 void hg_vendor_shadows_free(hg_vendor_shadows *sh);

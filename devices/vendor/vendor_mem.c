@@ -128,12 +128,15 @@ void hg_vendor_mem_free(hg_backend *be, hg_dev_mem *m) {
   }
   if (m->subs)
     pthread_mutex_unlock(&vb->stream_lock);
+  hg_vendor_views_free(m); /* before the buffer they view */
   VCL(m->mem)->clReleaseMemObject(m->mem);
   pthread_mutex_destroy(&m->subs_lock);
   free(m);
 }
 
 cl_int hg_vendor_mem_at(hg_vendor_backend *vb, hg_dev_mem *m, size_t offset, cl_mem *out) {
+  if (m->is_image)
+    return CL_INVALID_MEM_OBJECT; /* an image where a kernel takes a buffer */
   if (offset == 0) {
     *out = m->mem;
     return CL_SUCCESS;
@@ -179,16 +182,11 @@ cl_int hg_vendor_mem_at(hg_vendor_backend *vb, hg_dev_mem *m, size_t offset, cl_
   return err;
 }
 
-/* Where a transfer's vendor event goes: none for an untimed asynchronous one, which joins the
- * stream's batch instead (vendor_stream.c). */
-static cl_event *event_out(bool timed, hg_token **token, cl_event *ev) { return token && !timed ? NULL : ev; }
+cl_event *hg_vendor_transfer_event(bool timed, hg_token **token, cl_event *ev) { return token && !timed ? NULL : ev; }
 
-/* Ends a transfer enqueued (never blocking: the stream was held) with event ev: the stream
- * learns its event, then the synchronous form (token NULL) waits for it and the asynchronous one
- * hands it over as the token (an untimed one: its batch's token). */
-static cl_int finish(hg_vendor_backend *vb, const hg_vendor_slot *slot, cl_int err, cl_event ev, bool timed,
+cl_int hg_vendor_transfer_end(hg_vendor_backend *vb, const hg_vendor_slot *slot, cl_int err, cl_event ev, bool timed,
                      hg_token **token) {
-  if (err == CL_SUCCESS && !event_out(timed, token, &ev)) {
+  if (err == CL_SUCCESS && !hg_vendor_transfer_event(timed, token, &ev)) {
     *token = hg_vendor_stream_give_batched(vb, slot);
     VCL(slot->queue)->clFlush(slot->queue); /* it starts now, not when its batch is first waited for */
     return CL_SUCCESS;
@@ -204,12 +202,14 @@ static cl_int mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t si
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (size == 0)
     return CL_SUCCESS;
+  if (src->is_image)
+    return hg_vendor_image_read(vb, src, offset, size, dst, timed, token);
   cl_event ev = NULL;
   hg_vendor_slot slot;
   hg_vendor_stream_take(vb, timed, &slot);
   cl_int err = VCL(slot.queue)->clEnqueueReadBuffer(slot.queue, src->mem, CL_FALSE, offset, size, dst,
-                                                    HG_VENDOR_WAIT(slot), event_out(timed, token, &ev));
-  return finish(vb, &slot, err, ev, timed, token);
+                                                    HG_VENDOR_WAIT(slot), hg_vendor_transfer_event(timed, token, &ev));
+  return hg_vendor_transfer_end(vb, &slot, err, ev, timed, token);
 }
 
 static cl_int mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *src, bool timed,
@@ -217,12 +217,14 @@ static cl_int mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t s
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (size == 0)
     return CL_SUCCESS;
+  if (dst->is_image)
+    return hg_vendor_image_write(vb, dst, offset, size, src, timed, token);
   cl_event ev = NULL;
   hg_vendor_slot slot;
   hg_vendor_stream_take(vb, timed, &slot);
   cl_int err = VCL(slot.queue)->clEnqueueWriteBuffer(slot.queue, dst->mem, CL_FALSE, offset, size, src,
-                                                     HG_VENDOR_WAIT(slot), event_out(timed, token, &ev));
-  return finish(vb, &slot, err, ev, timed, token);
+                                                     HG_VENDOR_WAIT(slot), hg_vendor_transfer_event(timed, token, &ev));
+  return hg_vendor_transfer_end(vb, &slot, err, ev, timed, token);
 }
 
 static cl_int mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst, size_t dst_offset,
@@ -230,6 +232,8 @@ static cl_int mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_de
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (size == 0)
     return CL_SUCCESS;
+  if (src->is_image || dst->is_image)
+    return hg_vendor_image_copy(vb, src, src_offset, dst, dst_offset, size, timed, token);
   /* checked here: not every vendor does (NVIDIA copies overlapping ranges) */
   if (src == dst && src_offset < dst_offset + size && dst_offset < src_offset + size)
     return CL_MEM_COPY_OVERLAP;
@@ -237,21 +241,23 @@ static cl_int mem_copy(hg_backend *be, hg_dev_mem *src, size_t src_offset, hg_de
   hg_vendor_slot slot;
   hg_vendor_stream_take(vb, timed, &slot);
   cl_int err = VCL(slot.queue)->clEnqueueCopyBuffer(slot.queue, src->mem, dst->mem, src_offset, dst_offset, size,
-                                                    HG_VENDOR_WAIT(slot), event_out(timed, token, &ev));
-  return finish(vb, &slot, err, ev, timed, token);
+                                                    HG_VENDOR_WAIT(slot), hg_vendor_transfer_event(timed, token, &ev));
+  return hg_vendor_transfer_end(vb, &slot, err, ev, timed, token);
 }
 
 static cl_int mem_fill(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t size, const void *pattern,
                        size_t pattern_size, bool timed, hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
+  if (dst->is_image)
+    return CL_INVALID_OPERATION; /* the platform fills images by writes (backend.h) */
   if (size == 0)
     return CL_SUCCESS;
   cl_event ev = NULL;
   hg_vendor_slot slot;
   hg_vendor_stream_take(vb, timed, &slot);
   cl_int err = VCL(slot.queue)->clEnqueueFillBuffer(slot.queue, dst->mem, pattern, pattern_size, offset, size,
-                                                    HG_VENDOR_WAIT(slot), event_out(timed, token, &ev));
-  return finish(vb, &slot, err, ev, timed, token);
+                                                    HG_VENDOR_WAIT(slot), hg_vendor_transfer_event(timed, token, &ev));
+  return hg_vendor_transfer_end(vb, &slot, err, ev, timed, token);
 }
 
 static bool empty_region(const hg_rect *r) { return !r->region[0] || !r->region[1] || !r->region[2]; }
@@ -259,6 +265,8 @@ static bool empty_region(const hg_rect *r) { return !r->region[0] || !r->region[
 static cl_int mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *r, void *dst, bool timed,
                             hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
+  if (src->is_image)
+    return hg_vendor_image_read_rect(vb, src, r, dst, timed, token);
   if (empty_region(r))
     return CL_SUCCESS;
   cl_event ev = NULL;
@@ -267,13 +275,15 @@ static cl_int mem_read_rect(hg_backend *be, hg_dev_mem *src, const hg_rect *r, v
   cl_int err = VCL(slot.queue)->clEnqueueReadBufferRect(
       slot.queue, src->mem, CL_FALSE, r->src_origin, r->dst_origin, r->region, r->src_row_pitch,
       r->src_slice_pitch, r->dst_row_pitch, r->dst_slice_pitch, dst, HG_VENDOR_WAIT(slot),
-      event_out(timed, token, &ev));
-  return finish(vb, &slot, err, ev, timed, token);
+      hg_vendor_transfer_event(timed, token, &ev));
+  return hg_vendor_transfer_end(vb, &slot, err, ev, timed, token);
 }
 
 static cl_int mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, const void *src, bool timed,
                              hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
+  if (dst->is_image)
+    return hg_vendor_image_write_rect(vb, dst, r, src, timed, token);
   if (empty_region(r))
     return CL_SUCCESS;
   cl_event ev = NULL;
@@ -282,13 +292,15 @@ static cl_int mem_write_rect(hg_backend *be, hg_dev_mem *dst, const hg_rect *r, 
   cl_int err = VCL(slot.queue)->clEnqueueWriteBufferRect(
       slot.queue, dst->mem, CL_FALSE, r->dst_origin, r->src_origin, r->region, r->dst_row_pitch,
       r->dst_slice_pitch, r->src_row_pitch, r->src_slice_pitch, src, HG_VENDOR_WAIT(slot),
-      event_out(timed, token, &ev));
-  return finish(vb, &slot, err, ev, timed, token);
+      hg_vendor_transfer_event(timed, token, &ev));
+  return hg_vendor_transfer_end(vb, &slot, err, ev, timed, token);
 }
 
 static cl_int mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r, bool timed,
                             hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
+  if (src->is_image || dst->is_image)
+    return hg_vendor_image_copy_rect(vb, src, dst, r, timed, token);
   if (empty_region(r))
     return CL_SUCCESS;
   cl_event ev = NULL;
@@ -297,8 +309,8 @@ static cl_int mem_copy_rect(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, co
   cl_int err = VCL(slot.queue)->clEnqueueCopyBufferRect(slot.queue, src->mem, dst->mem, r->src_origin, r->dst_origin,
                                                         r->region, r->src_row_pitch, r->src_slice_pitch,
                                                         r->dst_row_pitch, r->dst_slice_pitch, HG_VENDOR_WAIT(slot),
-                                                        event_out(timed, token, &ev));
-  return finish(vb, &slot, err, ev, timed, token);
+                                                        hg_vendor_transfer_event(timed, token, &ev));
+  return hg_vendor_transfer_end(vb, &slot, err, ev, timed, token);
 }
 
 /* ---- the table's entries: synchronous, then asynchronous ---- */
@@ -367,7 +379,7 @@ cl_int hg_vendor_mem_copy_rect_async(hg_backend *be, hg_dev_mem *src, hg_dev_mem
 /* ---- host access without a copy (CPU devices) ---- */
 
 void *hg_vendor_mem_host_map(hg_backend *be, hg_dev_mem *m, bool write) {
-  if (!(be->type & CL_DEVICE_TYPE_CPU))
+  if (!(be->type & CL_DEVICE_TYPE_CPU) || m->is_image) /* an image's map is not its packed bytes */
     return NULL;
   hg_vendor_backend *vb = hg_vendor_of(be);
   cl_event ev = NULL;
@@ -395,6 +407,8 @@ void *hg_vendor_mem_host_address(hg_backend *be, hg_dev_mem *m) {
  * it is done and the pages hold the contents. Nested maps are allowed; each end unmaps one. */
 cl_int hg_vendor_mem_host_begin(hg_backend *be, hg_dev_mem *m) {
   hg_vendor_backend *vb = hg_vendor_of(be);
+  if (!m->host)
+    return CL_INVALID_OPERATION; /* no host address (images, GPU buffers): nothing to begin */
   cl_event ev = NULL;
   cl_int err = CL_SUCCESS;
   hg_vendor_slot slot;

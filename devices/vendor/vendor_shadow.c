@@ -6,7 +6,8 @@
  * later operation sees the kernel's writes. The launch's own event stays the kernel's (its
  * profiled times are the kernel's); the stream's last event is the copy back. An argument
  * passed twice shares one copy; overlapping sub-buffers written by one launch are undefined
- * in OpenCL, as here. */
+ * in OpenCL, as here. A 1D buffer image argument at such an offset gets the same copy, and a
+ * vendor image over it made for the launch (kept here until the launch is enqueued). */
 #include <stdlib.h>
 
 #include "devices/vendor/vendor_internal.h"
@@ -20,25 +21,36 @@ typedef struct shadow {
 
 struct hg_vendor_shadows {
   cl_uint count;
+  cl_uint num_views;
+  cl_mem *views; /* images over copies (hg_vendor_shadow_keep), one slot per argument with a copy */
   shadow s[];
 };
+
+static bool buffer_image(const hg_launch_arg *a) {
+  return a->kind == HG_ARG_IMAGE && a->image && a->image->type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+}
 
 /* The bytes from the argument's offset it may touch, within its allocation. */
 static size_t arg_bytes(const hg_launch_arg *a) {
   size_t rest = a->mem->size - a->offset;
-  return a->size && a->size < rest ? a->size : rest;
+  size_t touched = buffer_image(a) ? a->image->width * a->image->pixel_size : a->size;
+  return touched && touched < rest ? touched : rest;
 }
 
 static bool needs_shadow(const hg_launch_arg *a) {
-  return a->kind == HG_ARG_BUFFER && a->mem && a->offset % a->mem->sub_align && a->offset < a->mem->size;
+  return (a->kind == HG_ARG_BUFFER || buffer_image(a)) && a->mem && !a->mem->is_image &&
+         a->offset % a->mem->sub_align && a->offset < a->mem->size;
 }
 
 void hg_vendor_shadows_free(hg_vendor_shadows *sh) {
   if (!sh)
     return;
+  for (cl_uint i = 0; i < sh->num_views; i++) /* before the copies they view */
+    VCL(sh->views[i])->clReleaseMemObject(sh->views[i]);
   for (cl_uint i = 0; i < sh->count; i++)
     if (sh->s[i].copy)
       VCL(sh->s[i].copy)->clReleaseMemObject(sh->s[i].copy); /* the vendor keeps it until its copies ran */
+  free(sh->views);
   free(sh);
 }
 
@@ -50,6 +62,10 @@ cl_int hg_vendor_shadows_make(hg_vendor_backend *vb, const hg_launch *l, hg_vend
   if (!wanted)
     return CL_SUCCESS;
   hg_vendor_shadows *sh = calloc(1, sizeof *sh + wanted * sizeof(shadow));
+  if (sh && !(sh->views = calloc(wanted, sizeof *sh->views))) {
+    free(sh);
+    sh = NULL;
+  }
   if (!sh)
     return CL_OUT_OF_HOST_MEMORY;
   for (cl_uint i = 0; i < l->num_args; i++) {
@@ -87,6 +103,8 @@ cl_mem hg_vendor_shadow_of(const hg_vendor_shadows *sh, const hg_launch_arg *a) 
       return sh->s[j].copy;
   return NULL;
 }
+
+void hg_vendor_shadow_keep(hg_vendor_shadows *sh, cl_mem view) { sh->views[sh->num_views++] = view; }
 
 cl_int hg_vendor_shadows_copy_in(const hg_vendor_shadows *sh, const hg_vendor_slot *slot) {
   hg_vendor_slot after = *slot; /* the first copy waits for the stream's last event, the rest follow in order */
