@@ -499,6 +499,8 @@ static void test_1d_buffer(hg_backend *be, hg_dev_kernel *rd, hg_dev_kernel *wr)
     for (size_t x = 0; x < w * 4; x++)
       bad += res[x] != model[off + x];
     CHECK(!bad, "read1db at offset %zu: %zu channels wrong", off, bad);
+    if (!wr) /* PoCL 3.1 crashes in its enqueue of a kernel writing an image1d_buffer_t */
+      continue;
     ln.num_args = 1;
     CHECK(o->kernel_launch(be, wr, &ln, NULL) == CL_SUCCESS, "write1db launch at %zu", off);
     for (size_t x = 0; x < w; x++)
@@ -513,7 +515,8 @@ static void test_1d_buffer(hg_backend *be, hg_dev_kernel *rd, hg_dev_kernel *wr)
   unsigned views = 0;
   for (hg_vendor_view *v = buf->views; v; v = v->next)
     views++;
-  CHECK(views == (align > 16 ? 2u : 3u), "%u cached 1D buffer images", views);
+  unsigned want = hg_vendor_of(be)->image_views_of_sub_buffers ? (align > 16 ? 2u : 3u) : 1u;
+  CHECK(views == want, "%u cached 1D buffer images, %u expected", views, want);
   /* out of range: refused */
   hg_image_layout big = make_layout(CL_MEM_OBJECT_IMAGE1D_BUFFER, (cl_image_format){CL_RGBA, CL_UNSIGNED_INT8},
                                     size, 1, 1, 1);
@@ -560,8 +563,8 @@ void hg_vendor_image_tests(hg_backend *be, const char **source, uint64_t (*rando
     test_read2d(be, r2);
   if (w2)
     test_write2d(be, w2);
-  if (r1 && w1)
-    test_1d_buffer(be, r1, w1);
+  if (r1)
+    test_1d_buffer(be, r1, strstr(be->platform_name, "Portable Computing Language") ? NULL : w1);
   be->ops->kernel_free(be, r2);
   be->ops->kernel_free(be, w2);
   be->ops->kernel_free(be, r1);

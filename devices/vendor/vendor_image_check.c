@@ -49,6 +49,28 @@ static bool formats_supported(hg_vendor_backend *vb, cl_mem_object_type type, cl
   return ok;
 }
 
+/* Whether the vendor makes a 1D buffer image over a sub-buffer (at its base alignment). */
+static bool views_of_sub_buffers(hg_vendor_backend *vb) {
+  size_t align = vb->base.limits.mem_base_addr_align_bits / 8 ? vb->base.limits.mem_base_addr_align_bits / 8 : 1;
+  cl_int err = CL_SUCCESS;
+  cl_mem buffer = VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_READ_WRITE, 2 * align + 64, NULL, &err);
+  cl_buffer_region region = {align, align + 64};
+  cl_mem sub = buffer ? VCL(buffer)->clCreateSubBuffer(buffer, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err) : NULL;
+  cl_image_format format = {CL_RGBA, CL_UNSIGNED_INT8};
+  cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, .image_width = 16, .buffer = sub};
+  cl_mem image = sub ? VCL(vb->context)->clCreateImage(vb->context, CL_MEM_READ_WRITE, &format, &desc, NULL, &err) : NULL;
+  if (!image)
+    HG_LOG(HG_LOG_BACKEND, "%s: no 1D buffer images over sub-buffers (%d): such arguments at offsets run on copies",
+           vb->base.name, err);
+  if (image)
+    VCL(image)->clReleaseMemObject(image);
+  if (sub)
+    VCL(sub)->clReleaseMemObject(sub);
+  if (buffer)
+    VCL(buffer)->clReleaseMemObject(buffer);
+  return image != NULL;
+}
+
 bool hg_vendor_images_supported(hg_vendor_backend *vb) {
   cl_bool support = CL_FALSE;
   if (VCL(vb->device)->clGetDeviceInfo(vb->device, CL_DEVICE_IMAGE_SUPPORT, sizeof support, &support, NULL) !=
@@ -57,6 +79,7 @@ bool hg_vendor_images_supported(hg_vendor_backend *vb) {
     HG_LOG(HG_LOG_BACKEND, "%s: no images: CL_DEVICE_IMAGE_SUPPORT false", vb->base.name);
     return false;
   }
+  vb->image_views_of_sub_buffers = views_of_sub_buffers(vb);
   static const struct {
     cl_device_info what;
     const char *name;

@@ -54,6 +54,9 @@ typedef struct hg_vendor_backend {
    * HG_SAMPLER_* bits, made at first use under samplers_lock, released at the end */
   pthread_mutex_t samplers_lock;
   cl_sampler samplers[HG_SAMPLER_VALID_BITS + 1];
+  /* the vendor makes 1D buffer images over sub-buffers (PoCL 3.1 does not: then a 1D buffer
+   * image argument at an offset runs on a copy, vendor_shadow.c) */
+  bool image_views_of_sub_buffers;
 } hg_vendor_backend;
 
 /* A vendor sub-buffer made for a kernel argument at a non-zero offset, cached per offset. */

@@ -20,6 +20,7 @@ typedef struct shadow {
 } shadow;
 
 struct hg_vendor_shadows {
+  const hg_vendor_backend *vb;
   cl_uint count;
   cl_uint num_views;
   cl_mem *views; /* images over copies (hg_vendor_shadow_keep), one slot per argument with a copy */
@@ -37,9 +38,10 @@ static size_t arg_bytes(const hg_launch_arg *a) {
   return touched && touched < rest ? touched : rest;
 }
 
-static bool needs_shadow(const hg_launch_arg *a) {
-  return (a->kind == HG_ARG_BUFFER || buffer_image(a)) && a->mem && !a->mem->is_image &&
-         a->offset % a->mem->sub_align && a->offset < a->mem->size;
+static bool needs_shadow(const hg_vendor_backend *vb, const hg_launch_arg *a) {
+  if (!(a->kind == HG_ARG_BUFFER || buffer_image(a)) || !a->mem || a->mem->is_image || a->offset >= a->mem->size)
+    return false;
+  return a->offset % a->mem->sub_align || (buffer_image(a) && a->offset && !vb->image_views_of_sub_buffers);
 }
 
 void hg_vendor_shadows_free(hg_vendor_shadows *sh) {
@@ -58,7 +60,7 @@ cl_int hg_vendor_shadows_make(hg_vendor_backend *vb, const hg_launch *l, hg_vend
   *out = NULL;
   cl_uint wanted = 0;
   for (cl_uint i = 0; i < l->num_args; i++)
-    wanted += needs_shadow(&l->args[i]);
+    wanted += needs_shadow(vb, &l->args[i]);
   if (!wanted)
     return CL_SUCCESS;
   hg_vendor_shadows *sh = calloc(1, sizeof *sh + wanted * sizeof(shadow));
@@ -68,9 +70,10 @@ cl_int hg_vendor_shadows_make(hg_vendor_backend *vb, const hg_launch *l, hg_vend
   }
   if (!sh)
     return CL_OUT_OF_HOST_MEMORY;
+  sh->vb = vb;
   for (cl_uint i = 0; i < l->num_args; i++) {
     const hg_launch_arg *a = &l->args[i];
-    if (!needs_shadow(a))
+    if (!needs_shadow(vb, a))
       continue;
     size_t bytes = arg_bytes(a);
     cl_uint j = 0;
@@ -96,7 +99,7 @@ cl_int hg_vendor_shadows_make(hg_vendor_backend *vb, const hg_launch *l, hg_vend
 }
 
 cl_mem hg_vendor_shadow_of(const hg_vendor_shadows *sh, const hg_launch_arg *a) {
-  if (!sh || !needs_shadow(a))
+  if (!sh || !needs_shadow(sh->vb, a))
     return NULL;
   for (cl_uint j = 0; j < sh->count; j++)
     if (sh->s[j].mem == a->mem && sh->s[j].offset == a->offset)
