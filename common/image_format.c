@@ -1,6 +1,7 @@
-/* The virtual device's image formats (common/image_format.h). The list is the OpenCL 2.0 full
- * profile's minimum for reading and writing without sRGB and depth: every backend the profile
- * admits has each of them for every image type. */
+/* The virtual device's image formats (common/image_format.h): the OpenCL 3.0 full profile's
+ * minimum (CL_RGBA with 9 types, CL_BGRA CL_UNORM_INT8) and 2.0's CL_R and CL_RGBA with every
+ * type. 2.0's CL_RG is left out: PoCL 3.1 has no CL_RG format at all, and every backend the
+ * profile admits must have each of them for every image type. */
 #include "common/image_format.h"
 
 #include <math.h>
@@ -13,7 +14,7 @@
       {order, CL_HALF_FLOAT}, {order, CL_FLOAT}
 
 const cl_image_format hg_image_formats[] = {
-    EACH_TYPE(CL_RGBA), {CL_BGRA, CL_UNORM_INT8}, EACH_TYPE(CL_R), EACH_TYPE(CL_RG),
+    EACH_TYPE(CL_RGBA), {CL_BGRA, CL_UNORM_INT8}, EACH_TYPE(CL_R),
 };
 const unsigned hg_image_format_count = sizeof hg_image_formats / sizeof hg_image_formats[0];
 

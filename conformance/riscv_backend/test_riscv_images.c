@@ -177,7 +177,7 @@ static void test_sampling(hg_backend *be) {
   if (!build(be, k_sample, "sample", &b))
     return;
   cl_image_format fmts[] = {{CL_RGBA, CL_FLOAT}, {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_UNORM_INT8},
-                            {CL_BGRA, CL_UNORM_INT8}, {CL_RG, CL_SNORM_INT16}, {CL_RGBA, CL_HALF_FLOAT},
+                            {CL_BGRA, CL_UNORM_INT8}, {CL_R, CL_SNORM_INT16}, {CL_RGBA, CL_HALF_FLOAT},
                             {CL_R, CL_UNORM_INT16}};
   uint32_t samplers[] = {0x10, 0x12, 0x14, 0x20, 0x22, 0x24, 0x11, 0x13, 0x15, 0x17, 0x19, 0x21, 0x23, 0x25,
                          0x27, 0x29};
@@ -284,7 +284,7 @@ static void test_write(hg_backend *be) {
   if (!build(be, k_write, "paint", &b))
     return;
   cl_image_format fmts[] = {{CL_RGBA, CL_UNORM_INT8}, {CL_BGRA, CL_UNORM_INT8}, {CL_RGBA, CL_HALF_FLOAT},
-                            {CL_RG, CL_SNORM_INT8}};
+                            {CL_RGBA, CL_SNORM_INT8}};
   for (unsigned fi = 0; fi < 4; fi++) {
     size_t w = 11, h = 9;
     hg_image_layout l = layout_of(CL_MEM_OBJECT_IMAGE2D, fmts[fi].image_channel_order,
@@ -346,7 +346,7 @@ static void test_queries(hg_backend *be) {
   hg_image_layout ls[6] = {
       layout_of(CL_MEM_OBJECT_IMAGE1D, CL_R, CL_FLOAT, 17, 1, 1, 1),
       layout_of(CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_RGBA, CL_UNSIGNED_INT8, 29, 1, 1, 1),
-      layout_of(CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_RG, CL_SIGNED_INT16, 9, 1, 1, 5),
+      layout_of(CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_RGBA, CL_SIGNED_INT16, 9, 1, 1, 5),
       layout_of(CL_MEM_OBJECT_IMAGE2D, CL_BGRA, CL_UNORM_INT8, 6, 7, 1, 1),
       layout_of(CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_RGBA, CL_HALF_FLOAT, 3, 4, 1, 6),
       layout_of(CL_MEM_OBJECT_IMAGE3D, CL_R, CL_SNORM_INT8, 5, 4, 3, 1)};
