@@ -35,11 +35,32 @@ static bool kernel_eq(const hg_snap_kernel *a, const hg_snap_kernel *b) {
          a->num_args == b->num_args && hg_snap_args_equal(a->num_args, a->args, b->args);
 }
 
+static bool image_eq(const hg_snap_image *a, const hg_snap_image *b) {
+  return a->id == b->id && a->type == b->type && a->channel_order == b->channel_order &&
+         a->channel_type == b->channel_type && a->flags == b->flags && a->width == b->width &&
+         a->height == b->height && a->depth == b->depth && a->array_size == b->array_size &&
+         a->row_pitch == b->row_pitch && a->slice_pitch == b->slice_pitch && a->buffer == b->buffer &&
+         a->size == b->size && str_eq(a->label, b->label) && !a->data == !b->data &&
+         (!a->data || bytes_eq(a->data, b->data, a->size));
+}
+
+static bool sampler_eq(const hg_snap_sampler *a, const hg_snap_sampler *b) {
+  return a->id == b->id && a->bits == b->bits && a->num_properties == b->num_properties &&
+         bytes_eq(a->properties, b->properties, 8ull * a->num_properties) && str_eq(a->label, b->label);
+}
+
 bool hg_snapshot_equal(const hg_snapshot *a, const hg_snapshot *b) {
   if (strcmp(a->source_backend, b->source_backend) != 0 || a->created_ns != b->created_ns ||
       a->num_buffers != b->num_buffers || a->num_programs != b->num_programs || a->num_kernels != b->num_kernels ||
-      a->num_queues != b->num_queues || a->num_running != b->num_running)
+      a->num_queues != b->num_queues || a->num_running != b->num_running || a->num_images != b->num_images ||
+      a->num_samplers != b->num_samplers)
     return false;
+  for (uint32_t i = 0; i < a->num_images; i++)
+    if (!image_eq(&a->images[i], &b->images[i]))
+      return false;
+  for (uint32_t i = 0; i < a->num_samplers; i++)
+    if (!sampler_eq(&a->samplers[i], &b->samplers[i]))
+      return false;
   for (uint32_t i = 0; i < a->num_buffers; i++)
     if (!buffer_eq(&a->buffers[i], &b->buffers[i]))
       return false;

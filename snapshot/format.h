@@ -39,7 +39,11 @@ enum {
    * local memory, progress), present only when there are some. Written without the optional
    * flag, so a 1.0 reader, which could not resume them, rejects such a file. */
   HG_SNAP_SEC_KERNEL_STATE = 7,
-  HG_SNAP_SEC_LAST_ = 7,
+  /* Minor 2: images and samplers (their records, then the images' packed contents), present
+   * only when there are some, without the optional flag: a 1.1 reader rejects such a file. */
+  HG_SNAP_SEC_IMAGES = 8,
+  HG_SNAP_SEC_IMAGE_DATA = 9,
+  HG_SNAP_SEC_LAST_ = 9,
 };
 #define HG_SNAP_SECTION_OPTIONAL 1u /* section flag: a reader that does not know the tag skips it */
 #define HG_SNAP_STRING_NULL 0xFFFFFFFFu
@@ -57,6 +61,9 @@ enum {
   HG_SNAP_MIN_RUNNING = 4 + 4 + 4 + 4 + 4 + 9 * 8 + 8 + 1 + 3 * 4 + 4,
   /* u64 group, u32 num_items, then per item at least its u32 safe point */
   HG_SNAP_MIN_GROUP = 8 + 4 + 4,
+  /* id, type, order, data type, flags, 4 sizes, 2 pitches, buffer, size, data_offset, label */
+  HG_SNAP_MIN_IMAGE = 4 * 4 + 8 + 4 * 8 + 2 * 8 + 4 + 8 + 8 + 4,
+  HG_SNAP_MIN_SAMPLER = 4 + 4 + 4 + 4,
 };
 
 static inline uint64_t hg_snap_align(uint64_t x, uint64_t a) { return (x + a - 1) & ~(a - 1); }
@@ -79,8 +86,16 @@ bool hg_snap_validate(const hg_snapshot *s, char *err, size_t err_size);
 /* One argument against the IR kernel's parameter, for a kernel object (`who` "kernel 3") or a
  * stopped launch ("running kernel 0"): the kinds clSetKernelArg accepts, sizes, buffer ids. */
 struct hg_ir_kernel_arg;
+struct hg_ir_type;
 bool hg_snap_check_arg(const hg_snapshot *s, const char *who, uint32_t a, const hg_snap_kernel_arg *arg,
-                       const struct hg_ir_kernel_arg *want, char *err, size_t n);
+                       const struct hg_ir_kernel_arg *want, const struct hg_ir_type *param, char *err, size_t n);
+
+/* The images and samplers (snapshot/images.c): ids, formats, sizes within the profile's
+ * limits, the packed size, 1D buffer images inside their buffers, sampler bits and properties. */
+bool hg_snap_check_images(const hg_snapshot *s, char *err, size_t n);
+/* The packed layout's bytes of an image's description; 0 when the description is not one the
+ * profile allows (unknown type or format, a size out of its limits). */
+uint64_t hg_snap_image_packed_size(const hg_snap_image *im);
 
 /* The kernels stopped in flight (snapshot/running.c): ids, launch arguments (every one set),
  * and each state against its kernel's IR (hg_ir_ndrange_state_check, the local memory size,

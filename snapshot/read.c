@@ -22,6 +22,8 @@ struct hg_snapshot_file {
   hg_snap_kernel *kernels; /* each kernel's args array is its own allocation */
   hg_snap_queue *queues;
   hg_snap_running *running; /* each one's args and state are its own allocations */
+  hg_snap_image *images;
+  hg_snap_sampler *samplers;
   void *map; /* the file's mapping (NULL when opened from memory) */
   size_t map_size;
 };
@@ -333,10 +335,82 @@ static bool read_kernel_state(cursor *c, hg_snapshot_file *f) {
   return section_end(c);
 }
 
+/* ---- images and samplers (sections IMAGES and IMAGE_DATA, minor 2) ------------------------------ */
+/* data: the IMAGE_DATA payload, laid out as BUFFER_DATA is for root buffers: the contents of
+ * every image with storage of its own, in id order, each at the next 64-byte aligned offset. */
+static bool read_image_records(cursor *c, hg_snapshot_file *f, uint64_t data_start, uint64_t data_end) {
+  uint32_t n;
+  if (!(f->images = r_records(c, &n, HG_SNAP_MIN_IMAGE, sizeof *f->images)))
+    return false;
+  f->snap.num_images = n;
+  f->snap.images = f->images;
+  uint64_t next = data_start;
+  for (uint32_t i = 0; i < n && !c->bad; i++) {
+    hg_snap_image *im = &f->images[i];
+    im->id = r_u32(c);
+    im->type = r_u32(c);
+    im->channel_order = r_u32(c);
+    im->channel_type = r_u32(c);
+    im->flags = r_u64(c);
+    im->width = r_u64(c);
+    im->height = r_u64(c);
+    im->depth = r_u64(c);
+    im->array_size = r_u64(c);
+    im->row_pitch = r_u64(c);
+    im->slice_pitch = r_u64(c);
+    im->buffer = r_u32(c);
+    im->size = r_u64(c);
+    uint64_t off = r_u64(c);
+    im->label = r_string(c);
+    if (c->bad)
+      break;
+    if (im->buffer != HG_SNAP_NONE) { /* a 1D buffer image: its buffer's bytes (validation checks the rest) */
+      if (off != 0)
+        fail(c, "a 1D buffer image with a contents offset");
+      continue;
+    }
+    uint64_t want = hg_snap_align(next, HG_SNAP_DATA_ALIGN);
+    if (want > data_end || off != want || im->size > data_end - off)
+      fail(c, "image contents not where the layout puts them in the image data section");
+    else if (!zeros(c->base + next, off - next))
+      fail(c, "non-zero padding in the image data section");
+    else {
+      im->data = c->base + off;
+      next = off + im->size;
+    }
+  }
+  if (!c->bad && next != data_end)
+    fail(c, "image data section holds bytes no image owns");
+  return !c->bad;
+}
+
+static bool read_images(cursor *c, hg_snapshot_file *f, uint64_t data_start, uint64_t data_end) {
+  if (!read_image_records(c, f, data_start, data_end))
+    return false;
+  uint32_t n;
+  if (!(f->samplers = r_records(c, &n, HG_SNAP_MIN_SAMPLER, sizeof *f->samplers)))
+    return false;
+  f->snap.num_samplers = n;
+  f->snap.samplers = f->samplers;
+  for (uint32_t i = 0; i < n && !c->bad; i++) {
+    hg_snap_sampler *sm = &f->samplers[i];
+    sm->id = r_u32(c);
+    sm->bits = r_u32(c);
+    sm->num_properties = r_u32(c);
+    if (!c->bad && sm->num_properties > (c->end - c->at) / 8)
+      return fail(c, "sampler property count larger than the section can hold");
+    sm->properties = sm->num_properties ? r_bytes(c, 8ull * sm->num_properties) : NULL;
+    sm->label = r_string(c);
+  }
+  if (!c->bad && f->snap.num_images == 0 && n == 0)
+    return fail(c, "an images section without images or samplers (such a file has no section)");
+  return section_end(c);
+}
+
 /* ---- header and section walk --------------------------------------------------------------- */
 static const char *const SECTION_NAMES[HG_SNAP_SEC_LAST_ + 1] = {
     "", "meta section", "buffers section", "programs section", "kernels section", "queues section",
-    "buffer data section", "kernel state section"};
+    "buffer data section", "kernel state section", "images section", "image data section"};
 
 typedef struct section_span {
   uint64_t start, end; /* payload, absolute */
@@ -398,6 +472,13 @@ static bool read_layout(cursor *h, uint64_t size, section_span *known /* [HG_SNA
       if (flags & HG_SNAP_SECTION_OPTIONAL)
         return fail(h, "the kernel state section marked optional");
       known[tag] = (section_span){start, start + len};
+    } else if (tag == HG_SNAP_SEC_IMAGES || tag == HG_SNAP_SEC_IMAGE_DATA) {
+      /* as kernel state: a reader that skipped them would restore a context short of objects */
+      if (h->minor < HG_SNAP_MINOR_IMAGES)
+        return fail(h, "images in a file of minor version 0 or 1");
+      if (flags & HG_SNAP_SECTION_OPTIONAL)
+        return fail(h, "an image section marked optional");
+      known[tag] = (section_span){start, start + len};
     } else if (own || !(flags & HG_SNAP_SECTION_OPTIONAL))
       return fail(h, "unknown section that is not optional");
   }
@@ -406,6 +487,8 @@ static bool read_layout(cursor *h, uint64_t size, section_span *known /* [HG_SNA
   for (int t = 1; t <= HG_SNAP_SEC_KNOWN_ && !h->bad; t++)
     if (!known[t].end)
       return fail(h, "a required section is missing");
+  if (!h->bad && !known[HG_SNAP_SEC_IMAGES].end != !known[HG_SNAP_SEC_IMAGE_DATA].end)
+    return fail(h, "an images section without its image data section, or the reverse");
   return !h->bad;
 }
 
@@ -431,7 +514,10 @@ static hg_snapshot_file *parse(const uint8_t *data, size_t size, char *err, size
     case HG_SNAP_SEC_KERNELS: ok = read_kernels(&c, f); break;
     case HG_SNAP_SEC_QUEUES: ok = read_queues(&c, f); break;
     case HG_SNAP_SEC_KERNEL_STATE: ok = read_kernel_state(&c, f); break;
-    default: break; /* buffer data: checked with the buffers */
+    case HG_SNAP_SEC_IMAGES:
+      ok = read_images(&c, f, sec[HG_SNAP_SEC_IMAGE_DATA].start, sec[HG_SNAP_SEC_IMAGE_DATA].end);
+      break;
+    default: break; /* buffer and image data: checked with their records */
     }
   }
   char why[512];
@@ -491,6 +577,8 @@ void hg_snapshot_close(hg_snapshot_file *f) {
     hg_ir_ndrange_state_free((hg_ir_ndrange_state *)f->running[i].state);
   }
   free(f->running);
+  free(f->images);
+  free(f->samplers);
   free(f->buffers);
   free(f->programs);
   free(f->kernels);

@@ -116,7 +116,7 @@ static bool check_one(const hg_snapshot *s, uint32_t ri, hg_ir_module *const *mo
     /* a launch has every argument: the kernel object's may be unset, not an enqueued one's */
     if (r->args[a].kind == HG_SNAP_ARG_UNSET)
       return hg_snap_errf(err, n, "%s arg %u: not set", who, a);
-    if (!hg_snap_check_arg(s, who, a, &r->args[a], &f->args[a], err, n))
+    if (!hg_snap_check_arg(s, who, a, &r->args[a], &f->args[a], &f->param_types[a], err, n))
       return false;
   }
   if (!r->state || !r->state->kernel || !r->state->group_status || (r->state->num_running && !r->state->running))

@@ -11,8 +11,9 @@
 
 #define HG_SNAP_NONE 0xFFFFFFFFu
 #define HG_SNAP_VERSION 1       /* format major version: a reader reads its own major only */
-#define HG_SNAP_VERSION_MINOR 1 /* the newest minor this code reads and writes (minors only add sections and trailing fields) */
+#define HG_SNAP_VERSION_MINOR 2 /* the newest minor this code reads and writes (minors only add sections and trailing fields) */
 #define HG_SNAP_MINOR_KERNEL_STATE 1 /* the minor that added kernels in flight (hg_snap_running) */
+#define HG_SNAP_MINOR_IMAGES 2       /* the minor that added images and samplers (hg_snap_image, hg_snap_sampler) */
 #define HG_SNAP_MAX_STRING (1u << 20) /* longest label, name or build options, bytes */
 
 struct hg_ir_ndrange_state;
@@ -28,6 +29,34 @@ typedef struct hg_snap_buffer {
   const uint8_t *data; /* root buffers: `size` bytes of contents; NULL for sub-buffers */
 } hg_snap_buffer;
 
+/* An image (minor 2). Images share the buffers' id space: image i has mem id num_buffers + i,
+ * so that kernel arguments name either kind of cl_mem by one number. Sizes are as
+ * clGetImageInfo reports them (0 where the type has no such dimension); the contents are the
+ * packed layout of docs/images.md (rows of width * pixel bytes, no padding), `size` bytes. */
+typedef struct hg_snap_image {
+  uint32_t id;                 /* num_buffers + index in the image array */
+  uint32_t type;               /* cl_mem_object_type: CL_MEM_OBJECT_IMAGE1D ... IMAGE3D */
+  uint32_t channel_order;      /* cl_channel_order; with channel_type one of the profile's formats */
+  uint32_t channel_type;       /* cl_channel_type */
+  uint64_t flags;              /* cl_mem_flags as created */
+  uint64_t width, height, depth, array_size; /* CL_IMAGE_WIDTH ... CL_IMAGE_ARRAY_SIZE */
+  uint64_t row_pitch, slice_pitch;           /* CL_IMAGE_ROW_PITCH, CL_IMAGE_SLICE_PITCH */
+  uint32_t buffer;             /* IMAGE1D_BUFFER: the id of the buffer it views; else HG_SNAP_NONE */
+  uint64_t size;               /* bytes of the packed contents */
+  const char *label;           /* may be NULL */
+  const uint8_t *data;         /* `size` packed bytes; NULL for a 1D buffer image (its buffer's) */
+} hg_snap_image;
+
+/* A sampler (minor 2): the HG_SAMPLER_* bits kernels receive, and the property list the
+ * application gave (little-endian u64s with the terminating 0; none: 0 entries). */
+typedef struct hg_snap_sampler {
+  uint32_t id;
+  uint32_t bits;
+  uint32_t num_properties;     /* entries, the terminating 0 included; 0 when none were given */
+  const uint8_t *properties;   /* num_properties * 8 bytes; read from a file it has no alignment */
+  const char *label;           /* may be NULL */
+} hg_snap_sampler;
+
 typedef struct hg_snap_program {
   uint32_t id;
   const char *label;
@@ -35,12 +64,17 @@ typedef struct hg_snap_program {
   const uint8_t *ir; size_t ir_size; /* the program's executable IR in its binary form (hg_ir_encode) */
 } hg_snap_program;
 
-enum { HG_SNAP_ARG_UNSET = 0, HG_SNAP_ARG_BUFFER = 1, HG_SNAP_ARG_LOCAL = 2, HG_SNAP_ARG_VALUE = 3 };
+/* IMAGE and SAMPLER: minor 2 (a file with them has images or samplers, hence the IMAGES section). */
+enum {
+  HG_SNAP_ARG_UNSET = 0, HG_SNAP_ARG_BUFFER = 1, HG_SNAP_ARG_LOCAL = 2, HG_SNAP_ARG_VALUE = 3,
+  HG_SNAP_ARG_IMAGE = 4, HG_SNAP_ARG_SAMPLER = 5,
+};
 
 /* Fields a kind does not use are HG_SNAP_NONE (buffer), 0 (size) and NULL (value). */
 typedef struct hg_snap_kernel_arg {
   uint32_t kind;        /* HG_SNAP_ARG_* */
-  uint32_t buffer;      /* BUFFER: buffer id, or HG_SNAP_NONE for a NULL buffer */
+  uint32_t buffer;      /* BUFFER: buffer id, or HG_SNAP_NONE for a NULL buffer; IMAGE: the image's
+                           mem id (hg_snap_image.id); SAMPLER: a sampler id */
   uint64_t size;        /* LOCAL: bytes; VALUE: bytes in value */
   const uint8_t *value; /* VALUE; read from a file it has no alignment: copy it out */
 } hg_snap_kernel_arg;
@@ -81,6 +115,9 @@ typedef struct hg_snapshot {
   const hg_snap_queue *queues;
   uint32_t num_running; /* 0: the file is a minor-0 file, readable by every 1.x reader */
   const hg_snap_running *running;
+  uint32_t num_images, num_samplers; /* both 0: no IMAGES section, minor 0 or 1 */
+  const hg_snap_image *images;
+  const hg_snap_sampler *samplers;
 } hg_snapshot;
 
 /* Writes `s` to `path` atomically: a temporary file in the same directory (named

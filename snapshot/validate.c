@@ -5,6 +5,8 @@
 
 #include "ir/ir.h"
 
+#include <CL/cl.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,8 +55,40 @@ static bool check_queues(const hg_snapshot *s, char *err, size_t n) {
   return true;
 }
 
+/* The cl_mem_object_type of an IR image dimension (ir.h: HG_IMAGE_1D ... HG_IMAGE_3D). */
+static uint32_t image_type_of_dim(uint8_t dim) {
+  static const uint32_t types[] = {0,
+                                   CL_MEM_OBJECT_IMAGE1D,
+                                   CL_MEM_OBJECT_IMAGE1D_BUFFER,
+                                   CL_MEM_OBJECT_IMAGE1D_ARRAY,
+                                   CL_MEM_OBJECT_IMAGE2D,
+                                   CL_MEM_OBJECT_IMAGE2D_ARRAY,
+                                   CL_MEM_OBJECT_IMAGE3D};
+  return dim < sizeof types / sizeof types[0] ? types[dim] : 0;
+}
+
+/* An image argument: an image's mem id, of the parameter's dimension, whose flags allow the
+ * parameter's access (what clSetKernelArg checks). */
+static bool check_image_arg(const hg_snapshot *s, const char *who, uint32_t a, const hg_snap_kernel_arg *arg,
+                            const hg_ir_kernel_arg *want, const hg_ir_type *param, char *err, size_t n) {
+  if (want->kind != HG_KARG_IMAGE)
+    return hg_snap_errf(err, n, "%s arg %u: an image for a parameter that takes none", who, a);
+  if (arg->buffer < s->num_buffers || arg->buffer - s->num_buffers >= s->num_images)
+    return hg_snap_errf(err, n, "%s arg %u: mem %u is not an image", who, a, arg->buffer);
+  const hg_snap_image *im = &s->images[arg->buffer - s->num_buffers];
+  if (param->scalar != HG_IR_IMAGE || image_type_of_dim(param->addrspace) != im->type)
+    return hg_snap_errf(err, n, "%s arg %u: image %u (type 0x%x) is not of the parameter's dimension", who, a,
+                        arg->buffer, im->type);
+  if ((want->access_qual == HG_IMAGE_READ_ONLY && (im->flags & CL_MEM_WRITE_ONLY)) ||
+      (want->access_qual == HG_IMAGE_WRITE_ONLY && (im->flags & CL_MEM_READ_ONLY)))
+    return hg_snap_errf(err, n, "%s arg %u: image %u's flags forbid the parameter's access", who, a, arg->buffer);
+  if (arg->size || arg->value)
+    return hg_snap_errf(err, n, "%s arg %u: fields its kind does not use are set", who, a);
+  return true;
+}
+
 bool hg_snap_check_arg(const hg_snapshot *s, const char *who, uint32_t a, const hg_snap_kernel_arg *arg,
-                       const hg_ir_kernel_arg *want, char *err, size_t n) {
+                       const hg_ir_kernel_arg *want, const hg_ir_type *param, char *err, size_t n) {
   bool is_ptr = want->kind == HG_KARG_GLOBAL_PTR || want->kind == HG_KARG_CONSTANT_PTR;
   switch (arg->kind) {
   case HG_SNAP_ARG_UNSET:
@@ -86,6 +120,16 @@ bool hg_snap_check_arg(const hg_snapshot *s, const char *who, uint32_t a, const 
     if (arg->buffer == HG_SNAP_NONE && arg->value)
       return true;
     break;
+  case HG_SNAP_ARG_IMAGE:
+    return check_image_arg(s, who, a, arg, want, param, err, n);
+  case HG_SNAP_ARG_SAMPLER:
+    if (want->kind != HG_KARG_SAMPLER)
+      return hg_snap_errf(err, n, "%s arg %u: a sampler for a parameter that takes none", who, a);
+    if (arg->buffer >= s->num_samplers)
+      return hg_snap_errf(err, n, "%s arg %u: sampler %u out of range", who, a, arg->buffer);
+    if (arg->size == 0 && !arg->value)
+      return true;
+    break;
   default:
     return hg_snap_errf(err, n, "%s arg %u: unknown kind %u", who, a, arg->kind);
   }
@@ -114,7 +158,7 @@ static bool check_kernels(const hg_snapshot *s, hg_ir_module *const *mods, char 
     char who[32];
     snprintf(who, sizeof who, "kernel %u", i);
     for (uint32_t a = 0; a < k->num_args; a++)
-      if (!hg_snap_check_arg(s, who, a, &k->args[a], &f->args[a], err, n))
+      if (!hg_snap_check_arg(s, who, a, &k->args[a], &f->args[a], &f->param_types[a], err, n))
         return false;
   }
   return true;
@@ -126,7 +170,7 @@ bool hg_snap_validate(const hg_snapshot *s, char *err, size_t err_size) {
   if ((s->num_buffers && !s->buffers) || (s->num_programs && !s->programs) || (s->num_kernels && !s->kernels) ||
       (s->num_queues && !s->queues) || (s->num_running && !s->running))
     return hg_snap_errf(err, err_size, "an object count without its array");
-  if (!check_buffers(s, err, err_size) || !check_queues(s, err, err_size))
+  if (!check_buffers(s, err, err_size) || !check_queues(s, err, err_size) || !hg_snap_check_images(s, err, err_size))
     return false;
   /* decode every program once; the kernels are checked against the decoded modules */
   hg_ir_module **mods = calloc(s->num_programs ? s->num_programs : 1, sizeof *mods);

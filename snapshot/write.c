@@ -102,7 +102,8 @@ static void put_string(sink *k, const char *s) {
 }
 
 /* ---- section payloads ------------------------------------------------------------------ */
-/* data_off[i]: file offset of root buffer i's contents, filled by emit_buffer_data. */
+/* data_off[i]: file offset of root buffer i's contents, filled by emit_buffer_data; then, from
+ * index num_buffers, of image i's, filled by emit_image_data. */
 typedef void emit_fn(sink *k, const hg_snapshot *s, uint64_t *data_off);
 
 static void emit_meta(sink *k, const hg_snapshot *s, uint64_t *data_off) {
@@ -226,6 +227,50 @@ static void emit_kernel_state(sink *k, const hg_snapshot *s, uint64_t *data_off)
   }
 }
 
+/* images, then samplers (section IMAGES, minor 2) */
+static void emit_images(sink *k, const hg_snapshot *s, uint64_t *data_off) {
+  put_u32(k, s->num_images);
+  for (uint32_t i = 0; i < s->num_images; i++) {
+    const hg_snap_image *im = &s->images[i];
+    put_u32(k, im->id);
+    put_u32(k, im->type);
+    put_u32(k, im->channel_order);
+    put_u32(k, im->channel_type);
+    put_u64(k, im->flags);
+    put_u64(k, im->width);
+    put_u64(k, im->height);
+    put_u64(k, im->depth);
+    put_u64(k, im->array_size);
+    put_u64(k, im->row_pitch);
+    put_u64(k, im->slice_pitch);
+    put_u32(k, im->buffer);
+    put_u64(k, im->size);
+    put_u64(k, data_off[s->num_buffers + i]);
+    put_string(k, im->label);
+  }
+  put_u32(k, s->num_samplers);
+  for (uint32_t i = 0; i < s->num_samplers; i++) {
+    const hg_snap_sampler *sm = &s->samplers[i];
+    put_u32(k, sm->id);
+    put_u32(k, sm->bits);
+    put_u32(k, sm->num_properties);
+    put(k, sm->properties, 8ull * sm->num_properties);
+    put_string(k, sm->label);
+  }
+}
+
+/* images with storage of their own in id order, as root buffers in BUFFER_DATA */
+static void emit_image_data(sink *k, const hg_snapshot *s, uint64_t *data_off) {
+  for (uint32_t i = 0; i < s->num_images; i++) {
+    const hg_snap_image *im = &s->images[i];
+    if (!im->data)
+      continue;
+    pad_to(k, HG_SNAP_DATA_ALIGN);
+    data_off[s->num_buffers + i] = k->pos;
+    put(k, im->data, im->size);
+  }
+}
+
 static const struct {
   uint32_t tag;
   emit_fn *emit;
@@ -234,13 +279,24 @@ static const struct {
     {HG_SNAP_SEC_PROGRAMS, emit_programs}, {HG_SNAP_SEC_KERNELS, emit_kernels},
     {HG_SNAP_SEC_QUEUES, emit_queues},   {HG_SNAP_SEC_BUFFER_DATA, emit_buffer_data},
     {HG_SNAP_SEC_KERNEL_STATE, emit_kernel_state},
+    {HG_SNAP_SEC_IMAGES, emit_images},   {HG_SNAP_SEC_IMAGE_DATA, emit_image_data},
 };
 enum { ALL_SECTIONS = sizeof SECTIONS / sizeof SECTIONS[0] };
 
-/* The kernel-state section exists only with kernels in flight: a snapshot without any is the
- * minor-0 file it always was, readable by every 1.x reader. */
-static int sections_of(const hg_snapshot *s) { return s->num_running ? ALL_SECTIONS : ALL_SECTIONS - 1; }
-static uint16_t minor_of(const hg_snapshot *s) { return s->num_running ? HG_SNAP_MINOR_KERNEL_STATE : 0; }
+/* The kernel-state section exists only with kernels in flight, the image sections only with
+ * images or samplers: a snapshot without either is the minor-0 file it always was, readable by
+ * every 1.x reader; each is written in the oldest minor that has its sections. */
+static bool has_images(const hg_snapshot *s) { return s->num_images || s->num_samplers; }
+static bool section_present(const hg_snapshot *s, uint32_t tag) {
+  if (tag == HG_SNAP_SEC_KERNEL_STATE)
+    return s->num_running;
+  if (tag == HG_SNAP_SEC_IMAGES || tag == HG_SNAP_SEC_IMAGE_DATA)
+    return has_images(s);
+  return true;
+}
+static uint16_t minor_of(const hg_snapshot *s) {
+  return has_images(s) ? HG_SNAP_MINOR_IMAGES : s->num_running ? HG_SNAP_MINOR_KERNEL_STATE : 0;
+}
 
 static void emit_section_header(sink *k, uint32_t tag, uint64_t len) {
   put_u32(k, tag);
@@ -249,7 +305,7 @@ static void emit_section_header(sink *k, uint32_t tag, uint64_t len) {
 }
 
 int hg_snap_write_fd(const hg_snapshot *s, int fd, char *err, size_t err_size) {
-  uint64_t *data_off = calloc(s->num_buffers ? s->num_buffers : 1, sizeof *data_off);
+  uint64_t *data_off = calloc((size_t)s->num_buffers + s->num_images + 1, sizeof *data_off);
   sink *k = malloc(sizeof *k);
   if (!data_off || !k) {
     free(data_off);
@@ -257,12 +313,15 @@ int hg_snap_write_fd(const hg_snapshot *s, int fd, char *err, size_t err_size) {
     return hg_snap_errf(err, err_size, "out of memory"), -1;
   }
   /* layout: every payload's length, and where the buffer contents go */
-  int nsec = sections_of(s);
+  int nsec = 0, present[ALL_SECTIONS];
+  for (int i = 0; i < ALL_SECTIONS; i++)
+    if (section_present(s, SECTIONS[i].tag))
+      present[nsec++] = i;
   uint64_t len[ALL_SECTIONS], pos = HG_SNAP_HEADER_SIZE;
-  for (int i = 0; i < nsec; i++) {
+  for (int j = 0; j < nsec; j++) {
     sink count = {.fd = -1, .pos = pos + HG_SNAP_SECTION_HEADER};
-    SECTIONS[i].emit(&count, s, data_off);
-    len[i] = count.pos - (pos + HG_SNAP_SECTION_HEADER);
+    SECTIONS[present[j]].emit(&count, s, data_off);
+    len[j] = count.pos - (pos + HG_SNAP_SECTION_HEADER);
     pos = hg_snap_align(count.pos, HG_SNAP_SECTION_ALIGN);
   }
   uint64_t file_size = pos;
@@ -279,9 +338,9 @@ int hg_snap_write_fd(const hg_snapshot *s, int fd, char *err, size_t err_size) {
   put(k, h, HG_SNAP_OFF_CRC);
   put_raw(k, h + HG_SNAP_OFF_CRC, 4, false);
   put(k, h + HG_SNAP_OFF_CRC + 4, sizeof h - (HG_SNAP_OFF_CRC + 4));
-  for (int i = 0; i < nsec; i++) {
-    emit_section_header(k, SECTIONS[i].tag, len[i]);
-    SECTIONS[i].emit(k, s, data_off);
+  for (int j = 0; j < nsec; j++) {
+    emit_section_header(k, SECTIONS[present[j]].tag, len[j]);
+    SECTIONS[present[j]].emit(k, s, data_off);
     pad_to(k, HG_SNAP_SECTION_ALIGN);
   }
   flush(k);

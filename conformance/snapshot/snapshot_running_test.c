@@ -333,9 +333,9 @@ static void test_versions(void) {
         err);
   free(c);
   /* a newer minor may add fields at the end of the payload: this reader ignores them */
-  c = with_payload(d, n, longer, len + 5, 2, 0, &m);
+  c = with_payload(d, n, longer, len + 5, HG_SNAP_VERSION_MINOR + 1, 0, &m);
   hg_snapshot_file *f = hg_snapshot_open_memory(c, m, err, sizeof err);
-  CHECK(f && hg_snapshot_equal(&t->s, hg_snapshot_get(f)), "minor 2: trailing kernel state fields ignored: %s",
+  CHECK(f && hg_snapshot_equal(&t->s, hg_snapshot_get(f)), "newer minor: trailing kernel state fields ignored: %s",
         err);
   hg_snapshot_close(f);
   free(c);
