@@ -458,6 +458,51 @@ static void maps(const void *arg) {
   }
 }
 
+/* clEnqueueCopyImage between image types: 2D <-> 3D, 2D <-> 2D array, 2D array <-> 3D. A 2D
+ * image's box is one slice or layer of the other; everything is a box in the generic (x, y, z)
+ * space, where a 2D array's layer and a 3D image's slice are both z. */
+SUITE_TEST(images_api, copy_across_types) {
+  if (no_images())
+    return;
+  static const cl_mem_object_type PAIRS[][2] = {
+      {CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D},       {CL_MEM_OBJECT_IMAGE3D, CL_MEM_OBJECT_IMAGE2D},
+      {CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE2D_ARRAY}, {CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE2D},
+      {CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D}, {CL_MEM_OBJECT_IMAGE3D, CL_MEM_OBJECT_IMAGE2D_ARRAY}};
+  for (int pr = 0; pr < 6 && !suite_failed(); pr++)
+    for (int f = 0; f < im_required_count && !suite_failed(); f++) {
+      const cl_image_format *fmt = &im_required_formats[f];
+      if (!im_supported(PAIRS[pr][0], fmt) || !im_supported(PAIRS[pr][1], fmt) || rnd(3))
+        continue; /* a third of the formats per pair */
+      im_shape a = im_random_shape(PAIRS[pr][0], fmt, 24), b = im_random_shape(PAIRS[pr][1], fmt, 24);
+      size_t px = im_pixel_bytes(fmt), na = im_shape_pixels(&a) * px, nb = im_shape_pixels(&b) * px;
+      uint8_t *ma = malloc(na), *mb = malloc(nb);
+      suite_fill(ma, na), suite_fill(mb, nb);
+      cl_mem ia = im_create(&a, CL_MEM_READ_WRITE, ma, NULL), ib = ia ? im_create(&b, CL_MEM_READ_WRITE, mb, NULL) : NULL;
+      bool flat = a.type == CL_MEM_OBJECT_IMAGE2D || b.type == CL_MEM_OBJECT_IMAGE2D;
+      size_t reg[3] = {1 + rnd(a.w < b.w ? a.w : b.w), 1 + rnd(a.h < b.h ? a.h : b.h),
+                       flat ? 1 : 1 + rnd(a.d < b.d ? a.d : b.d)};
+      size_t so[3] = {rnd(a.w - reg[0] + 1), rnd(a.h - reg[1] + 1), rnd(a.d - reg[2] + 1)};
+      size_t dor[3] = {rnd(b.w - reg[0] + 1), rnd(b.h - reg[1] + 1), rnd(b.d - reg[2] + 1)};
+      cl_int err = ib ? clEnqueueCopyImage(S.q, ia, ib, so, dor, reg, 0, NULL, NULL) : CL_SUCCESS;
+      if (err != CL_SUCCESS)
+        suite_fail("clEnqueueCopyImage(%s -> %s, %s, region %zu,%zu,%zu): %d", im_type_name(a.type),
+                   im_type_name(b.type), im_format_name(fmt), reg[0], reg[1], reg[2], err);
+      else if (ib) {
+        for (size_t z = 0; z < reg[2]; z++)
+          for (size_t y = 0; y < reg[1]; y++)
+            memcpy(im_at(&b, mb, dor[0], dor[1] + y, dor[2] + z), im_at(&a, ma, so[0], so[1] + y, so[2] + z), reg[0] * px);
+        char what[96];
+        snprintf(what, sizeof what, "after a copy from a %s image", im_type_name(a.type));
+        same_all(&b, ib, mb, what);
+      }
+      if (ia)
+        clReleaseMemObject(ia);
+      if (ib)
+        clReleaseMemObject(ib);
+      free(ma), free(mb);
+    }
+}
+
 /* 1D arrays whose layers are further apart in host memory than a row: the slice pitch, not the
  * row pitch, steps between layers (clCreateImage's image_slice_pitch, the transfers' slice_pitch). */
 SUITE_TEST(images_api, pitch_1d_array_layers) {
