@@ -137,10 +137,10 @@ static float axis_coord(const mode *m, size_t n) {
 static const cl_image_format FLOAT_FORMATS[] = {
     {CL_RGBA, CL_UNORM_INT8}, {CL_BGRA, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT16}, {CL_RGBA, CL_SNORM_INT8},
     {CL_R, CL_SNORM_INT16},   {CL_R, CL_UNORM_INT8},    {CL_RGBA, CL_HALF_FLOAT},  {CL_RGBA, CL_FLOAT},
-    {CL_R, CL_FLOAT},         {CL_RG, CL_UNORM_INT16},  {CL_RG, CL_FLOAT}};
+    {CL_R, CL_FLOAT}};
 static const cl_image_format INT_FORMATS[] = {
     {CL_RGBA, CL_UNSIGNED_INT8}, {CL_R, CL_SIGNED_INT16}, {CL_RGBA, CL_SIGNED_INT32}, {CL_RGBA, CL_UNSIGNED_INT32},
-    {CL_RG, CL_SIGNED_INT8}};
+    {CL_R, CL_UNSIGNED_INT8}};
 #define COORDS 512
 
 static cl_sampler make_sampler(const mode *m, bool with_properties) {
@@ -308,12 +308,12 @@ static void inline_samplers(bool program_scope) {
     }
 }
 
-/* CLAMP's border color for CL_R and CL_RG, whose alpha is 1: nearest and linear, 1D to 3D. */
+/* CLAMP's border color for CL_R, whose alpha is 1: nearest and linear, 1D to 3D. */
 SUITE_TEST(images_samplers, clamp_border_alpha) {
   if (no_images())
     return;
   batch();
-  static const cl_image_format fmts[] = {{CL_R, CL_UNORM_INT8}, {CL_R, CL_FLOAT}, {CL_RG, CL_SNORM_INT16}};
+  static const cl_image_format fmts[] = {{CL_R, CL_UNORM_INT8}, {CL_R, CL_FLOAT}, {CL_R, CL_SNORM_INT16}};
   static const cl_mem_object_type T[] = {0, CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D};
   check_border_alpha = true;
   for (int m = 0; m < NUM_MODES && !suite_failed(); m++)

@@ -10,8 +10,7 @@
   {order, CL_UNORM_INT8}, {order, CL_UNORM_INT16}, {order, CL_SNORM_INT8}, {order, CL_SNORM_INT16},               \
       {order, CL_SIGNED_INT8}, {order, CL_SIGNED_INT16}, {order, CL_SIGNED_INT32}, {order, CL_UNSIGNED_INT8},     \
       {order, CL_UNSIGNED_INT16}, {order, CL_UNSIGNED_INT32}, {order, CL_HALF_FLOAT}, {order, CL_FLOAT}
-const cl_image_format im_required_formats[] = {EACH_TYPE(CL_RGBA), {CL_BGRA, CL_UNORM_INT8}, EACH_TYPE(CL_R),
-                                               EACH_TYPE(CL_RG)};
+const cl_image_format im_required_formats[] = {EACH_TYPE(CL_RGBA), {CL_BGRA, CL_UNORM_INT8}, EACH_TYPE(CL_R)};
 const int im_required_count = (int)(sizeof im_required_formats / sizeof im_required_formats[0]);
 
 unsigned im_channels(const cl_image_format *f) {

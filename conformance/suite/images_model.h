@@ -10,8 +10,9 @@
 /* How a kernel reads and writes a format: read_imagef/write_imagef, ..i, ..ui. */
 typedef enum { IM_FLOAT, IM_INT, IM_UINT } im_kind;
 
-/* The OpenCL 2.0 minimum formats without sRGB and depth (docs/images.md): what every image type
- * of a device with images must support. */
+/* The virtual device's formats (docs/images.md): OpenCL 2.0's minimum list without sRGB, depth
+ * and CL_RG (PoCL 3.1 has no CL_RG), what every image type must support. The tests run each
+ * format of this list the device offers; images_api/required_formats checks it offers all. */
 extern const cl_image_format im_required_formats[];
 extern const int im_required_count;
 
