@@ -1,7 +1,7 @@
 /* Checkpointing a context to a file and restoring it, in this or another process, on any
  * backend (clCheckpointContextHETGPU, clRestoreContextHETGPU; docs/cl_hetgpu_migrate.md). The
- * file is snapshot/'s device-neutral format: buffer contents, programs as IR, kernels with
- * their arguments, queues, labels.
+ * file is snapshot/'s device-neutral format: buffer and image contents, samplers, programs as
+ * IR, kernels with their arguments, queues, labels.
  *
  * A checkpoint first waits for every command enqueued before the call (a marker on each
  * queue), then closes the placement gate so that nothing runs while the state is read, and
@@ -22,6 +22,8 @@
 #include "platform/program.h"
 #include "platform/queue.h"
 #include "platform/safepoints.h"
+#include "platform/sampler.h"
+#include "common/image_format.h"
 #include "ir/ndrange_state.h"
 #include "platform/callback_guard.h"
 #include "snapshot/snapshot.h"
@@ -71,7 +73,13 @@ typedef struct capture {
   hg_snap_kernel *kernels;
   hg_snap_queue *queues;
   hg_snap_kernel_arg *args;   /* all kernels' arguments, one block; VALUE ones own a copy */
+  hg_snap_image *images;
+  hg_snap_sampler *samplers;  /* the context's, then one per sampler argument whose object is gone */
+  uint32_t cap_samplers;
+  uint8_t *sampler_props;     /* their property lists, one block */
+  size_t num_sampler_props;
   cl_mem *mems;               /* buffers[i]'s object */
+  cl_mem *imems;              /* images[i]'s object */
   cl_program *progs;          /* programs[i]'s object */
   cl_command_queue *qobjs;    /* queues[i]'s object */
   cl_kernel *kobjs;           /* kernels[i]'s object */
@@ -86,6 +94,10 @@ static void capture_free(capture *c) {
     free((void *)c->programs[i].build_options);
   }
   free(c->buffers);
+  free(c->images);
+  free(c->samplers);
+  free(c->sampler_props);
+  free(c->imems);
   free(c->programs);
   free(c->kernels);
   free(c->queues);
@@ -111,6 +123,49 @@ static uint32_t index_of(void *const *list, uint32_t n, const void *obj) {
   return HG_SNAP_NONE;
 }
 
+/* The mem id of a buffer or image argument (images follow the buffers: hg_snap_image.id). */
+static uint32_t mem_id_of(const capture *c, cl_mem mem) {
+  if (!mem->image)
+    return index_of((void *const *)c->mems, c->snap.num_buffers, mem);
+  uint32_t i = index_of((void *const *)c->imems, c->snap.num_images, mem);
+  return i == HG_SNAP_NONE ? i : c->snap.num_buffers + i;
+}
+
+/* A sampler argument keeps the bits, not the cl_sampler (it may be released after
+ * clSetKernelArg): the context's first sampler with those bits, or a new record for them. */
+static uint32_t sampler_id_of(capture *c, const uint8_t *value) {
+  uint32_t bits;
+  memcpy(&bits, value, sizeof bits);
+  for (uint32_t i = 0; i < c->snap.num_samplers; i++)
+    if (c->samplers[i].bits == bits)
+      return i;
+  if (c->snap.num_samplers == c->cap_samplers) {
+    uint32_t cap = c->cap_samplers ? 2 * c->cap_samplers : 4;
+    hg_snap_sampler *grown = realloc(c->samplers, cap * sizeof *grown);
+    if (!grown)
+      return HG_SNAP_NONE;
+    c->samplers = grown;
+    c->cap_samplers = cap;
+  }
+  uint32_t id = c->snap.num_samplers++;
+  c->samplers[id] = (hg_snap_sampler){.id = id, .bits = bits};
+  return id;
+}
+
+/* An image or sampler argument (kernel object or stopped launch); false for other kinds. */
+static bool capture_image_arg(capture *c, const hg_ir_kernel_arg *want, const hg_kernel_arg *a,
+                              hg_snap_kernel_arg *sa) {
+  if (want->kind == HG_KARG_IMAGE) {
+    *sa = (hg_snap_kernel_arg){.kind = HG_SNAP_ARG_IMAGE, .buffer = mem_id_of(c, a->mem)};
+    return true;
+  }
+  if (want->kind == HG_KARG_SAMPLER) {
+    *sa = (hg_snap_kernel_arg){.kind = HG_SNAP_ARG_SAMPLER, .buffer = sampler_id_of(c, a->value)};
+    return true;
+  }
+  return false;
+}
+
 static cl_int capture_kernel(capture *c, cl_kernel k, hg_snap_kernel *sk) {
   const hg_ir_function *f = hg_kernel_function(k);
   sk->program = index_of((void *const *)c->progs, c->snap.num_programs, k->program);
@@ -125,6 +180,11 @@ static cl_int capture_kernel(capture *c, cl_kernel k, hg_snap_kernel *sk) {
     *sa = (hg_snap_kernel_arg){.kind = HG_SNAP_ARG_UNSET, .buffer = HG_SNAP_NONE};
     if (!a->set)
       continue;
+    if (capture_image_arg(c, &f->args[i], a, sa)) {
+      if (sa->buffer == HG_SNAP_NONE && err == CL_SUCCESS)
+        err = CL_INVALID_OPERATION; /* an image not in the context, or no memory for a sampler record */
+      continue;
+    }
     switch (f->args[i].kind) {
     case HG_KARG_GLOBAL_PTR:
     case HG_KARG_CONSTANT_PTR:
@@ -187,6 +247,9 @@ static cl_int capture_running(hg_command *cmd, void *arg) {
       sa[i] = (hg_snap_kernel_arg){.kind = HG_SNAP_ARG_BUFFER, .buffer = HG_SNAP_NONE};
       if (a->mem && (sa[i].buffer = index_of((void *const *)c->mems, s->num_buffers, a->mem)) == HG_SNAP_NONE)
         return CL_INVALID_OPERATION;
+    } else if (capture_image_arg(c, &f->args[i], a, &sa[i])) {
+      if (sa[i].buffer == HG_SNAP_NONE)
+        return CL_INVALID_OPERATION;
     } else if (f->args[i].kind == HG_KARG_LOCAL_PTR) {
       sa[i].kind = HG_SNAP_ARG_LOCAL;
     } else {
@@ -200,35 +263,94 @@ static cl_int capture_running(hg_command *cmd, void *arg) {
   return CL_SUCCESS;
 }
 
+/* A sampler of the context with the properties the application gave (as little-endian u64s). */
+static void capture_sampler(capture *c, const hg_ctx_object *o) {
+  cl_sampler sm = o->obj;
+  hg_snap_sampler *r = &c->samplers[c->snap.num_samplers];
+  uint8_t *props = c->sampler_props + 8 * c->num_sampler_props;
+  *r = (hg_snap_sampler){.id = c->snap.num_samplers++, .bits = sm->bits, .label = o->label,
+                         .num_properties = (uint32_t)sm->num_properties, .properties = props};
+  for (size_t p = 0; p < sm->num_properties; p++)
+    for (int b = 0; b < 8; b++)
+      props[8 * p + b] = (uint8_t)((uint64_t)sm->properties[p] >> (8 * b));
+  c->num_sampler_props += sm->num_properties;
+}
+
+/* An image: its description as clGetImageInfo reports it, and its packed contents (a 1D
+ * buffer image: its buffer's id instead). */
+static cl_int capture_image(capture *c, const hg_ctx_object *o) {
+  cl_mem mem = o->obj;
+  const hg_mem_image *im = mem->image;
+  const hg_image_layout *l = &im->layout;
+  cl_mem_object_type t = l->type;
+  hg_snap_image *r = &c->images[c->snap.num_images];
+  *r = (hg_snap_image){.id = c->snap.num_buffers + c->snap.num_images, .type = t,
+                       .channel_order = im->format.image_channel_order,
+                       .channel_type = im->format.image_channel_data_type, .flags = mem->flags, .width = l->width,
+                       .buffer = HG_SNAP_NONE, .size = l->size, .label = o->label};
+  bool has_h = t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D;
+  r->height = has_h ? l->height : 0;
+  r->depth = t == CL_MEM_OBJECT_IMAGE3D ? l->depth : 0;
+  r->array_size = t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ? l->array_size : 0;
+  size_t pitch[2];
+  cl_int err = clGetImageInfo(mem, CL_IMAGE_ROW_PITCH, sizeof pitch[0], &pitch[0], NULL);
+  if (err == CL_SUCCESS)
+    err = clGetImageInfo(mem, CL_IMAGE_SLICE_PITCH, sizeof pitch[1], &pitch[1], NULL);
+  if (err != CL_SUCCESS)
+    return err;
+  r->row_pitch = pitch[0];
+  r->slice_pitch = pitch[1];
+  if (hg_mem_is_buffer_image(mem)) {
+    r->buffer = index_of((void *const *)c->mems, c->snap.num_buffers, mem->parent);
+    r->flags &= ~(cl_mem_flags)(CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR); /* its buffer's */
+    if (r->buffer == HG_SNAP_NONE)
+      return CL_INVALID_OPERATION;
+  } else {
+    const void *data;
+    if ((err = hg_mem_storage_host_contents(mem->storage, &data)) != CL_SUCCESS)
+      return err;
+    r->data = data;
+  }
+  c->imems[c->snap.num_images++] = mem;
+  return CL_SUCCESS;
+}
+
 static cl_int capture_context(cl_context ctx, capture *c) {
-  size_t n = ctx->num_objects, num_args = 0;
+  size_t n = ctx->num_objects, num_args = 0, num_props = 0;
   for (size_t i = 0; i < n; i++)
     if (ctx->objects[i].type == CL_OBJECT_KERNEL_HETGPU)
       num_args += hg_kernel_function(ctx->objects[i].obj)->num_params;
+    else if (ctx->objects[i].type == CL_OBJECT_SAMPLER_HETGPU)
+      num_props += ((cl_sampler)ctx->objects[i].obj)->num_properties;
+
   size_t m = n ? n : 1;
   c->buffers = calloc(m, sizeof *c->buffers);
   c->programs = calloc(m, sizeof *c->programs);
   c->kernels = calloc(m, sizeof *c->kernels);
   c->queues = calloc(m, sizeof *c->queues);
   c->args = calloc(num_args ? num_args : 1, sizeof *c->args);
+  c->images = calloc(m, sizeof *c->images);
+  c->imems = calloc(m, sizeof *c->imems);
+  c->samplers = calloc(m, sizeof *c->samplers);
+  c->cap_samplers = (uint32_t)m;
+  c->sampler_props = malloc(num_props ? num_props * 8 : 1);
   c->mems = calloc(m, sizeof *c->mems);
   c->progs = calloc(m, sizeof *c->progs);
   c->qobjs = calloc(m, sizeof *c->qobjs);
   c->kobjs = calloc(m, sizeof *c->kobjs);
   if (!c->buffers || !c->programs || !c->kernels || !c->queues || !c->args || !c->mems || !c->progs || !c->qobjs ||
-      !c->kobjs)
+      !c->kobjs || !c->images || !c->imems || !c->samplers || !c->sampler_props)
     return CL_OUT_OF_HOST_MEMORY;
   hg_snapshot *s = &c->snap;
-  /* buffers and programs first: kernels refer to them */
+  /* buffers, images, samplers and programs first: kernels refer to them */
   for (size_t i = 0; i < n; i++) {
     hg_ctx_object *o = &ctx->objects[i];
-    if (o->type == CL_OBJECT_MEM_HETGPU) {
+    if (o->type == CL_OBJECT_MEM_HETGPU && ((cl_mem)o->obj)->image)
+      continue; /* images after every buffer: a 1D buffer image names its buffer's id */
+    if (o->type == CL_OBJECT_SAMPLER_HETGPU) {
+      capture_sampler(c, o);
+    } else if (o->type == CL_OBJECT_MEM_HETGPU) {
       cl_mem mem = o->obj;
-      if (mem->image) { /* the snapshot format has no images yet (docs/images.md) */
-        HG_LOG(HG_LOG_MIGRATE, "checkpoint refused: context %llu holds image %p, which snapshots cannot record yet",
-               (unsigned long long)ctx->id, (void *)mem);
-        return CL_INVALID_OPERATION;
-      }
       hg_snap_buffer *b = &c->buffers[s->num_buffers];
       *b = (hg_snap_buffer){.id = s->num_buffers, .parent = HG_SNAP_NONE, .flags = mem->flags, .size = mem->size,
                             .label = o->label};
@@ -268,6 +390,14 @@ static cl_int capture_context(cl_context ctx, capture *c) {
   }
   for (size_t i = 0; i < n; i++) {
     hg_ctx_object *o = &ctx->objects[i];
+    if (o->type != CL_OBJECT_MEM_HETGPU || !((cl_mem)o->obj)->image)
+      continue;
+    cl_int err = capture_image(c, o);
+    if (err != CL_SUCCESS)
+      return err;
+  }
+  for (size_t i = 0; i < n; i++) {
+    hg_ctx_object *o = &ctx->objects[i];
     if (o->type != CL_OBJECT_KERNEL_HETGPU)
       continue;
     hg_snap_kernel *k = &c->kernels[s->num_kernels];
@@ -281,6 +411,8 @@ static cl_int capture_context(cl_context ctx, capture *c) {
   if (err != CL_SUCCESS)
     return err;
   s->running = c->running;
+  s->images = c->images;
+  s->samplers = c->samplers;
   s->buffers = c->buffers;
   s->programs = c->programs;
   s->kernels = c->kernels;
@@ -319,12 +451,16 @@ cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_checkpoint_fla
     for (uint32_t i = 0; i < c.snap.num_buffers; i++)
       if (!c.mems[i]->parent)
         hg_mem_storage_host_done(c.mems[i]->storage);
+    for (uint32_t i = 0; i < c.snap.num_images; i++)
+      if (c.images[i].data)
+        hg_mem_storage_host_done(c.imems[i]->storage);
     pthread_mutex_unlock(&ctx->objects_lock);
     hg_context_reopen(ctx, be);
     HG_LOG(HG_LOG_MIGRATE,
-           "context %llu checkpointed to %s: %d; %u buffers, %u programs, %u kernels, %u queues, %u kernels stopped "
-           "running, %llu ns",
-           (unsigned long long)ctx->id, path, err, c.snap.num_buffers, c.snap.num_programs, c.snap.num_kernels,
+           "context %llu checkpointed to %s: %d; %u buffers, %u images, %u samplers, %u programs, %u kernels, %u "
+           "queues, %u kernels stopped running, %llu ns",
+           (unsigned long long)ctx->id, path, err, c.snap.num_buffers, c.snap.num_images, c.snap.num_samplers,
+           c.snap.num_programs, c.snap.num_kernels,
            c.snap.num_queues, c.snap.num_running, (unsigned long long)(hg_host_clock_ns() - start));
     capture_free(&c);
   }
@@ -361,7 +497,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCheckpointContextHETGPU(cl_context context, co
 /* The objects a restore made, released together when it fails. */
 typedef struct restored {
   cl_context ctx;
-  cl_mem *mems;
+  cl_mem *mems; /* buffers, then images (their mem ids) */
+  cl_sampler *samplers;
   cl_program *progs;
   cl_kernel *kernels;
   cl_command_queue *queues;
@@ -374,7 +511,10 @@ static void restored_release(restored *r, const hg_snapshot *s, bool keep) {
   for (uint32_t i = 0; !keep && r->progs && i < s->num_programs; i++)
     if (r->progs[i])
       clReleaseProgram(r->progs[i]);
-  for (uint32_t i = s->num_buffers; !keep && r->mems && i-- > 0;)
+  for (uint32_t i = 0; !keep && r->samplers && i < s->num_samplers; i++)
+    if (r->samplers[i])
+      clReleaseSampler(r->samplers[i]);
+  for (uint32_t i = s->num_buffers + s->num_images; !keep && r->mems && i-- > 0;)
     if (r->mems[i])
       clReleaseMemObject(r->mems[i]);
   for (uint32_t i = 0; !keep && r->queues && i < s->num_queues; i++)
@@ -383,6 +523,7 @@ static void restored_release(restored *r, const hg_snapshot *s, bool keep) {
   if (!keep && r->ctx)
     clReleaseContext(r->ctx);
   free(r->mems);
+  free(r->samplers);
   free(r->progs);
   free(r->kernels);
   free(r->queues);
@@ -397,9 +538,11 @@ static cl_int restore_kernel(restored *r, const hg_snap_kernel *sk, cl_kernel *o
     return CL_INVALID_KERNEL_ARGS;
   for (uint32_t i = 0; i < sk->num_args && err == CL_SUCCESS; i++) {
     const hg_snap_kernel_arg *a = &sk->args[i];
-    if (a->kind == HG_SNAP_ARG_BUFFER) {
+    if (a->kind == HG_SNAP_ARG_BUFFER || a->kind == HG_SNAP_ARG_IMAGE) {
       cl_mem m = a->buffer == HG_SNAP_NONE ? NULL : r->mems[a->buffer];
       err = clSetKernelArg(k, i, sizeof m, &m);
+    } else if (a->kind == HG_SNAP_ARG_SAMPLER) {
+      err = clSetKernelArg(k, i, sizeof(cl_sampler), &r->samplers[a->buffer]);
     } else if (a->kind == HG_SNAP_ARG_LOCAL) {
       err = clSetKernelArg(k, i, a->size, NULL);
     } else if (a->kind == HG_SNAP_ARG_VALUE) {
@@ -423,9 +566,15 @@ static cl_int restore_running(restored *r, const hg_snap_running *sr) {
   for (uint32_t i = 0; i < sr->num_args && err == CL_SUCCESS; i++) {
     const hg_snap_kernel_arg *a = &sr->args[i];
     args[i] = (hg_kernel_arg){.set = true, .size = a->size};
-    if (a->kind == HG_SNAP_ARG_BUFFER)
+    if (a->kind == HG_SNAP_ARG_BUFFER || a->kind == HG_SNAP_ARG_IMAGE)
       args[i].mem = a->buffer == HG_SNAP_NONE ? NULL : r->mems[a->buffer];
-    else if (a->kind == HG_SNAP_ARG_VALUE && !(args[i].value = malloc(a->size ? a->size : 1)))
+    else if (a->kind == HG_SNAP_ARG_SAMPLER) { /* a launch passes the bits (platform/kernel.c) */
+      args[i].size = sizeof r->samplers[a->buffer]->bits;
+      if (!(args[i].value = malloc(args[i].size)))
+        err = CL_OUT_OF_HOST_MEMORY;
+      else
+        memcpy(args[i].value, &r->samplers[a->buffer]->bits, args[i].size);
+    } else if (a->kind == HG_SNAP_ARG_VALUE && !(args[i].value = malloc(a->size ? a->size : 1)))
       err = CL_OUT_OF_HOST_MEMORY;
     else if (a->kind == HG_SNAP_ARG_VALUE)
       memcpy(args[i].value, a->value, a->size); /* file bytes have no alignment */
@@ -445,6 +594,53 @@ static cl_int restore_running(restored *r, const hg_snap_running *sr) {
 static cl_int restore_label(cl_context ctx, void *obj, const char *label) {
   cl_int err = label ? hg_context_set_label(ctx, obj, label) : CL_SUCCESS;
   return err == CL_INVALID_VALUE ? CL_INVALID_SNAPSHOT_HETGPU : err;
+}
+
+/* An image through clCreateImage, so that it has the platform's layout on the target: its packed
+ * contents copied in (CL_MEM_COPY_HOST_PTR, which the restored image then does not report, as
+ * restored buffers have no host pointer flags); a 1D buffer image over its restored buffer. */
+static cl_int restore_image(restored *r, const hg_snap_image *im, cl_mem *out) {
+  const cl_mem_flags host_ptr_flags = CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+  cl_image_format format = {.image_channel_order = im->channel_order, .image_channel_data_type = im->channel_type};
+  cl_image_desc desc = {.image_type = im->type, .image_width = im->width, .image_height = im->height,
+                        .image_depth = im->depth, .image_array_size = im->array_size};
+  cl_mem_flags flags = im->flags & ~host_ptr_flags;
+  void *init = NULL;
+  if (im->buffer != HG_SNAP_NONE) {
+    desc.buffer = r->mems[im->buffer];
+    flags &= HG_MEM_ACCESS_FLAGS | HG_MEM_HOST_ACCESS_FLAGS; /* the rest is its buffer's */
+  } else {
+    init = (void *)im->data; /* only read: packed, as row pitch 0 says */
+    flags |= CL_MEM_COPY_HOST_PTR;
+  }
+  cl_int err;
+  cl_mem m = *out = clCreateImage(r->ctx, flags, &format, &desc, init, &err);
+  if (m && init)
+    m->flags &= ~(cl_mem_flags)CL_MEM_COPY_HOST_PTR;
+  return err;
+}
+
+/* A sampler as the application made it: from its property list, or (none given, or a sampler
+ * argument whose object was gone) from its bits, which must come out the same. */
+static cl_int restore_sampler(cl_context ctx, const hg_snap_sampler *sm, cl_sampler *out) {
+  cl_int err;
+  if (sm->num_properties) {
+    cl_sampler_properties props[8] = {0}; /* validation: at most 7 entries */
+    for (uint32_t p = 0; p < sm->num_properties && p < 8; p++)
+      for (int b = 7; b >= 0; b--)
+        props[p] = props[p] << 8 | sm->properties[8 * p + b];
+    *out = clCreateSamplerWithProperties(ctx, props, &err);
+  } else {
+    static const cl_addressing_mode modes[] = {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP,
+                                               CL_ADDRESS_REPEAT, CL_ADDRESS_MIRRORED_REPEAT};
+    uint32_t mode = (sm->bits & HG_SAMPLER_ADDRESS_MASK) >> 1;
+    *out = clCreateSampler(ctx, (sm->bits & HG_SAMPLER_NORMALIZED_COORDS) ? CL_TRUE : CL_FALSE,
+                           mode < 5 ? modes[mode] : CL_ADDRESS_NONE,
+                           (sm->bits & HG_SAMPLER_FILTER_LINEAR) ? CL_FILTER_LINEAR : CL_FILTER_NEAREST, &err);
+  }
+  if (err == CL_SUCCESS && (*out)->bits != sm->bits)
+    err = CL_INVALID_SNAPSHOT_HETGPU;
+  return err;
 }
 
 static cl_int restore_objects(const hg_snapshot *s, restored *r) {
@@ -470,6 +666,17 @@ static cl_int restore_objects(const hg_snapshot *s, restored *r) {
     }
     if (err == CL_SUCCESS)
       err = restore_label(ctx, r->mems[i], b->label);
+  }
+  for (uint32_t i = 0; i < s->num_images && err == CL_SUCCESS; i++) {
+    cl_mem *m = &r->mems[s->num_buffers + i];
+    err = restore_image(r, &s->images[i], m);
+    if (err == CL_SUCCESS)
+      err = restore_label(ctx, *m, s->images[i].label);
+  }
+  for (uint32_t i = 0; i < s->num_samplers && err == CL_SUCCESS; i++) {
+    err = restore_sampler(ctx, &s->samplers[i], &r->samplers[i]);
+    if (err == CL_SUCCESS)
+      err = restore_label(ctx, r->samplers[i], s->samplers[i].label);
   }
   for (uint32_t i = 0; i < s->num_programs && err == CL_SUCCESS; i++) {
     const hg_snap_program *p = &s->programs[i];
@@ -525,11 +732,12 @@ CL_API_ENTRY cl_context CL_API_CALL clRestoreContextHETGPU(cl_platform_id platfo
   if (!r.ctx)
     goto out;
   hg_placement_open(&r.ctx->placement, be); /* a new context: nothing to move yet */
-  r.mems = calloc(s->num_buffers + 1, sizeof *r.mems);
+  r.mems = calloc((size_t)s->num_buffers + s->num_images + 1, sizeof *r.mems);
+  r.samplers = calloc(s->num_samplers + 1, sizeof *r.samplers);
   r.progs = calloc(s->num_programs + 1, sizeof *r.progs);
   r.kernels = calloc(s->num_kernels + 1, sizeof *r.kernels);
   r.queues = calloc(s->num_queues + 1, sizeof *r.queues);
-  err = r.mems && r.progs && r.kernels && r.queues ? restore_objects(s, &r) : CL_OUT_OF_HOST_MEMORY;
+  err = r.mems && r.samplers && r.progs && r.kernels && r.queues ? restore_objects(s, &r) : CL_OUT_OF_HOST_MEMORY;
   for (uint32_t i = 0; i < s->num_running && err == CL_SUCCESS; i++)
     err = restore_running(&r, &s->running[i]);
   HG_LOG(HG_LOG_MIGRATE, "restored %s (taken on %s) on %s: %d", path, s->source_backend, be->name, err);

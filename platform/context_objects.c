@@ -10,6 +10,7 @@
 #include "platform/mem_object.h"
 #include "platform/program.h"
 #include "platform/queue.h"
+#include "platform/sampler.h"
 
 cl_int hg_context_track(cl_context ctx, void *obj, cl_object_type_hetgpu type) {
   pthread_mutex_lock(&ctx->objects_lock);
@@ -57,12 +58,14 @@ static cl_object_type_hetgpu object_kind(void *obj, cl_context *ctx) {
     return *ctx = ((cl_program)obj)->context, CL_OBJECT_PROGRAM_HETGPU;
   if (hg_object_is(obj, HG_OBJ_KERNEL))
     return *ctx = ((cl_kernel)obj)->program->context, CL_OBJECT_KERNEL_HETGPU;
+  if (hg_object_is(obj, HG_OBJ_SAMPLER))
+    return *ctx = ((cl_sampler)obj)->context, CL_OBJECT_SAMPLER_HETGPU;
   return 0;
 }
 
 /* True when the application holds the object (its handle is valid). */
 static bool app_holds(const hg_ctx_object *o) {
-  static const hg_object_type kinds[] = {HG_OBJ_QUEUE, HG_OBJ_MEM, HG_OBJ_PROGRAM, HG_OBJ_KERNEL};
+  static const hg_object_type kinds[] = {HG_OBJ_QUEUE, HG_OBJ_MEM, HG_OBJ_PROGRAM, HG_OBJ_KERNEL, HG_OBJ_SAMPLER};
   if (!hg_object_is(o->obj, kinds[o->type - CL_OBJECT_COMMAND_QUEUE_HETGPU]))
     return false;
   return o->type != CL_OBJECT_MEM_HETGPU || atomic_load(&((cl_mem)o->obj)->app_refs) > 0;
@@ -130,7 +133,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetObjectByLabelHETGPU(cl_context context, con
 CL_API_ENTRY cl_int CL_API_CALL clGetContextObjectsHETGPU(cl_context context, cl_object_type_hetgpu type,
                                                           cl_uint num_entries, void **objects, cl_uint *num_objects) {
   HG_CHECK_CONTEXT(context, CL_INVALID_CONTEXT);
-  if (type < CL_OBJECT_COMMAND_QUEUE_HETGPU || type > CL_OBJECT_KERNEL_HETGPU)
+  if (type < CL_OBJECT_COMMAND_QUEUE_HETGPU || type > CL_OBJECT_SAMPLER_HETGPU)
     return CL_INVALID_VALUE;
   if ((num_entries == 0 && objects) || (!objects && !num_objects))
     return CL_INVALID_VALUE;

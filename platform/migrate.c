@@ -301,6 +301,7 @@ size_t hg_contexts_summarize(hg_context_summary *out, size_t cap) {
       case CL_OBJECT_COMMAND_QUEUE_HETGPU: s->queues++; break;
       case CL_OBJECT_PROGRAM_HETGPU: s->programs++; break;
       case CL_OBJECT_KERNEL_HETGPU: s->kernels++; break;
+      case CL_OBJECT_SAMPLER_HETGPU: break; /* nothing on any backend to move */
       default:
         s->buffers++;
         s->bytes += st ? st->size : 0;

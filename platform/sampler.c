@@ -9,6 +9,7 @@
 #include "common/image_format.h"
 #include "common/log.h"
 #include "devices/profile.h"
+#include "platform/context_objects.h"
 #include "platform/info.h"
 #include "platform/platform.h"
 
@@ -64,6 +65,9 @@ static cl_sampler sampler_create(cl_context context, cl_bool normalized, cl_addr
   s->addressing_mode = addressing;
   s->filter_mode = filter;
   s->bits = bits;
+  /* listed and labelled with the context's objects, saved in its checkpoints */
+  if ((err = hg_context_track(context, s, CL_OBJECT_SAMPLER_HETGPU)) != CL_SUCCESS)
+    goto fail;
   hg_context_retain(context);
   hg_object_init(&s->obj, HG_OBJ_SAMPLER);
   HG_SET_ERR(errcode_ret, CL_SUCCESS);
@@ -124,6 +128,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler) {
   if (!hg_object_release(&sampler->obj))
     return CL_SUCCESS;
   cl_context context = sampler->context;
+  hg_context_untrack(context, sampler);
   hg_object_retire(&sampler->obj);
   free(sampler->properties);
   hg_object_free(&sampler->obj);

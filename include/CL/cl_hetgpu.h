@@ -58,6 +58,7 @@ typedef cl_uint cl_object_type_hetgpu;
 #define CL_OBJECT_MEM_HETGPU           0x7F21
 #define CL_OBJECT_PROGRAM_HETGPU       0x7F22
 #define CL_OBJECT_KERNEL_HETGPU        0x7F23
+#define CL_OBJECT_SAMPLER_HETGPU       0x7F24
 
 /* cl_command_type of the command clEnqueueMigrateContextHETGPU enqueues */
 #define CL_COMMAND_MIGRATE_CONTEXT_HETGPU 0x7F30
