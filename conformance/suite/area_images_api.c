@@ -503,6 +503,87 @@ SUITE_TEST(images_api, copy_across_types) {
     }
 }
 
+/* A 1D buffer image and its buffer share their contents: buffer writes and copies are seen
+ * through the image, image writes through the buffer. With `sub`, the image is made
+ * over a sub-buffer at a random multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN, and the parent
+ * buffer is what the host writes and reads. */
+static void buffer_sharing(bool sub) {
+  if (no_images())
+    return;
+  cl_uint align_bits = 0;
+  clGetDeviceInfo(S.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+  size_t align = align_bits / 8 ? align_bits / 8 : 128;
+  for (int f = 0; f < im_required_count && !suite_failed(); f++) {
+    const cl_image_format *fmt = &im_required_formats[f];
+    if (!im_supported(CL_MEM_OBJECT_IMAGE1D_BUFFER, fmt))
+      continue;
+    im_shape s = {CL_MEM_OBJECT_IMAGE1D_BUFFER, *fmt, 64 + rnd(400), 1, 1};
+    size_t px = im_pixel_bytes(fmt), bytes = s.w * px, off = sub ? align * (1 + rnd(4)) : 0, total = off + bytes + (sub ? 64 : 0);
+    uint8_t *model = malloc(total), *back = malloc(total);
+    suite_fill(model, total);
+    cl_int err = CL_SUCCESS;
+    cl_mem parent = suite_buffer(total, model), buf = parent, img = NULL;
+    if (parent && sub) {
+      cl_buffer_region r = {off, bytes};
+      buf = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+      if (err != CL_SUCCESS)
+        suite_fail("clCreateSubBuffer(%zu, %zu): %d", off, bytes, err), buf = NULL;
+    }
+    if (buf) {
+      cl_image_desc d = im_desc(&s, 0, 0, buf);
+      img = clCreateImage(S.ctx, CL_MEM_READ_WRITE, fmt, &d, NULL, &err);
+      if (err != CL_SUCCESS)
+        suite_fail("clCreateImage(1D buffer %s over a %sbuffer): %d", im_format_name(fmt), sub ? "sub-" : "", err), img = NULL;
+    }
+    size_t origin[3] = {0, 0, 0}, region[3] = {s.w, 1, 1};
+    host_layout h = {bytes, 0, bytes, 0, bytes};
+    /* 1: the buffer's bytes through the image */
+    if (img && im_read_all(img, &s, back))
+      same_box(&s, model + off, origin, region, back, &h, "buffer contents read through the image");
+    /* 2: a write through the image, seen in the buffer */
+    size_t at[3] = {rnd(s.w / 2), 0, 0}, size[3] = {1 + rnd(s.w / 2), 1, 1};
+    uint8_t *chunk = malloc(size[0] * px);
+    suite_fill(chunk, size[0] * px);
+    if (img && !suite_failed()) {
+      err = clEnqueueWriteImage(S.q, img, CL_TRUE, at, size, 0, 0, chunk, 0, NULL, NULL);
+      memcpy(model + off + at[0] * px, chunk, size[0] * px);
+      if (err != CL_SUCCESS)
+        suite_fail("clEnqueueWriteImage of a 1D buffer image: %d", err);
+      else if (suite_read(parent, back, total)) {
+        host_layout whole = {total, 0, total, 0, total};
+        im_shape flat = {CL_MEM_OBJECT_IMAGE1D, {CL_R, CL_UNSIGNED_INT8}, total, 1, 1};
+        size_t all[3] = {total, 1, 1};
+        same_box(&flat, model, origin, all, back, &whole, "buffer after a write through its image");
+      }
+    }
+    /* 3: a buffer copy into the buffer, seen through the image */
+    if (img && !suite_failed()) {
+      suite_fill(chunk, size[0] * px);
+      cl_mem src = suite_buffer(size[0] * px, chunk);
+      size_t to = rnd(s.w - size[0] + 1) * px;
+      err = src ? clEnqueueCopyBuffer(S.q, src, buf, 0, to, size[0] * px, 0, NULL, NULL) : CL_SUCCESS;
+      memcpy(model + off + to, chunk, size[0] * px);
+      if (err != CL_SUCCESS)
+        suite_fail("clEnqueueCopyBuffer into the image's buffer: %d", err);
+      else if (src && im_read_all(img, &s, back))
+        same_box(&s, model + off, origin, region, back, &h, "image after a copy into its buffer");
+      if (src)
+        clReleaseMemObject(src);
+    }
+    free(chunk);
+    if (img)
+      clReleaseMemObject(img);
+    if (buf && buf != parent)
+      clReleaseMemObject(buf);
+    if (parent)
+      clReleaseMemObject(parent);
+    free(model), free(back);
+  }
+}
+
+SUITE_TEST(images_api, buffer_image_sharing) { buffer_sharing(false); }
+SUITE_TEST(images_api, buffer_image_sharing_sub_buffer) { buffer_sharing(true); }
+
 /* 1D arrays whose layers are further apart in host memory than a row: the slice pitch, not the
  * row pitch, steps between layers (clCreateImage's image_slice_pitch, the transfers' slice_pitch). */
 SUITE_TEST(images_api, pitch_1d_array_layers) {
