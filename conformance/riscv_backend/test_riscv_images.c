@@ -284,7 +284,7 @@ static void test_write(hg_backend *be) {
   if (!build(be, k_write, "paint", &b))
     return;
   cl_image_format fmts[] = {{CL_RGBA, CL_UNORM_INT8}, {CL_BGRA, CL_UNORM_INT8}, {CL_RGBA, CL_HALF_FLOAT},
-                            {CL_RGBA, CL_SNORM_INT8}};
+                            {CL_RGBA, CL_SNORM_INT16}};
   for (unsigned fi = 0; fi < 4; fi++) {
     size_t w = 11, h = 9;
     hg_image_layout l = layout_of(CL_MEM_OBJECT_IMAGE2D, fmts[fi].image_channel_order,
@@ -349,7 +349,7 @@ static void test_queries(hg_backend *be) {
       layout_of(CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_RGBA, CL_SIGNED_INT16, 9, 1, 1, 5),
       layout_of(CL_MEM_OBJECT_IMAGE2D, CL_BGRA, CL_UNORM_INT8, 6, 7, 1, 1),
       layout_of(CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_RGBA, CL_HALF_FLOAT, 3, 4, 1, 6),
-      layout_of(CL_MEM_OBJECT_IMAGE3D, CL_R, CL_SNORM_INT8, 5, 4, 3, 1)};
+      layout_of(CL_MEM_OBJECT_IMAGE3D, CL_R, CL_SNORM_INT16, 5, 4, 3, 1)};
   hg_dev_mem *mem[6] = {0}, *out = NULL, *buf = NULL;
   hg_launch_arg args[7];
   for (int i = 0; i < 6; i++) {
