@@ -147,5 +147,8 @@ void mg_release_restored(cl_context ctx) {
   if (mg.get_objects(ctx, CL_OBJECT_COMMAND_QUEUE_HETGPU, 64, objs, &n) == CL_SUCCESS)
     for (cl_uint i = 0; i < n && i < 64; i++)
       clReleaseCommandQueue(objs[i]);
+  if (mg.get_objects(ctx, CL_OBJECT_SAMPLER_HETGPU, 64, objs, &n) == CL_SUCCESS)
+    for (cl_uint i = 0; i < n && i < 64; i++)
+      clReleaseSampler(objs[i]);
   clReleaseContext(ctx);
 }
