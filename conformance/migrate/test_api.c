@@ -313,7 +313,7 @@ HG_TEST(migrate_errors) {
   CHECK_ERR(mg.get_objects(NULL, CL_OBJECT_MEM_HETGPU, 4, objs, &count), CL_INVALID_CONTEXT);
   CHECK_ERR(mg.get_objects((cl_context)q, CL_OBJECT_MEM_HETGPU, 4, objs, &count), CL_INVALID_CONTEXT);
   CHECK_ERR(mg.get_objects(ctx, CL_OBJECT_COMMAND_QUEUE_HETGPU - 1, 4, objs, &count), CL_INVALID_VALUE);
-  CHECK_ERR(mg.get_objects(ctx, CL_OBJECT_KERNEL_HETGPU + 1, 4, objs, &count), CL_INVALID_VALUE);
+  CHECK_ERR(mg.get_objects(ctx, CL_OBJECT_SAMPLER_HETGPU + 1, 4, objs, &count), CL_INVALID_VALUE);
   CHECK_ERR(mg.get_objects(ctx, 0, 4, objs, &count), CL_INVALID_VALUE);
   CHECK_ERR(mg.get_objects(ctx, CL_OBJECT_MEM_HETGPU, 0, objs, &count), CL_INVALID_VALUE);
   CHECK_ERR(mg.get_objects(ctx, CL_OBJECT_MEM_HETGPU, 4, NULL, NULL), CL_INVALID_VALUE);
