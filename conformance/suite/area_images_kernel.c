@@ -79,6 +79,16 @@ static suite_batch *batch(void) {
                       PIXEL_PROLOGUE "  write_image%s(im, %s, c[i]);\n}\n",
                       name, it->cl_type, KIND_VEC[k], KIND_SUFFIX[k], it->coord);
     }
+    /* copies image -> image through a sampler argument (2D and 2D array) */
+    if (it->type == CL_MEM_OBJECT_IMAGE2D || it->type == CL_MEM_OBJECT_IMAGE2D_ARRAY)
+      for (int k = 0; k < 3; k++) {
+        char cname[64];
+        snprintf(cname, sizeof cname, "ik_copy_%s_%s", it->name, KIND_SUFFIX[k]);
+        suite_batch_add(b, cname,
+                        "__kernel void %s(read_only %s src, write_only %s dst, sampler_t s, uint w, uint h, uint d) {\n"
+                        PIXEL_PROLOGUE "  write_image%s(dst, %s, read_image%s(src, s, %s));\n}\n",
+                        cname, it->cl_type, it->cl_type, KIND_SUFFIX[k], it->coord, KIND_SUFFIX[k], it->coord);
+      }
     /* queries: every item writes all of them (8 ints) */
     char name[64];
     snprintf(name, sizeof name, "ik_query_%s", it->name);
@@ -316,6 +326,98 @@ SUITE_TEST(images_kernel, write_r_half) {
   for (int t = 0; t < NUM_TYPES && !suite_failed(); t++)
     if (TYPES[t].type != CL_MEM_OBJECT_IMAGE3D || has_3d_writes())
       writes_of(&TYPES[t], true);
+}
+
+/* Images passed from kernel to kernel: A -> B -> C by two launches of a copy kernel (read through
+ * a nearest sampler argument, written back), 2D and 2D array, every format; C must hold A's
+ * pixels (a normalized or half value read and written back is the same value; snorm's most
+ * negative code reads as -1.0 and comes back one higher). */
+SUITE_TEST(images_kernel, copy_chain) {
+  if (no_images())
+    return;
+  cl_int err;
+  cl_sampler smp = clCreateSampler(S.ctx, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &err);
+  REQUIRE(err == CL_SUCCESS, "clCreateSampler: %d", err);
+  for (int t = 0; t < NUM_TYPES && !suite_failed(); t++) {
+    const image_type *it = &TYPES[t];
+    if (it->type != CL_MEM_OBJECT_IMAGE2D && it->type != CL_MEM_OBJECT_IMAGE2D_ARRAY)
+      continue;
+    for (int f = 0; f < im_required_count && !suite_failed(); f++) {
+      const cl_image_format *fmt = &im_required_formats[f];
+      if (!im_supported(it->type, fmt) || is_r_half(fmt)) /* read_r_half and write_r_half's */
+        continue;
+      im_shape s = im_random_shape(it->type, fmt, 24);
+      size_t n = im_shape_pixels(&s), px = im_pixel_bytes(fmt);
+      uint8_t *pixels = malloc(n * px), *want = malloc(n * px), *back = malloc(n * px);
+      im_random_pixels(fmt, pixels, n, 1000);
+      memcpy(want, pixels, n * px);
+      for (size_t i = 0; i < n * im_channels(fmt); i++)
+        if (fmt->image_channel_data_type == CL_SNORM_INT8 && want[i] == 0x80)
+          want[i] = 0x81;
+        else if (fmt->image_channel_data_type == CL_SNORM_INT16 && want[2 * i] == 0 && want[2 * i + 1] == 0x80)
+          want[2 * i] = 1;
+      char name[64];
+      snprintf(name, sizeof name, "ik_copy_%s_%s", it->name, KIND_SUFFIX[im_kind_of(fmt)]);
+      cl_kernel k = suite_batch_kernel(batch(), name);
+      cl_mem a = k ? im_create(&s, CL_MEM_READ_WRITE, pixels, NULL) : NULL;
+      cl_mem b = a ? im_create(&s, CL_MEM_READ_WRITE, NULL, NULL) : NULL, c = b ? im_create(&s, CL_MEM_READ_WRITE, NULL, NULL) : NULL;
+      if (c && suite_args(k, 3, sizeof a, &a, sizeof b, &b, sizeof smp, &smp) && run_pixels(k, 3, &s) &&
+          suite_args(k, 2, sizeof b, &b, sizeof c, &c) && run_pixels(k, 3, &s) && im_read_all(c, &s, back))
+        for (size_t p = 0; p < n; p++)
+          if (memcmp(back + p * px, want + p * px, px)) {
+            suite_fail("%s %s %zux%zux%zu copied twice by kernels: pixel %zu (%zu,%zu,%zu) bytes 0x%02x%02x.., expected "
+                       "0x%02x%02x..", im_type_name(s.type), im_format_name(fmt), s.w, s.h, s.d, p, p % s.w,
+                       p / s.w % s.h, p / (s.w * s.h), back[p * px], back[p * px + 1], want[p * px], want[p * px + 1]);
+            break;
+          }
+      cl_mem all[] = {a, b, c};
+      for (int j = 0; j < 3; j++)
+        if (all[j])
+          clReleaseMemObject(all[j]);
+      if (k)
+        clReleaseKernel(k);
+      free(pixels), free(want), free(back);
+    }
+  }
+  clReleaseSampler(smp);
+}
+
+/* clGetKernelArgInfo of image and sampler arguments (-cl-kernel-arg-info; no write_only 3D image:
+ * the extension may be absent): type names, access
+ * qualifiers read_only / write_only, the global address space images live in. */
+SUITE_TEST(images_kernel, kernel_arg_info) {
+  if (no_images())
+    return;
+  static const char SRC[] =
+      "__kernel void ik_info(read_only image2d_t a, read_only image3d_t b, sampler_t s, read_only image1d_buffer_t c,\n"
+      "                      write_only image2d_array_t d, __global float4 *o) {\n"
+      "  o[0] = read_imagef(a, s, (int2)(0, 0)) + read_imagef(c, 0);\n"
+      "  write_imagef(d, (int4)(0), o[1]);\n}\n";
+  cl_program p = suite_build(SRC, "-cl-kernel-arg-info");
+  cl_kernel k = p ? suite_kernel(p, "ik_info") : NULL;
+  static const struct {
+    const char *type;
+    cl_kernel_arg_access_qualifier access;
+  } want[] = {{"image2d_t", CL_KERNEL_ARG_ACCESS_READ_ONLY}, {"image3d_t", CL_KERNEL_ARG_ACCESS_READ_ONLY},
+              {"sampler_t", CL_KERNEL_ARG_ACCESS_NONE},       {"image1d_buffer_t", CL_KERNEL_ARG_ACCESS_READ_ONLY},
+              {"image2d_array_t", CL_KERNEL_ARG_ACCESS_WRITE_ONLY}};
+  for (cl_uint i = 0; k && i < 5 && !suite_failed(); i++) {
+    char type[64] = "";
+    cl_kernel_arg_access_qualifier access = 0;
+    cl_kernel_arg_address_qualifier space = 0;
+    clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_NAME, sizeof type, type, NULL);
+    clGetKernelArgInfo(k, i, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof access, &access, NULL);
+    clGetKernelArgInfo(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space, &space, NULL);
+    if (strcmp(type, want[i].type) || access != want[i].access)
+      suite_fail("argument %u: type '%s', access 0x%x; expected '%s', 0x%x", i, type, (unsigned)access, want[i].type,
+                 (unsigned)want[i].access);
+    else if (i != 2 && space != CL_KERNEL_ARG_ADDRESS_GLOBAL)
+      suite_fail("argument %u (%s): address qualifier 0x%x, expected CL_KERNEL_ARG_ADDRESS_GLOBAL", i, type, (unsigned)space);
+  }
+  if (k)
+    clReleaseKernel(k);
+  if (p)
+    clReleaseProgram(p);
 }
 
 /* get_image_width/height/depth/array_size/channel_order/channel_data_type/dim of every type,
