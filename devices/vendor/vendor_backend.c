@@ -280,11 +280,10 @@ static bool takes_spir_bitcode(cl_device_id dev, const char *platform_name) {
 
 /* Whether programs go to the vendor as the PTX back end's text (lowering/ptx.h): NVIDIA's
  * OpenCL on a GPU of compute capability HG_PTX_MIN_SM or newer (its
- * cl_nv_device_attribute_query says which), when HETGPU_PTX=1. Not by default: the PTX builds
- * faster, but runs some kernels slower than NVIDIA's build of the OpenCL C (docs/ptx-backend.md). */
+ * cl_nv_device_attribute_query says which), unless HETGPU_PTX=0 (docs/ptx-backend.md). */
 static bool takes_ptx(cl_device_id dev, const char *platform_name) {
   const char *setting = getenv("HETGPU_PTX");
-  if (!setting || strcmp(setting, "1") || strcmp(platform_name, "NVIDIA CUDA"))
+  if ((setting && !strcmp(setting, "0")) || strcmp(platform_name, "NVIDIA CUDA"))
     return false;
   char ext[8192];
   device_string(dev, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
