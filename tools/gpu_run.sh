@@ -3,7 +3,7 @@
 # .gpubundle/, registers NVIDIA's OpenCL, and runs the tests and benchmarks through hetGPU on
 # NVIDIA's OpenCL (HETGPU_BACKEND=vendor:NVIDIA). Logs go to /tmp/gpu-logs, packed into
 # $OUT/gpu-logs.tar.gz when $OUT is set (the device tool brings back only a few files).
-# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit riscv migrate stop stopbench robust ptx
+# Usage: tools/gpu_run.sh [PHASE...]; phases: tests corpus suite bench submit riscv migrate stop stopbench robust ptx images
 # (corpus modes: HG_CORPUS_MODES, default "ir api il")
 # (default: all).
 set -uo pipefail
@@ -87,6 +87,11 @@ for phase in $phases; do
       $B/bench-migrate --max-mib 2048 --reps 3 ;;
   bench)
     OCL_ICD_VENDORS=/tmp/hg-vendors-all HETGPU_BENCH_ITERS=50 run bench 200 $B/bench-kernels NVIDIA ;;
+  images)
+    # the image areas (docs/images.md) on NVIDIA directly and through hetGPU over it
+    OCL_ICD_VENDORS=/tmp/hg-vendors-all run images_nvidia 150 $B/hg_suite --platform NVIDIA --timeout 120 \
+      --area images_api,images_kernel,images_samplers
+    run images_hetgpu 150 $B/hg_suite --platform hetGPU --timeout 120 --area images_api,images_kernel,images_samplers ;;
   ptx)
     # the PTX back end (docs/ptx-backend.md): the suite through it, and bench-kernels with and
     # without it, each with an empty cache
