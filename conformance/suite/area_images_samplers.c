@@ -135,7 +135,7 @@ static float axis_coord(const mode *m, size_t n) {
 }
 
 static const cl_image_format FLOAT_FORMATS[] = {
-    {CL_RGBA, CL_UNORM_INT8}, {CL_BGRA, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT16}, {CL_RGBA, CL_SNORM_INT8},
+    {CL_RGBA, CL_UNORM_INT8}, {CL_BGRA, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT16}, {CL_RGBA, CL_SNORM_INT16},
     {CL_R, CL_SNORM_INT16},   {CL_R, CL_UNORM_INT8},    {CL_RGBA, CL_HALF_FLOAT},  {CL_RGBA, CL_FLOAT},
     {CL_R, CL_FLOAT}};
 static const cl_image_format INT_FORMATS[] = {

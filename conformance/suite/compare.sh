@@ -20,10 +20,10 @@ awk '{printf "%-44s %-8s %-8s\n", $1, $2, $3}' "$tmp/both"
 # the two per-area tables side by side: passed/failed/skipped and seconds of each run
 table() { grep -E '^[a-z_]+ +\| +[0-9]+ \|' "$1" | tr -d ' ' | tr '|' ' ' | awk '{print $1, $2, $3 + $6, $4, $5}'; }
 echo
-printf '| %-12s | %-22s | %-22s |\n' area "PoCL pass/fail/skip (s)" "hetGPU pass/fail/skip (s)"
-printf '|%s|%s|%s|\n' "--------------" "------------------------" "------------------------"
+printf '| %-15s | %-22s | %-22s |\n' area "PoCL pass/fail/skip (s)" "hetGPU pass/fail/skip (s)"
+printf '|%s|%s|%s|\n' "-----------------" "------------------------" "------------------------"
 join -a1 -a2 -e - -o 0,1.2,1.3,1.4,1.5,2.2,2.3,2.4,2.5 <(table "$tmp/pocl.txt" | sort) <(table "$tmp/hetgpu.txt" | sort) |
-  awk '{printf "| %-12s | %-22s | %-22s |\n", $1, $2"/"$3"/"$4" ("$5")", $6"/"$7"/"$8" ("$9")"}'
+  awk '{printf "| %-15s | %-22s | %-22s |\n", $1, $2"/"$3"/"$4" ("$5")", $6"/"$7"/"$8" ("$9")"}'
 echo; echo "PoCL:   $(tail -1 "$tmp/pocl.txt"), $(grep '^wall time' "$tmp/pocl.txt")"
 echo "hetGPU: $(tail -1 "$tmp/hetgpu.txt"), $(grep '^wall time' "$tmp/hetgpu.txt")"
 if [ -n "${COMPARE_KEEP:-}" ]; then cp "$tmp/pocl.txt" "$COMPARE_KEEP.pocl.txt"; cp "$tmp/hetgpu.txt" "$COMPARE_KEEP.hetgpu.txt"; fi

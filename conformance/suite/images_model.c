@@ -7,7 +7,7 @@
 #include <string.h>
 
 #define EACH_TYPE(order)                                                                                          \
-  {order, CL_UNORM_INT8}, {order, CL_UNORM_INT16}, {order, CL_SNORM_INT8}, {order, CL_SNORM_INT16},               \
+  {order, CL_UNORM_INT8}, {order, CL_UNORM_INT16}, {order, CL_SNORM_INT16},                                       \
       {order, CL_SIGNED_INT8}, {order, CL_SIGNED_INT16}, {order, CL_SIGNED_INT32}, {order, CL_UNSIGNED_INT8},     \
       {order, CL_UNSIGNED_INT16}, {order, CL_UNSIGNED_INT32}, {order, CL_HALF_FLOAT}, {order, CL_FLOAT}
 const cl_image_format im_required_formats[] = {EACH_TYPE(CL_RGBA), {CL_BGRA, CL_UNORM_INT8}, EACH_TYPE(CL_R)};

@@ -416,12 +416,12 @@ int main(int argc, char **argv) {
     per[a] = spawn_area(AREAS[a], cargv, timeout_s);
   }
   counts total = {0, 0, 0, 0, 0};
-  printf("\n%-12s | %6s | %6s | %7s | %7s | %8s\n", "area", "passed", "failed", "skipped", "seconds", "excepted");
-  printf("-------------|--------|--------|---------|---------|---------\n");
+  printf("\n%-15s | %6s | %6s | %7s | %7s | %8s\n", "area", "passed", "failed", "skipped", "seconds", "excepted");
+  printf("----------------|--------|--------|---------|---------|---------\n");
   for (size_t a = 0; a < NUM_AREAS; a++) {
     if (!area_selected(AREAS[a], areas))
       continue;
-    printf("%-12s | %6d | %6d | %7d | %7.1f | %8d\n", AREAS[a], per[a].passed, per[a].failed, per[a].skipped,
+    printf("%-15s | %6d | %6d | %7d | %7.1f | %8d\n", AREAS[a], per[a].passed, per[a].failed, per[a].skipped,
            per[a].seconds, per[a].excepted);
     total.excepted += per[a].excepted;
     total.passed += per[a].passed;
