@@ -98,6 +98,16 @@ static suite_batch *batch(void) {
                       "  size_t i = get_global_id(0);\n  o[i] = read_image%s(im, s, %s);\n}\n",
                       name, DIM_TYPE[d], KIND_VEC[k], KIND_SUFFIX[k], DIM_COORD[d]);
     }
+  for (int a = 1; a <= 2; a++)
+    for (int k = 0; k < 3; k++) {
+      char name[64];
+      snprintf(name, sizeof name, "is_arg_%dda_%s", a, KIND_SUFFIX[k]);
+      suite_batch_add(b, name,
+                      "__kernel void %s(read_only %s im, sampler_t s, __global const float4 *c, __global %s *o) {\n"
+                      "  size_t i = get_global_id(0);\n  o[i] = read_image%s(im, s, %s);\n}\n",
+                      name, a == 1 ? "image1d_array_t" : "image2d_array_t", KIND_VEC[k], KIND_SUFFIX[k],
+                      a == 1 ? "c[i].xy" : "c[i]");
+    }
   for (int m = 0; m < NUM_MODES; m++) {
     char name[64];
     snprintf(name, sizeof name, "is_global_%d", m);
@@ -175,15 +185,20 @@ static bool check_border_alpha;
 
 /* Samples COORDS random coordinates of a random image of one format through kernel k (its
  * arguments: image, [sampler,] coordinates, results) and compares with the host reference. */
-static void sample_format(cl_kernel k, cl_sampler smp, int dims, const mode *m, const cl_image_format *fmt,
+static void sample_format(cl_kernel k, cl_sampler smp, int dims, bool array, const mode *m, const cl_image_format *fmt,
                           const char *what) {
   static const cl_mem_object_type T[] = {0, CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D};
-  im_shape s = {T[dims], *fmt, 1, 1, 1};
+  im_shape s = {array ? (dims == 1 ? CL_MEM_OBJECT_IMAGE1D_ARRAY : CL_MEM_OBJECT_IMAGE2D_ARRAY) : T[dims], *fmt, 1, 1, 1};
   s.w = dims == 1 ? 5 + suite_rand() % 40 : dims == 2 ? 3 + suite_rand() % 18 : 2 + suite_rand() % 9;
   if (dims >= 2)
     s.h = dims == 2 ? 3 + suite_rand() % 18 : 2 + suite_rand() % 9;
   if (dims == 3)
     s.d = 2 + suite_rand() % 9;
+  size_t layers = 2 + suite_rand() % 5;
+  if (array && dims == 1)
+    s.h = layers;
+  else if (array)
+    s.d = layers;
   size_t n = im_shape_pixels(&s), px = im_pixel_bytes(fmt);
   uint8_t *pixels = malloc(n * px);
   im_random_pixels(fmt, pixels, n, 1.0);
@@ -203,6 +218,13 @@ static void sample_format(cl_kernel k, cl_sampler smp, int dims, const mode *m, 
       c[0] = c[1] = c[2] = c[3] = 0;
       for (int a = 0; a < dims; a++)
         c[a] = axis_coord(m, dim[a]);
+      if (array) { /* the layer: rint, clamped; in and out of range, never near a half */
+        double l;
+        do
+          l = suite_uniform(-1.8, (double)layers + 0.8);
+        while (fabs(l - floor(l) - 0.5) < 0.05);
+        c[dims] = (float)l;
+      }
     } while (m->filter == CL_FILTER_NEAREST && im_boundary_distance(&s, &hs, c) < 0.02);
   }
   im_kind kind = im_kind_of(fmt);
@@ -278,7 +300,7 @@ static void sampler_argument(const void *arg) {
     snprintf(what, sizeof what, "read_image%s through a sampler argument (%s) %s", KIND_SUFFIX[im_kind_of(fmt)],
              f % 2 ? "clCreateSamplerWithProperties" : "clCreateSampler", sampler_bits(m));
     if (smp)
-      sample_format(k, smp, t->dims, m, fmt, what);
+      sample_format(k, smp, t->dims, false, m, fmt, what);
     if (smp)
       clReleaseSampler(smp);
     if (k)
@@ -302,7 +324,7 @@ static void inline_samplers(bool program_scope) {
                program_scope ? "program" : "kernel", sampler_bits(&MODES[m]));
       cl_kernel k = suite_batch_kernel(batch(), name);
       if (k) {
-        sample_format(k, NULL, 2, &MODES[m], &fmts[f], what);
+        sample_format(k, NULL, 2, false, &MODES[m], &fmts[f], what);
         clReleaseKernel(k);
       }
     }
@@ -327,7 +349,7 @@ SUITE_TEST(images_samplers, clamp_border_alpha) {
         cl_sampler smp = k ? make_sampler(&MODES[m], false) : NULL;
         snprintf(what, sizeof what, "border color through %s", sampler_bits(&MODES[m]));
         if (smp) {
-          sample_format(k, smp, d, &MODES[m], &fmts[f], what);
+          sample_format(k, smp, d, false, &MODES[m], &fmts[f], what);
           clReleaseSampler(smp);
         }
         if (k)
@@ -335,6 +357,40 @@ SUITE_TEST(images_samplers, clamp_border_alpha) {
       }
   check_border_alpha = false;
 }
+
+/* 1D and 2D arrays: every mode on the sampled coordinates, the layer rounded to nearest and
+ * clamped (both in and out of range; never normalized), a float and an integer format (nearest)
+ * each; the normalized modes in tests of their own (PoCL 3.1 gets them wrong). */
+static void arrays(int dims, bool normalized) {
+  if (no_images())
+    return;
+  batch();
+  static const cl_image_format fmts[] = {{CL_RGBA, CL_UNORM_INT16}, {CL_R, CL_FLOAT}, {CL_RGBA, CL_SIGNED_INT16}};
+  cl_mem_object_type type = dims == 1 ? CL_MEM_OBJECT_IMAGE1D_ARRAY : CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  for (int m = 0; m < NUM_MODES && !suite_failed(); m++)
+    for (int f = 0; f < 3 && !suite_failed(); f++) {
+      if (!im_supported(type, &fmts[f]) || (im_kind_of(&fmts[f]) != IM_FLOAT && MODES[m].filter == CL_FILTER_LINEAR) ||
+          MODES[m].normalized != normalized)
+        continue;
+      char name[64], what[160];
+      snprintf(name, sizeof name, "is_arg_%dda_%s", dims, KIND_SUFFIX[im_kind_of(&fmts[f])]);
+      cl_kernel k = suite_batch_kernel(batch(), name);
+      cl_sampler smp = k ? make_sampler(&MODES[m], (m + f) % 2) : NULL;
+      snprintf(what, sizeof what, "read_image%s of a %s through %s", KIND_SUFFIX[im_kind_of(&fmts[f])],
+               im_type_name(type), sampler_bits(&MODES[m]));
+      if (smp) {
+        sample_format(k, smp, dims, true, &MODES[m], &fmts[f], what);
+        clReleaseSampler(smp);
+      }
+      if (k)
+        clReleaseKernel(k);
+    }
+}
+
+SUITE_TEST(images_samplers, array_1d) { arrays(1, false); }
+SUITE_TEST(images_samplers, array_2d) { arrays(2, false); }
+SUITE_TEST(images_samplers, array_1d_normalized) { arrays(1, true); }
+SUITE_TEST(images_samplers, array_2d_normalized) { arrays(2, true); }
 
 SUITE_TEST(images_samplers, inline_program_scope) { inline_samplers(true); }
 SUITE_TEST(images_samplers, inline_kernel_scope) { inline_samplers(false); }

@@ -88,7 +88,8 @@ static inline uint8_t *im_at(const im_shape *s, uint8_t *base, size_t x, size_t 
 
 /* The specification's sampling of a packed host image (images_sample.c), in double precision:
  * the addressing mode, the filter and normalized coordinates of a sampler at coordinate c
- * (c[0..dims-1] used; 1, 2 or 3 dims: 1D, 2D, 3D). Float result for read_imagef; for the
+ * (c[0..dims-1] used; 1, 2 or 3 dims: 1D, 2D, 3D; 1D and 2D arrays: the layer in the next
+ * coordinate). Float result for read_imagef; for the
  * integer kinds only nearest filtering applies and the result is exact. */
 typedef struct {
   bool normalized;
@@ -99,7 +100,8 @@ void im_sample_float(const im_shape *s, const uint8_t *pixels, const im_sampler 
 void im_sample_int(const im_shape *s, const uint8_t *pixels, const im_sampler *smp, const float *c, int64_t out[4]);
 /* For nearest sampling: how far a coordinate is, in texels, from the nearest texel boundary on
  * each axis after addressing (the tests keep away from boundaries, where float rounding of the
- * device's s * width may pick either neighbour); the minimum over the axes. */
+ * device's s * width may pick either neighbour); the minimum over the axes, an array's layer
+ * coordinate included (its distance from the halves, where rint may go either way). */
 double im_boundary_distance(const im_shape *s, const im_sampler *smp, const float *c);
 
 #endif

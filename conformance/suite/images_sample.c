@@ -8,7 +8,8 @@
  *   linear: i0 = floor(u - 0.5), i1 = i0 + 1, a = frac(u - 0.5), the result the weighted sum
  *     (1-a) T[i0] + a T[i1] over every axis, with the addressing applied to i0 and i1 (REPEAT:
  *     i0 + n when < 0, i1 - n when > n-1; MIRRORED_REPEAT: i0 >= 0, i1 <= n-1);
- *   border color: (0,0,0,0) for orders with alpha, (0,0,0,1) for CL_R and CL_RG. */
+ *   border color: (0,0,0,0) for orders with alpha, (0,0,0,1) for CL_R and CL_RG;
+ *   arrays: the layer is clamp(rint(c), 0, layers - 1) of the coordinate after the sampled ones. */
 #include "images_model.h"
 
 #include <math.h>
@@ -73,8 +74,25 @@ static axis_pick pick(const im_sampler *smp, double s, long n) {
   }
 }
 
+/* The coordinates the sampler addresses and filters: 1D and 1D array 1, 2D and 2D array 2, 3D 3;
+ * an array's next coordinate is its layer. */
 static int dims_of(const im_shape *s) {
-  return s->type == CL_MEM_OBJECT_IMAGE3D ? 3 : s->type == CL_MEM_OBJECT_IMAGE2D ? 2 : 1;
+  switch (s->type) {
+  case CL_MEM_OBJECT_IMAGE3D: return 3;
+  case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE2D_ARRAY: return 2;
+  default: return 1;
+  }
+}
+
+static bool is_array(const im_shape *s) {
+  return s->type == CL_MEM_OBJECT_IMAGE1D_ARRAY || s->type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+}
+
+/* An array's layer: clamp(rint(c), 0, layers - 1), whatever the sampler (never normalized). */
+static long layer_of(const im_shape *s, const float *c) {
+  long layers = (long)(s->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? s->h : s->d);
+  long l = (long)rint((double)c[dims_of(s)]);
+  return l < 0 ? 0 : l > layers - 1 ? layers - 1 : l;
 }
 
 static void texel_float(const im_shape *s, const uint8_t *pixels, const long idx[3], double out[4]) {
@@ -95,6 +113,8 @@ void im_sample_float(const im_shape *s, const uint8_t *pixels, const im_sampler 
   int corners = smp->filter == CL_FILTER_LINEAR ? 1 << dims : 1;
   for (int m = 0; m < corners; m++) {
     long idx[3] = {0, 0, 0};
+    if (is_array(s))
+      idx[dims] = layer_of(s, c);
     double w = 1;
     for (int k = 0; k < dims; k++) {
       bool second = (m >> k) & 1;
@@ -112,6 +132,8 @@ void im_sample_float(const im_shape *s, const uint8_t *pixels, const im_sampler 
 void im_sample_int(const im_shape *s, const uint8_t *pixels, const im_sampler *smp, const float *c, int64_t out[4]) {
   int dims = dims_of(s);
   long size[3] = {(long)s->w, (long)s->h, (long)s->d}, idx[3] = {0, 0, 0};
+  if (is_array(s))
+    idx[dims] = layer_of(s, c);
   for (int k = 0; k < dims; k++)
     idx[k] = pick(smp, (double)c[k], size[k]).i0;
   if (idx[0] < 0 || idx[1] < 0 || idx[2] < 0) {
@@ -136,6 +158,12 @@ double im_boundary_distance(const im_shape *s, const im_sampler *smp, const floa
     if (smp->filter == CL_FILTER_LINEAR)
       u -= 0.5;
     double d = fabs(u - rint(u));
+    if (d < worst)
+      worst = d;
+  }
+  if (is_array(s)) { /* the layer's rint: away from the halves */
+    double l = (double)c[dims];
+    double d = fabs(fabs(l - floor(l)) - 0.5);
     if (d < worst)
       worst = d;
   }
