@@ -584,6 +584,93 @@ static void buffer_sharing(bool sub) {
 SUITE_TEST(images_api, buffer_image_sharing) { buffer_sharing(false); }
 SUITE_TEST(images_api, buffer_image_sharing_sub_buffer) { buffer_sharing(true); }
 
+/* CL_MEM_USE_HOST_PTR images of every type but 1D buffer (random pitches, slice pitch a multiple
+ * of the row pitch): after a write through the API, a map returns a pointer into the
+ * application's memory (host_ptr plus the origin's offset at the creation pitches, the
+ * specification's rule for such images) holding the latest bits; a write through that map is
+ * read back. CL_MEM_ALLOC_HOST_PTR images are created and read back too. */
+SUITE_TEST(images_api, host_ptr_flags) {
+  if (no_images())
+    return;
+  for (int t = 0; t < NUM_TYPES && !suite_failed(); t++) {
+    cl_mem_object_type type = TYPES[t];
+    if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER)
+      continue;
+    for (int f = 0; f < im_required_count && !suite_failed(); f++) {
+      const cl_image_format *fmt = &im_required_formats[f];
+      if (!im_supported(type, fmt) || rnd(3))
+        continue; /* a third of the formats per type */
+      im_shape s = im_random_shape(type, fmt, 24);
+      size_t px = im_pixel_bytes(fmt), origin0[3] = {0, 0, 0}, whole[3] = {s.w, s.h, s.d};
+      host_layout h = random_layout(&s, whole, true);
+      uint8_t *host = malloc(h.bytes), *model = malloc(im_shape_pixels(&s) * px);
+      suite_fill(host, h.bytes);
+      move_box(&s, model, origin0, whole, host, &h, true);
+      cl_image_desc d = im_desc(&s, h.row, h.slice, NULL);
+      cl_int err;
+      cl_mem img = clCreateImage(S.ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, fmt, &d, host, &err);
+      if (err != CL_SUCCESS) {
+        suite_fail("clCreateImage(%s %s, CL_MEM_USE_HOST_PTR): %d", im_type_name(type), im_format_name(fmt), err);
+        free(host), free(model);
+        break;
+      }
+      if (same_all(&s, img, model, "a CL_MEM_USE_HOST_PTR image")) {
+        size_t origin[3], region[3];
+        random_box(&s, origin, region);
+        /* the new pixels packed: a 1D array's layers a row apart, 2D array and 3D slices a slice
+         * apart; 1D and 2D images take no slice pitch */
+        size_t prow = region[0] * px;
+        bool arr1 = type == CL_MEM_OBJECT_IMAGE1D_ARRAY, flat = type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE2D;
+        host_layout packed = {prow, flat ? 0 : arr1 ? prow : prow * region[1], prow, prow * region[1], 0};
+        uint8_t *chunk = malloc(region[0] * region[1] * region[2] * px);
+        suite_fill(chunk, region[0] * region[1] * region[2] * px);
+        err = clEnqueueWriteImage(S.q, img, CL_TRUE, origin, region, packed.row, packed.slice, chunk, 0, NULL, NULL);
+        move_box(&s, model, origin, region, chunk, &packed, true);
+        size_t row = 0, slice = 0;
+        uint8_t *p = err == CL_SUCCESS ? clEnqueueMapImage(S.q, img, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, origin, region,
+                                                           &row, &slice, 0, NULL, NULL, &err)
+                                       : NULL;
+        uint8_t *expect = host + origin[2] * h.zstep + origin[1] * h.ystep + origin[0] * px;
+        if (err != CL_SUCCESS || !p)
+          suite_fail("%s %s, CL_MEM_USE_HOST_PTR: write or map: %d", im_type_name(type), im_format_name(fmt), err);
+        else {
+          if (p != expect)
+            suite_fail("%s %s, CL_MEM_USE_HOST_PTR: the map returned %p, not host_ptr + %td (%p)", im_type_name(type),
+                       im_format_name(fmt), (void *)p, expect - host, (void *)expect);
+          else
+            same_box(&s, model, origin, region, expect, &h, "host_ptr memory of a mapped CL_MEM_USE_HOST_PTR image");
+          /* a write through the map (at the returned pitches), then everything read back */
+          host_layout mh = {row, slice, type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? slice : row, slice, 0};
+          for (size_t z = 0; z < region[2]; z++)
+            for (size_t y = 0; y < region[1]; y++)
+              suite_fill(p + z * mh.zstep + y * mh.ystep, region[0] * px);
+          move_box(&s, model, origin, region, p, &mh, true);
+          err = clEnqueueUnmapMemObject(S.q, img, p, 0, NULL, NULL);
+          if (err == CL_SUCCESS)
+            err = clFinish(S.q);
+          if (err != CL_SUCCESS)
+            suite_fail("clEnqueueUnmapMemObject: %d", err);
+          else
+            same_all(&s, img, model, "a CL_MEM_USE_HOST_PTR image after a write through its map");
+        }
+        free(chunk);
+      }
+      clReleaseMemObject(img);
+      /* CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR: created with the same contents */
+      img = clCreateImage(S.ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR, fmt, &d, host, &err);
+      if (err != CL_SUCCESS)
+        suite_fail("clCreateImage(%s %s, CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR): %d", im_type_name(type),
+                   im_format_name(fmt), err);
+      else {
+        move_box(&s, model, origin0, whole, host, &h, true);
+        same_all(&s, img, model, "a CL_MEM_ALLOC_HOST_PTR image");
+        clReleaseMemObject(img);
+      }
+      free(host), free(model);
+    }
+  }
+}
+
 /* 1D arrays whose layers are further apart in host memory than a row: the slice pitch, not the
  * row pitch, steps between layers (clCreateImage's image_slice_pitch, the transfers' slice_pitch). */
 SUITE_TEST(images_api, pitch_1d_array_layers) {
