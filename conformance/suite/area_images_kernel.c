@@ -420,6 +420,139 @@ SUITE_TEST(images_kernel, kernel_arg_info) {
     clReleaseProgram(p);
 }
 
+/* A 16x1 CL_RGBA/CL_FLOAT image whose pixel i is (tag, i, -tag, 1). */
+static cl_mem tagged_image(float tag) {
+  float px[16 * 4];
+  for (int i = 0; i < 16; i++)
+    px[4 * i] = tag, px[4 * i + 1] = (float)i, px[4 * i + 2] = -tag, px[4 * i + 3] = 1;
+  im_shape s = {CL_MEM_OBJECT_IMAGE2D, {CL_RGBA, CL_FLOAT}, 16, 1, 1};
+  return im_create(&s, CL_MEM_READ_WRITE, px, NULL);
+}
+
+/* As many image arguments as the device reports (CL_DEVICE_MAX_READ_IMAGE_ARGS read_only, then
+ * CL_DEVICE_MAX_WRITE_IMAGE_ARGS write_only, as far as CL_DEVICE_MAX_PARAMETER_SIZE holds them
+ * beside one buffer), each read or written at 16 pixels by 16 items in 4 groups. */
+SUITE_TEST(images_kernel, max_image_args) {
+  if (no_images())
+    return;
+  cl_uint max_read = 0, max_write = 0;
+  size_t max_param = 0;
+  clGetDeviceInfo(S.device, CL_DEVICE_MAX_READ_IMAGE_ARGS, sizeof max_read, &max_read, NULL);
+  clGetDeviceInfo(S.device, CL_DEVICE_MAX_WRITE_IMAGE_ARGS, sizeof max_write, &max_write, NULL);
+  clGetDeviceInfo(S.device, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof max_param, &max_param, NULL);
+  size_t fit = max_param / sizeof(cl_mem) - 1;
+  for (int write = 0; write < 2 && !suite_failed(); write++) {
+    size_t n = write ? max_write : max_read;
+    if (n > fit)
+      n = fit;
+    REQUIRE(n >= 8, "CL_DEVICE_MAX_%s_IMAGE_ARGS is %zu", write ? "WRITE" : "READ", n);
+    size_t cap = 64 * n + 4096, len = 0;
+    char *src = malloc(cap);
+    len += (size_t)snprintf(src + len, cap - len, "__kernel void ik_many(");
+    for (size_t k = 0; k < n; k++)
+      len += (size_t)snprintf(src + len, cap - len, "%s image2d_t m%zu, ", write ? "write_only" : "read_only", k);
+    len += (size_t)snprintf(src + len, cap - len, "__global float4 *o) {\n  int i = (int)get_global_id(0);\n");
+    for (size_t k = 0; k < n; k++)
+      len += (size_t)(write ? snprintf(src + len, cap - len, "  write_imagef(m%zu, (int2)(i, 0), (float4)(%zu.0f, i, o[i].x, 1.0f));\n", k, k)
+                            : snprintf(src + len, cap - len, "  o[%zu * 16 + i] = read_imagef(m%zu, (int2)(i, 0));\n", k, k));
+    snprintf(src + len, cap - len, "}\n");
+    cl_program p = suite_build(src, "");
+    cl_kernel k = p ? suite_kernel(p, "ik_many") : NULL;
+    cl_mem *imgs = calloc(n, sizeof *imgs);
+    float *o = malloc(n * 16 * 16), *px = malloc(16 * 16);
+    cl_mem out = k ? suite_buffer(n * 16 * 16, NULL) : NULL;
+    bool ok = out != NULL;
+    if (ok && write) { /* o[i].x = 0.5 for the written colors */
+      float half[16 * 4] = {0};
+      for (int i = 0; i < 16; i++)
+        half[4 * i] = 0.5f;
+      ok = clEnqueueWriteBuffer(S.q, out, CL_TRUE, 0, sizeof half, half, 0, NULL, NULL) == CL_SUCCESS;
+    }
+    for (size_t j = 0; ok && j < n; j++)
+      ok = (imgs[j] = tagged_image(write ? -7.0f : (float)j + 0.25f)) != NULL &&
+           clSetKernelArg(k, (cl_uint)j, sizeof imgs[j], &imgs[j]) == CL_SUCCESS;
+    if (ok && clSetKernelArg(k, (cl_uint)n, sizeof out, &out) == CL_SUCCESS && suite_run1(k, 16, 4)) {
+      if (!write && suite_read(out, o, n * 16 * 16))
+        for (size_t j = 0; j < n * 16 && !suite_failed(); j++) {
+          size_t img = j / 16, i = j % 16;
+          float want[4] = {(float)img + 0.25f, (float)i, -((float)img + 0.25f), 1};
+          if (memcmp(o + 4 * j, want, sizeof want))
+            suite_fail("read image argument %zu of %zu, pixel %zu: (%g, %g, %g, %g)", img, n, i, o[4 * j], o[4 * j + 1],
+                       o[4 * j + 2], o[4 * j + 3]);
+        }
+      for (size_t j = 0; write && j < n && !suite_failed(); j++) {
+        size_t origin[3] = {0, 0, 0}, region[3] = {16, 1, 1};
+        CL_OK(clEnqueueReadImage(S.q, imgs[j], CL_TRUE, origin, region, 0, 0, px, 0, NULL, NULL));
+        for (int i = 0; i < 16; i++)
+          if (px[4 * i] != (float)j || px[4 * i + 1] != (float)i || px[4 * i + 2] != 0.5f || px[4 * i + 3] != 1)
+            suite_fail("write image argument %zu of %zu, pixel %d: (%g, %g, %g, %g)", j, n, i, px[4 * i], px[4 * i + 1],
+                       px[4 * i + 2], px[4 * i + 3]);
+      }
+    } else if (k && !suite_failed())
+      suite_fail("setting %zu image arguments failed", n);
+    for (size_t j = 0; j < n; j++)
+      if (imgs[j])
+        clReleaseMemObject(imgs[j]);
+    if (out)
+      clReleaseMemObject(out);
+    if (k)
+      clReleaseKernel(k);
+    if (p)
+      clReleaseProgram(p);
+    free(imgs), free(o), free(px), free(src);
+  }
+}
+
+/* CL_DEVICE_MAX_SAMPLERS sampler arguments in one kernel, each of another unnormalized nearest
+ * mode and each used (the coordinates inside the image, where those modes agree). */
+SUITE_TEST(images_kernel, max_samplers) {
+  if (no_images())
+    return;
+  cl_uint n = 0;
+  clGetDeviceInfo(S.device, CL_DEVICE_MAX_SAMPLERS, sizeof n, &n, NULL);
+  REQUIRE(n >= 16, "CL_DEVICE_MAX_SAMPLERS is %u, the full profile's minimum is 16", n);
+  char src[16384];
+  size_t len = (size_t)snprintf(src, sizeof src, "__kernel void ik_samplers(read_only image2d_t im, ");
+  for (cl_uint k = 0; k < n && len < sizeof src - 256; k++)
+    len += (size_t)snprintf(src + len, sizeof src - len, "sampler_t s%u, ", k);
+  len += (size_t)snprintf(src + len, sizeof src - len, "__global float4 *o) {\n  int i = (int)get_global_id(0);\n");
+  for (cl_uint k = 0; k < n && len < sizeof src - 256; k++)
+    len += (size_t)snprintf(src + len, sizeof src - len, "  o[%u * 16 + i] = read_imagef(im, s%u, (float2)(i + 0.5f, 0.5f));\n", k, k);
+  snprintf(src + len, sizeof src - len, "}\n");
+  cl_program p = suite_build(src, "");
+  cl_kernel k = p ? suite_kernel(p, "ik_samplers") : NULL;
+  cl_mem img = k ? tagged_image(3.0f) : NULL, out = img ? suite_buffer(n * 16 * 16, NULL) : NULL;
+  cl_sampler *smp = calloc(n, sizeof *smp);
+  static const cl_addressing_mode A[] = {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP};
+  bool ok = out && clSetKernelArg(k, 0, sizeof img, &img) == CL_SUCCESS &&
+            clSetKernelArg(k, n + 1, sizeof out, &out) == CL_SUCCESS;
+  for (cl_uint j = 0; ok && j < n; j++) {
+    cl_int err;
+    smp[j] = clCreateSampler(S.ctx, CL_FALSE, A[j % 3], CL_FILTER_NEAREST, &err);
+    ok = err == CL_SUCCESS && clSetKernelArg(k, j + 1, sizeof smp[j], &smp[j]) == CL_SUCCESS;
+  }
+  float *o = malloc(n * 16 * 16);
+  if (out && !ok)
+    suite_fail("creating or setting %u samplers failed", n);
+  else if (ok && suite_run1(k, 16, 4) && suite_read(out, o, n * 16 * 16))
+    for (size_t j = 0; j < n * 16 && !suite_failed(); j++)
+      if (o[4 * j] != 3.0f || o[4 * j + 1] != (float)(j % 16) || o[4 * j + 2] != -3.0f || o[4 * j + 3] != 1)
+        suite_fail("sampler argument %zu of %u, pixel %zu: (%g, %g, %g, %g)", j / 16, n, j % 16, o[4 * j], o[4 * j + 1],
+                   o[4 * j + 2], o[4 * j + 3]);
+  for (cl_uint j = 0; j < n; j++)
+    if (smp[j])
+      clReleaseSampler(smp[j]);
+  if (img)
+    clReleaseMemObject(img);
+  if (out)
+    clReleaseMemObject(out);
+  if (k)
+    clReleaseKernel(k);
+  if (p)
+    clReleaseProgram(p);
+  free(smp), free(o);
+}
+
 /* get_image_width/height/depth/array_size/channel_order/channel_data_type/dim of every type,
  * three formats each, from 64 items in 4 groups. */
 static void queries(const void *arg) {
