@@ -217,7 +217,10 @@ static void random_color(const cl_image_format *f, void *c4) {
     switch (f->image_channel_data_type) {
     case CL_UNORM_INT8: case CL_UNORM_INT16: v = (float)suite_uniform(-0.2, 1.2); break;
     case CL_SNORM_INT8: case CL_SNORM_INT16: v = (float)suite_uniform(-1.0, 1.2); break;
-    case CL_HALF_FLOAT: v = (float)ldexp(suite_uniform(-1, 1), (int)(suite_rand() % 36) - 20); break;
+    case CL_HALF_FLOAT: /* subnormal halves to past 65504, where nearest even overflows to inf */
+      v = suite_rand() % 16 == 0 ? (float)suite_uniform(65504, 70000) * (suite_rand() % 2 ? 1.0f : -1.0f)
+                                 : (float)ldexp(suite_uniform(-1, 1), (int)(suite_rand() % 36) - 20);
+      break;
     default: v = (float)ldexp(suite_uniform(-1, 1), (int)(suite_rand() % 60) - 30); break;
     }
     ((float *)c4)[c] = v;
