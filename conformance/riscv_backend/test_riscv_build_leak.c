@@ -79,14 +79,13 @@ int main(int argc, char **argv) {
           i, log ? log : "");
     free(log);
   }
-  /* a module the backend refuses: an image kernel is not supported on RISC-V yet; its failure
-   * path must not leak either */
-  hg_ir_module *bad = NULL;
+  /* an image kernel (descriptors, runtime image calls) must not leak either */
+  hg_ir_module *image_mod = NULL;
   char *log = NULL;
   const char *image_src = "__kernel void img(__read_only image2d_t im, __global float4 *o) { o[0] = "
                           "read_imagef(im, (int2)(0, 0)); }\n";
-  if (hg_frontend_source_to_ir(image_src, "", NULL, 0, false, &bad, &log) != CL_SUCCESS)
-    bad = NULL;
+  if (hg_frontend_source_to_ir(image_src, "", NULL, 0, false, &image_mod, &log) != CL_SUCCESS)
+    image_mod = NULL;
   free(log);
   if (failed) {
     printf("%d passed, %d failed\n", passed, failed);
@@ -99,13 +98,13 @@ int main(int argc, char **argv) {
       before = mallinfo2().uordblks;
     for (int i = 0; i < N; i++)
       CHECK(build_once(be, mods[i]), "build of source %d, round %d", i, r);
-    if (bad)
-      CHECK(!build_once(be, bad), "the image kernel built on riscv (round %d)", r);
+    if (image_mod)
+      CHECK(build_once(be, image_mod), "build of the image kernel, round %d", r);
   }
   if (HEAP_FIGURES) {
     size_t after = mallinfo2().uordblks;
     long grown = (long)after - (long)before;
-    int builds = ROUNDS * (N + (bad != NULL));
+    int builds = ROUNDS * (N + (image_mod != NULL));
     printf("heap in use: %zu -> %zu bytes over %d builds (%.1f a build)\n", before, after, builds,
            (double)grown / builds);
     /* the data layout alone was 440 bytes a build */
@@ -113,8 +112,8 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; i < N; i++)
     hg_ir_module_free(mods[i]);
-  if (bad)
-    hg_ir_module_free(bad);
+  if (image_mod)
+    hg_ir_module_free(image_mod);
   be->ops->destroy(be);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
