@@ -310,7 +310,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg
     return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
   switch (param_name) {
   case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
-    cl_kernel_arg_address_qualifier q = a->kind == HG_KARG_GLOBAL_PTR     ? CL_KERNEL_ARG_ADDRESS_GLOBAL
+    /* images are memory objects in the global address space (as the CTS and vendors report) */
+    cl_kernel_arg_address_qualifier q = a->kind == HG_KARG_GLOBAL_PTR || a->kind == HG_KARG_IMAGE
+                                            ? CL_KERNEL_ARG_ADDRESS_GLOBAL
                                         : a->kind == HG_KARG_CONSTANT_PTR ? CL_KERNEL_ARG_ADDRESS_CONSTANT
                                         : a->kind == HG_KARG_LOCAL_PTR    ? CL_KERNEL_ARG_ADDRESS_LOCAL
                                                                           : CL_KERNEL_ARG_ADDRESS_PRIVATE;
