@@ -307,12 +307,18 @@ static counts spawn_area(const char *area, char **child_argv, int timeout_s) {
   waitpid(pid, &status, 0);
   if (!done && !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && c.failed)) {
     char line[1024];
-    if (WIFSIGNALED(status))
-      snprintf(line, sizeof line, "FAIL %s/crash: child died of signal %d in test %s", area, WTERMSIG(status),
-               last_start);
+    /* the failure is the running test's (so that an exception can name it), or the area's */
+    char who[600];
+    if (strcmp(last_start, "(none)"))
+      snprintf(who, sizeof who, "%s", last_start);
     else
-      snprintf(line, sizeof line, "FAIL %s/crash: child exited with %d before finishing, in test %s", area,
-               WEXITSTATUS(status), last_start);
+      snprintf(who, sizeof who, "%s/crash", area);
+    if (WIFSIGNALED(status))
+      snprintf(line, sizeof line, "FAIL %s: the area's process died of signal %d in this test", who,
+               WTERMSIG(status));
+    else
+      snprintf(line, sizeof line, "FAIL %s: the area's process exited with %d before finishing, in this test", who,
+               WEXITSTATUS(status));
     parent_line(line, &c, last_start, sizeof last_start);
   }
   c.seconds = now_s() - t0;
