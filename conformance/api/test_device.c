@@ -489,12 +489,22 @@ HG_TEST(device_profile_hetgpu) {
   CHECK(u(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES) ==
         (CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP));
   /* everything not implemented reads as absent */
+  /* images: the profile's (docs/images.md), PoCL and the RISC-V device both having them */
+  const struct {
+    cl_device_info param;
+    cl_ulong value;
+  } images[] = {{CL_DEVICE_IMAGE_SUPPORT, CL_TRUE},         {CL_DEVICE_MAX_READ_IMAGE_ARGS, 128},
+                {CL_DEVICE_MAX_WRITE_IMAGE_ARGS, 32},        {CL_DEVICE_IMAGE2D_MAX_WIDTH, 8192},
+                {CL_DEVICE_IMAGE2D_MAX_HEIGHT, 8192},        {CL_DEVICE_IMAGE3D_MAX_WIDTH, 2048},
+                {CL_DEVICE_IMAGE3D_MAX_HEIGHT, 2048},        {CL_DEVICE_IMAGE3D_MAX_DEPTH, 2048},
+                {CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, 65536},    {CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, 2048},
+                {CL_DEVICE_MAX_SAMPLERS, 16}};
+  for (size_t i = 0; i < sizeof images / sizeof images[0]; i++)
+    CHECK_MSG(u(images[i].param) == images[i].value, "query %#x is %llu, expected %llu", images[i].param,
+              (unsigned long long)u(images[i].param), (unsigned long long)images[i].value);
   const cl_device_info zero[] = {
-      CL_DEVICE_IMAGE_SUPPORT, CL_DEVICE_MAX_READ_IMAGE_ARGS, CL_DEVICE_MAX_WRITE_IMAGE_ARGS,
-      CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, CL_DEVICE_IMAGE2D_MAX_WIDTH, CL_DEVICE_IMAGE2D_MAX_HEIGHT,
-      CL_DEVICE_IMAGE3D_MAX_WIDTH, CL_DEVICE_IMAGE3D_MAX_HEIGHT, CL_DEVICE_IMAGE3D_MAX_DEPTH,
-      CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, CL_DEVICE_MAX_SAMPLERS,
-      CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, CL_DEVICE_SVM_CAPABILITIES,
+      CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT,
+      CL_DEVICE_SVM_CAPABILITIES,
       CL_DEVICE_PIPE_SUPPORT, CL_DEVICE_MAX_PIPE_ARGS, CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS,
       CL_DEVICE_PIPE_MAX_PACKET_SIZE, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES,
       CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, CL_DEVICE_MAX_ON_DEVICE_QUEUES,
@@ -525,7 +535,8 @@ HG_TEST(device_profile_hetgpu) {
   free(v);
   CHECK_MSG(versions, "OpenCL C versions are not 1.0, 1.1, 1.2, 3.0");
   v = names(CL_DEVICE_OPENCL_C_FEATURES, &count);
-  bool features = count == 2 && hg_name_in(v, count, "__opencl_c_int64") && hg_name_in(v, count, "__opencl_c_fp64");
+  bool features = count == 3 && hg_name_in(v, count, "__opencl_c_int64") && hg_name_in(v, count, "__opencl_c_fp64") &&
+                  hg_name_in(v, count, "__opencl_c_images");
   free(v);
-  CHECK_MSG(features, "OpenCL C features are not exactly __opencl_c_int64 and __opencl_c_fp64");
+  CHECK_MSG(features, "OpenCL C features are not exactly __opencl_c_int64, __opencl_c_fp64 and __opencl_c_images");
 }

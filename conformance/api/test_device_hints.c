@@ -62,7 +62,8 @@ static void check_limits(void) {
   CHECK(query(hg_test_device, CL_DEVICE_LOCAL_MEM_SIZE) == 48 * 1024);
   CHECK(query(hg_test_device, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE) == 64 * 1024);
   CHECK(query(hg_test_device, CL_DEVICE_MAX_PARAMETER_SIZE) == 1024);
-  CHECK(query(hg_test_device, CL_DEVICE_IMAGE_SUPPORT) == CL_FALSE);
+  CHECK(query(hg_test_device, CL_DEVICE_IMAGE_SUPPORT) == CL_TRUE);
+  CHECK(query(hg_test_device, CL_DEVICE_MAX_WRITE_IMAGE_ARGS) == 32);
 }
 
 /* clGetDeviceIDs finds the device by its type and by no other. */

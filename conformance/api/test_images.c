@@ -304,9 +304,8 @@ HG_TEST(write_read_regions) {
   cl_command_queue q = hg_test_queue(ctx, 0);
   for (unsigned t = 0; t < 5; t++) {
     cl_mem_object_type type = all_types[t];
-    size_t w = 37, h = type == CL_MEM_OBJECT_IMAGE1D ? 1 : 11, d = type >= CL_MEM_OBJECT_IMAGE2D_ARRAY || type == CL_MEM_OBJECT_IMAGE3D ? 5 : 1;
-    if (type == CL_MEM_OBJECT_IMAGE2D)
-      d = 1;
+    size_t w = 37, h = type == CL_MEM_OBJECT_IMAGE1D ? 1 : 11,
+           d = type == CL_MEM_OBJECT_IMAGE2D_ARRAY || type == CL_MEM_OBJECT_IMAGE3D ? 5 : 1;
     model m = {{w, h, d}, 4, NULL};
     m.bytes = malloc(w * h * d * 4);
     /* the initial contents with a pitch of 3 extra pixels per row */
