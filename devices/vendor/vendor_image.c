@@ -156,6 +156,9 @@ static bool same_layout(const hg_image_layout *a, const hg_image_layout *b) {
          a->height == b->height && a->depth == b->depth && a->array_size == b->array_size;
 }
 
+static cl_int image_buffer_rect(hg_vendor_backend *vb, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *r, bool timed,
+                                hg_token **token);
+
 /* Two images of one layout, or an image's packed bytes to or from a buffer's range. */
 cl_int hg_vendor_image_copy(hg_vendor_backend *vb, hg_dev_mem *src, size_t src_offset, hg_dev_mem *dst,
                             size_t dst_offset, size_t size, bool timed, hg_token **token) {
@@ -173,6 +176,14 @@ cl_int hg_vendor_image_copy(hg_vendor_backend *vb, hg_dev_mem *src, size_t src_o
     return CL_MEM_COPY_OVERLAP;
   size_t origin[3] = {0, 0, 0}, region[3];
   whole_region(&image->layout, region);
+  if (!(src->is_image && dst->is_image) && image->layout.type == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+    size_t row = image->layout.row_pitch; /* the packed bytes as a rect: layers are rows */
+    hg_rect r = {.region = {row, region[1], 1}, .src_row_pitch = row, .dst_row_pitch = row,
+                 .src_slice_pitch = row * region[1], .dst_slice_pitch = row * region[1]};
+    r.src_origin[0] = src->is_image ? 0 : buffer_offset;
+    r.dst_origin[0] = src->is_image ? buffer_offset : 0;
+    return image_buffer_rect(vb, src, dst, &r, timed, token);
+  }
   cl_event ev = NULL, *evp = hg_vendor_transfer_event(timed, token, &ev);
   hg_vendor_slot slot;
   hg_vendor_stream_take(vb, timed, &slot);
@@ -216,6 +227,40 @@ static size_t side_offset(const size_t origin[3], size_t row, size_t slice) {
 
 static bool empty(const hg_rect *r) { return !r->region[0] || !r->region[1] || !r->region[2]; }
 
+/* A transfer between host memory and an image region on the stream. NVIDIA's OpenCL refuses a
+ * slice pitch that is not a multiple of the row pitch (CL_INVALID_VALUE on the H200, where the
+ * specification allows any pitch at least a slice's bytes): such a region goes slice by slice,
+ * and a single slice without its slice pitch. */
+static cl_int image_host_transfer(hg_vendor_backend *vb, hg_dev_mem *m, bool write, const size_t origin[3],
+                                  const size_t region[3], size_t vrow, size_t vslice, unsigned char *host, bool timed,
+                                  hg_token **token) {
+  size_t slices = 1, step = 0, o[3] = {origin[0], origin[1], origin[2]}, g[3] = {region[0], region[1], region[2]};
+  if (vslice && vrow && vslice % vrow) {
+    if (region[2] > 1) {
+      slices = region[2];
+      step = vslice;
+      g[2] = 1;
+    }
+    vslice = 0;
+  }
+  cl_event ev = NULL, *evp = hg_vendor_transfer_event(timed, token, &ev);
+  hg_vendor_slot slot;
+  hg_vendor_stream_take(vb, timed, &slot);
+  const cl_icd_dispatch *d = VCL(slot.queue);
+  cl_int err = CL_SUCCESS;
+  for (size_t k = 0; k < slices && err == CL_SUCCESS; k++) {
+    o[2] = origin[2] + k;
+    cl_uint num_wait = k ? 0 : slot.num_wait; /* the later slices follow on the in-order queue */
+    const cl_event *wait = num_wait ? &slot.wait : NULL;
+    cl_event *done = k + 1 == slices ? evp : NULL;
+    err = write ? d->clEnqueueWriteImage(slot.queue, m->mem, CL_FALSE, o, g, vrow, vslice, host + k * step, num_wait,
+                                         wait, done)
+                : d->clEnqueueReadImage(slot.queue, m->mem, CL_FALSE, o, g, vrow, vslice, host + k * step, num_wait,
+                                        wait, done);
+  }
+  return hg_vendor_transfer_end(vb, &slot, err, ev, timed, token);
+}
+
 cl_int hg_vendor_image_read_rect(hg_vendor_backend *vb, hg_dev_mem *src, const hg_rect *r, void *dst, bool timed,
                                  hg_token **token) {
   size_t origin[3], region[3], row, slice, vrow, vslice;
@@ -225,12 +270,7 @@ cl_int hg_vendor_image_read_rect(hg_vendor_backend *vb, hg_dev_mem *src, const h
   side_pitches(r->region, r->dst_row_pitch, r->dst_slice_pitch, &row, &slice);
   vendor_pitches(src->layout.type, row, slice, &vrow, &vslice);
   unsigned char *host = (unsigned char *)dst + side_offset(r->dst_origin, row, slice);
-  cl_event ev = NULL;
-  hg_vendor_slot slot;
-  hg_vendor_stream_take(vb, timed, &slot);
-  err = VCL(slot.queue)->clEnqueueReadImage(slot.queue, src->mem, CL_FALSE, origin, region, vrow, vslice, host,
-                                            HG_VENDOR_WAIT(slot), hg_vendor_transfer_event(timed, token, &ev));
-  return hg_vendor_transfer_end(vb, &slot, err, ev, timed, token);
+  return image_host_transfer(vb, src, false, origin, region, vrow, vslice, host, timed, token);
 }
 
 cl_int hg_vendor_image_write_rect(hg_vendor_backend *vb, hg_dev_mem *dst, const hg_rect *r, const void *src,
@@ -241,12 +281,56 @@ cl_int hg_vendor_image_write_rect(hg_vendor_backend *vb, hg_dev_mem *dst, const 
     return err;
   side_pitches(r->region, r->src_row_pitch, r->src_slice_pitch, &row, &slice);
   vendor_pitches(dst->layout.type, row, slice, &vrow, &vslice);
-  const unsigned char *host = (const unsigned char *)src + side_offset(r->src_origin, row, slice);
-  cl_event ev = NULL;
+  unsigned char *host = (unsigned char *)src + side_offset(r->src_origin, row, slice);
+  return image_host_transfer(vb, dst, true, origin, region, vrow, vslice, host, timed, token);
+}
+
+static void CL_CALLBACK free_host_block(cl_event ev, cl_int status, void *block) {
+  (void)ev, (void)status;
+  free(block);
+}
+
+/* Image and buffer through host memory, for 1D image arrays: NVIDIA's OpenCL refuses their
+ * image-buffer copies (CL_INVALID_VALUE on the H200, whole or in part). A read into a host block
+ * and a write from it, both on the stream; the block is freed when the write has run. */
+static cl_int image_buffer_via_host(hg_vendor_backend *vb, hg_dev_mem *image, hg_dev_mem *buffer, bool to_buffer,
+                                    const size_t origin[3], const size_t region[3], const hg_rect *r,
+                                    const size_t buffer_origin[3], size_t row, size_t slice, bool timed,
+                                    hg_token **token) {
+  size_t packed_row = r->region[0], packed_slice = packed_row * r->region[1], vrow, vslice;
+  vendor_pitches(image->layout.type, packed_row, packed_slice, &vrow, &vslice);
+  unsigned char *block = malloc(packed_slice * r->region[2]);
+  if (!block)
+    return CL_OUT_OF_HOST_MEMORY;
+  size_t zero[3] = {0, 0, 0};
+  cl_event ev = NULL, *evp = hg_vendor_transfer_event(timed, token, &ev), done = NULL;
   hg_vendor_slot slot;
   hg_vendor_stream_take(vb, timed, &slot);
-  err = VCL(slot.queue)->clEnqueueWriteImage(slot.queue, dst->mem, CL_FALSE, origin, region, vrow, vslice, host,
-                                             HG_VENDOR_WAIT(slot), hg_vendor_transfer_event(timed, token, &ev));
+  const cl_icd_dispatch *d = VCL(slot.queue);
+  cl_command_queue q = slot.queue;
+  cl_int err;
+  if (to_buffer) {
+    err = d->clEnqueueReadImage(q, image->mem, CL_FALSE, origin, region, vrow, vslice, block, HG_VENDOR_WAIT(slot),
+                                NULL);
+    if (err == CL_SUCCESS)
+      err = d->clEnqueueWriteBufferRect(q, buffer->mem, CL_FALSE, buffer_origin, zero, r->region, row, slice,
+                                        packed_row, packed_slice, block, 0, NULL, &done);
+  } else {
+    err = d->clEnqueueReadBufferRect(q, buffer->mem, CL_FALSE, buffer_origin, zero, r->region, row, slice, packed_row,
+                                     packed_slice, block, HG_VENDOR_WAIT(slot), NULL);
+    if (err == CL_SUCCESS)
+      err = d->clEnqueueWriteImage(q, image->mem, CL_FALSE, origin, region, vrow, vslice, block, 0, NULL, &done);
+  }
+  if (err == CL_SUCCESS && d->clSetEventCallback(done, CL_COMPLETE, free_host_block, block) == CL_SUCCESS)
+    block = NULL; /* the vendor frees it */
+  if (block) { /* the read may have been enqueued: wait for the queue before freeing what it writes */
+    d->clFinish(q);
+    free(block);
+  }
+  if (evp)
+    ev = done;
+  else if (done)
+    d->clReleaseEvent(done);
   return hg_vendor_transfer_end(vb, &slot, err, ev, timed, token);
 }
 
@@ -271,6 +355,9 @@ static cl_int image_buffer_rect(hg_vendor_backend *vb, hg_dev_mem *src, hg_dev_m
   size_t end = offset + (r->region[2] - 1) * slice + (r->region[1] - 1) * row + r->region[0];
   if (end > buffer->size)
     return CL_INVALID_VALUE;
+  if (image->layout.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+    return image_buffer_via_host(vb, image, buffer, to_buffer, origin, region, r, buffer_origin, row, slice, timed,
+                                 token);
   cl_mem staging = NULL;
   if (!packed) {
     staging = VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_READ_WRITE, packed_slice * r->region[2], NULL, &err);
