@@ -291,8 +291,9 @@ static void CL_CALLBACK free_host_block(cl_event ev, cl_int status, void *block)
 }
 
 /* Image and buffer through host memory, for 1D image arrays: NVIDIA's OpenCL refuses their
- * image-buffer copies (CL_INVALID_VALUE on the H200, whole or in part). A read into a host block
- * and a write from it, both on the stream; the block is freed when the write has run. */
+ * image-buffer copies (CL_INVALID_VALUE on the H200, whole or in part). A blocking read into a
+ * host block (NVIDIA takes a non-blocking write's host bytes when it is enqueued, not when it
+ * runs after the read), then a write from it on the stream; the block is freed when that ran. */
 static cl_int image_buffer_via_host(hg_vendor_backend *vb, hg_dev_mem *image, hg_dev_mem *buffer, bool to_buffer,
                                     const size_t origin[3], const size_t region[3], const hg_rect *r,
                                     const size_t buffer_origin[3], size_t row, size_t slice, bool timed,
@@ -310,23 +311,22 @@ static cl_int image_buffer_via_host(hg_vendor_backend *vb, hg_dev_mem *image, hg
   cl_command_queue q = slot.queue;
   cl_int err;
   if (to_buffer) {
-    err = d->clEnqueueReadImage(q, image->mem, CL_FALSE, origin, region, vrow, vslice, block, HG_VENDOR_WAIT(slot),
+    err = d->clEnqueueReadImage(q, image->mem, CL_TRUE, origin, region, vrow, vslice, block, HG_VENDOR_WAIT(slot),
                                 NULL);
     if (err == CL_SUCCESS)
       err = d->clEnqueueWriteBufferRect(q, buffer->mem, CL_FALSE, buffer_origin, zero, r->region, row, slice,
                                         packed_row, packed_slice, block, 0, NULL, &done);
   } else {
-    err = d->clEnqueueReadBufferRect(q, buffer->mem, CL_FALSE, buffer_origin, zero, r->region, row, slice, packed_row,
+    err = d->clEnqueueReadBufferRect(q, buffer->mem, CL_TRUE, buffer_origin, zero, r->region, row, slice, packed_row,
                                      packed_slice, block, HG_VENDOR_WAIT(slot), NULL);
     if (err == CL_SUCCESS)
       err = d->clEnqueueWriteImage(q, image->mem, CL_FALSE, origin, region, vrow, vslice, block, 0, NULL, &done);
   }
   if (err == CL_SUCCESS && d->clSetEventCallback(done, CL_COMPLETE, free_host_block, block) == CL_SUCCESS)
     block = NULL; /* the vendor frees it */
-  if (block) { /* the read may have been enqueued: wait for the queue before freeing what it writes */
-    d->clFinish(q);
-    free(block);
-  }
+  else if (err == CL_SUCCESS)
+    d->clWaitForEvents(1, &done);
+  free(block);
   if (evp)
     ev = done;
   else if (done)
