@@ -217,10 +217,7 @@ static void rect_copy_cleanup(hg_command *c) {
   hg_mem_release(cmd->dst);
 }
 
-/* A copy within one allocation (one buffer, or two sub-buffers of one) goes through the host:
- * backends may refuse such a copy when the sides differ in pitch, or judge interleaved sides
- * to overlap by their bounding boxes. The sides were checked here not to share a byte. */
-static cl_int copy_rect_staged(hg_backend *be, hg_dev_mem *dm, const hg_rect *r) {
+cl_int hg_mem_copy_rect_staged(hg_backend *be, hg_dev_mem *dm, const hg_rect *r) {
   size_t packed = r->region[0] * r->region[1] * r->region[2];
   void *tmp = malloc(packed);
   if (!tmp)
@@ -251,7 +248,7 @@ static cl_int copy_rect_go(hg_command *c, hg_token **token) {
   hg_rect r = rect_of(&cmd->s, &cmd->d, cmd->region, src_base, dst_base);
   hg_backend *be = hg_command_backend(c);
   if (src == dst)
-    return copy_rect_staged(be, src, &r); /* synchronous: the backend orders it after the stream */
+    return hg_mem_copy_rect_staged(be, src, &r); /* synchronous: the backend orders it after the stream */
   if (token && be->ops->mem_copy_rect_async)
     return be->ops->mem_copy_rect_async(be, src, dst, &r, hg_command_timed(c), token);
   return be->ops->mem_copy_rect(be, src, dst, &r);

@@ -50,27 +50,6 @@ static void side_rect(const image_side *s, size_t base, size_t origin[3], size_t
   *slice = s->slice_pitch;
 }
 
-/* A copy within one allocation goes through the host: backends need not copy a rectangle of an
- * image onto itself (the sides were checked not to overlap). */
-static cl_int copy_staged(hg_backend *be, hg_dev_mem *dm, const hg_rect *r) {
-  size_t packed = r->region[0] * r->region[1] * r->region[2];
-  void *tmp = malloc(packed);
-  if (!tmp)
-    return CL_OUT_OF_HOST_MEMORY;
-  hg_rect in = *r, out = *r;
-  memset(in.dst_origin, 0, sizeof in.dst_origin);
-  in.dst_row_pitch = r->region[0];
-  in.dst_slice_pitch = r->region[0] * r->region[1];
-  memset(out.src_origin, 0, sizeof out.src_origin);
-  out.src_row_pitch = in.dst_row_pitch;
-  out.src_slice_pitch = in.dst_slice_pitch;
-  cl_int err = be->ops->mem_read_rect(be, dm, &in, tmp);
-  if (err == CL_SUCCESS)
-    err = be->ops->mem_write_rect(be, dm, &out, tmp);
-  free(tmp);
-  return err;
-}
-
 static cl_int image_cmd_run(hg_command *c) {
   image_cmd *cmd = (image_cmd *)c;
   hg_dev_mem *src = NULL, *dst = NULL;
@@ -91,7 +70,7 @@ static cl_int image_cmd_run(hg_command *c) {
   if (!src)
     return be->ops->mem_write_rect(be, dst, &r, cmd->ptr);
   if (src == dst)
-    return copy_staged(be, src, &r);
+    return hg_mem_copy_rect_staged(be, src, &r); /* backends need not copy a rect onto its own allocation */
   return be->ops->mem_copy_rect(be, src, dst, &r);
 }
 

@@ -195,28 +195,25 @@ cl_mem hg_buffer_create_with_contents(cl_context context, cl_mem_flags flags, si
   return buffer_create(context, NULL, flags, size, NULL, contents, errcode_ret);
 }
 
-/* The flags of a sub-buffer: those asked for, checked against the parent's, plus what is
- * inherited. Returns 0 (never a valid result: an access flag is always set) when invalid. */
-static cl_mem_flags sub_buffer_flags(cl_mem_flags parent, cl_mem_flags flags) {
-  if (!hg_mem_flags_valid(flags) || (flags & HG_MEM_HOST_PTR_FLAGS))
+cl_mem_flags hg_mem_flags_from_buffer(cl_mem_flags buffer, cl_mem_flags flags) {
+  if (flags & HG_MEM_HOST_PTR_FLAGS)
     return 0;
-  cl_mem_flags access = flags & HG_MEM_ACCESS_FLAGS;
-  if ((parent & CL_MEM_WRITE_ONLY) && (access & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
+  cl_mem_flags access = flags & HG_MEM_ACCESS_FLAGS, host = flags & HG_MEM_HOST_ACCESS_FLAGS;
+  if ((buffer & CL_MEM_WRITE_ONLY) && (access & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
     return 0;
-  if ((parent & CL_MEM_READ_ONLY) && (access & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
+  if ((buffer & CL_MEM_READ_ONLY) && (access & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
     return 0;
-  cl_mem_flags host = flags & HG_MEM_HOST_ACCESS_FLAGS;
-  if ((parent & CL_MEM_HOST_WRITE_ONLY) && (host & CL_MEM_HOST_READ_ONLY))
+  if ((buffer & CL_MEM_HOST_WRITE_ONLY) && (host & CL_MEM_HOST_READ_ONLY))
     return 0;
-  if ((parent & CL_MEM_HOST_READ_ONLY) && (host & CL_MEM_HOST_WRITE_ONLY))
+  if ((buffer & CL_MEM_HOST_READ_ONLY) && (host & CL_MEM_HOST_WRITE_ONLY))
     return 0;
-  if ((parent & CL_MEM_HOST_NO_ACCESS) && (host & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
+  if ((buffer & CL_MEM_HOST_NO_ACCESS) && (host & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
     return 0;
   if (!access)
-    access = (parent & HG_MEM_ACCESS_FLAGS) ? (parent & HG_MEM_ACCESS_FLAGS) : CL_MEM_READ_WRITE;
+    access = buffer & HG_MEM_ACCESS_FLAGS;
   if (!host)
-    host = parent & HG_MEM_HOST_ACCESS_FLAGS;
-  return access | host | (parent & HG_MEM_HOST_PTR_FLAGS);
+    host = buffer & HG_MEM_HOST_ACCESS_FLAGS;
+  return access | host | (buffer & HG_MEM_HOST_PTR_FLAGS);
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
@@ -228,7 +225,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
     err = CL_INVALID_MEM_OBJECT;
     goto fail;
   }
-  cl_mem_flags sub_flags = sub_buffer_flags(buffer->flags, flags);
+  cl_mem_flags sub_flags = hg_mem_flags_valid(flags) ? hg_mem_flags_from_buffer(buffer->flags, flags) : 0;
   if (!sub_flags || buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || !buffer_create_info) {
     err = CL_INVALID_VALUE;
     goto fail;

@@ -19,6 +19,10 @@ hg_backend *hg_command_backend(const hg_command *cmd);
 /* The allocation on the command's backend valid for the access, and the byte offset of the
  * (sub-)buffer in it. */
 cl_int hg_command_buffer(const hg_command *cmd, cl_mem mem, hg_mem_access access, hg_dev_mem **dm, size_t *base);
+/* A rect copy within one allocation, through host memory (platform/enqueue_buffer_rect.c): backends
+ * may refuse such a copy when the sides differ in pitch, or judge interleaved sides to overlap by
+ * their bounding boxes. The caller checked that the sides share no byte. */
+cl_int hg_mem_copy_rect_staged(hg_backend *be, hg_dev_mem *dm, const hg_rect *r);
 
 /* The access a command needs to write `size` bytes of a buffer: overwriting the whole root
  * buffer needs no current contents (HG_MEM_DISCARD), anything less keeps the rest (HG_MEM_WRITE). */

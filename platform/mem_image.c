@@ -136,29 +136,6 @@ static void *pack_host(const hg_image_layout *l, const void *host, size_t row, s
   return packed;
 }
 
-/* The flags of a 1D buffer image: those asked for, checked against its buffer's, plus what is
- * inherited (OpenCL 3.0, clCreateImage: mem_object); 0 when they conflict. */
-static cl_mem_flags buffer_image_flags(cl_mem_flags buffer, cl_mem_flags flags) {
-  if (flags & HG_MEM_HOST_PTR_FLAGS)
-    return 0;
-  cl_mem_flags access = flags & HG_MEM_ACCESS_FLAGS, host = flags & HG_MEM_HOST_ACCESS_FLAGS;
-  if ((buffer & CL_MEM_WRITE_ONLY) && (access & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
-    return 0;
-  if ((buffer & CL_MEM_READ_ONLY) && (access & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
-    return 0;
-  if ((buffer & CL_MEM_HOST_WRITE_ONLY) && (host & CL_MEM_HOST_READ_ONLY))
-    return 0;
-  if ((buffer & CL_MEM_HOST_READ_ONLY) && (host & CL_MEM_HOST_WRITE_ONLY))
-    return 0;
-  if ((buffer & CL_MEM_HOST_NO_ACCESS) && (host & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
-    return 0;
-  if (!access)
-    access = buffer & HG_MEM_ACCESS_FLAGS;
-  if (!host)
-    host = buffer & HG_MEM_HOST_ACCESS_FLAGS;
-  return access | host | (buffer & HG_MEM_HOST_PTR_FLAGS);
-}
-
 /* Every check of clCreateImage in one place; fills the layout and the flags the image gets. */
 static cl_int image_check(cl_context context, const cl_mem_properties *properties, cl_mem_flags *flags,
                           const cl_image_format *format, const cl_image_desc *desc, void *host_ptr,
@@ -182,7 +159,7 @@ static cl_int image_check(cl_context context, const cl_mem_properties *propertie
   if (from_buffer && (!hg_object_is(buffer, HG_OBJ_MEM) || buffer->image || buffer->context != context))
     return CL_INVALID_IMAGE_DESCRIPTOR;
   if (from_buffer) {
-    cl_mem_flags inherited = buffer_image_flags(buffer->flags, *flags);
+    cl_mem_flags inherited = hg_mem_flags_from_buffer(buffer->flags, *flags);
     if (!inherited)
       return CL_INVALID_VALUE;
     *flags = inherited;

@@ -187,6 +187,11 @@ static inline bool hg_mem_is_buffer_image(cl_mem mem) {
 cl_mem hg_mem_new(cl_context ctx, cl_mem_flags flags, size_t size);
 /* At most one of each group of mutually exclusive flags, and nothing unknown. */
 bool hg_mem_flags_valid(cl_mem_flags flags);
+/* The flags of a memory object made from a buffer (a sub-buffer, a 1D buffer image): those asked
+ * for, checked against the buffer's, plus what it inherits (clCreateSubBuffer, clCreateImage's
+ * mem_object). 0, never a valid result (a buffer always holds an access flag), when they
+ * conflict or ask for host pointer flags. */
+cl_mem_flags hg_mem_flags_from_buffer(cl_mem_flags buffer, cl_mem_flags flags);
 
 /* True when the host may read (resp. write) the buffer through read/write/map commands. */
 static inline bool hg_mem_host_readable(cl_mem mem) {
