@@ -12,6 +12,8 @@ typedef struct test_snapshot {
   hg_snap_program *programs;
   hg_snap_kernel *kernels;
   hg_snap_queue *queues;
+  hg_snap_image *images;     /* image_snapshot.c */
+  hg_snap_sampler *samplers;
   void **owned; /* everything else allocated for it */
   size_t num_owned, cap_owned;
   hg_snap_running *running;
