@@ -4,7 +4,8 @@
  * at the checksum). A snapshot that opens must have every byte it points to inside the input,
  * and must write out (hg_snap_write_fd, to a memfd) and read back equal. Seeds: the files
  * `snapshot_unit_test <dir>` writes (corpus/: seed12 and seed13 hold kernels in flight, the
- * kernel state section of minor 1). */
+ * kernel state section of minor 1; seed14 and seed15, written by `snapshot_image_test <dir>`,
+ * images and samplers, the sections of minor 2). */
 #include "snapshot/format.h"
 
 #include <stdlib.h>
@@ -50,6 +51,13 @@ static void check_pointers(const hg_snapshot *s, const uint8_t *data, size_t siz
       if (g->value && !inside(g->value, g->size, data, size))
         abort();
     }
+  /* image contents and sampler property lists (minor 2) */
+  for (uint32_t i = 0; i < s->num_images; i++)
+    if (s->images[i].data && !inside(s->images[i].data, s->images[i].size, data, size))
+      abort();
+  for (uint32_t i = 0; i < s->num_samplers; i++)
+    if (s->samplers[i].properties && !inside(s->samplers[i].properties, 8ull * s->samplers[i].num_properties, data, size))
+      abort();
   /* the stopped launches' values too; their states are the reader's own copies */
   for (uint32_t i = 0; i < s->num_running; i++) {
     if (!s->running[i].state)

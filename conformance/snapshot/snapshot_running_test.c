@@ -165,7 +165,7 @@ static void test_round_trips(void) {
 
 /* Files without kernels in flight are the minor-0 files of before, byte for byte: the fuzzer's
  * seeds were written by the 1.0 writer (minor 0 ones) and must rewrite identically, as must
- * the minor-1 seeds. */
+ * the minor-1 seeds and the minor-2 ones (seed14, seed15: images and samplers). */
 static void test_minor0_unchanged(void) {
   test_snapshot *t = test_snapshot_running(0);
   size_t n;
