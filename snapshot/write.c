@@ -55,7 +55,8 @@ static void flush(sink *k) {
 static void put_raw(sink *k, const void *src, size_t n, bool in_crc) {
   const uint8_t *p = src;
   k->pos += n;
-  if (k->fd < 0 || k->failed)
+  /* n == 0 may come with src NULL (a sampler without properties): memcpy must not see it */
+  if (n == 0 || k->fd < 0 || k->failed)
     return;
   if (n <= STAGE_SIZE - k->staged) {
     if (in_crc)
