@@ -134,9 +134,10 @@ static cl_int launch_after(objs *o, cl_uint nwait, const cl_event *wait, cl_even
 }
 static cl_int launch(objs *o, cl_event *ev) { return launch_after(o, 0, NULL, ev); }
 
-/* A stoppable launch on PoCL runs to its end inside clEnqueueNDRangeKernel when the queue is
- * idle (see the report), so the launch waits on a user event that another thread completes:
- * the launch then runs in that thread and this one is free to move or checkpoint it. */
+/* On PoCL a stoppable launch on an idle queue runs to its end inside the (non-blocking)
+ * clEnqueueNDRangeKernel that submits it, in the caller's thread, so a migration asked for after
+ * the enqueue returns finds it done. The launch therefore waits on a user event that another
+ * thread completes: it runs in that thread and this one is free to move or checkpoint it. */
 static void *complete_gate(void *arg) {
   clSetUserEventStatus((cl_event)arg, CL_COMPLETE);
   return NULL;
