@@ -1,5 +1,6 @@
 #include "migrate_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,4 +152,29 @@ void mg_release_restored(cl_context ctx) {
     for (cl_uint i = 0; i < n && i < 64; i++)
       clReleaseSampler(objs[i]);
   clReleaseContext(ctx);
+}
+
+/* Whether the snapshot at `path` has a KERNEL_STATE section (tag 7, docs/snapshot-format.md
+ * sections 2-3): the launch was written as stopped in flight, not waited for. */
+bool mg_snapshot_has_kernel_state(const char *path) {
+  FILE *f = fopen(path, "rb");
+  unsigned char h[64], sh[16];
+  bool found = false;
+  if (f && fread(h, 1, 64, f) == 64) {
+    uint32_t count = h[28] | h[29] << 8 | h[30] << 16 | (uint32_t)h[31] << 24;
+    long at = 64;
+    for (uint32_t i = 0; i < count && !found; i++) {
+      if (fseek(f, at, SEEK_SET) || fread(sh, 1, 16, f) != 16)
+        break;
+      uint32_t tag = sh[0] | sh[1] << 8 | sh[2] << 16 | (uint32_t)sh[3] << 24;
+      uint64_t len = 0;
+      for (int b = 7; b >= 0; b--)
+        len = len << 8 | sh[8 + b];
+      found = tag == 7;
+      at += 16 + (long)((len + 7) & ~(uint64_t)7);
+    }
+  }
+  if (f)
+    fclose(f);
+  return found;
 }

@@ -58,6 +58,10 @@ extern const char *mg_kernels_src;
 void mg_ref_mix(uint32_t *buf, size_t n, size_t ls, uint32_t add);
 void mg_ref_stencil(const uint32_t *in, uint32_t *out, size_t n, uint32_t add);
 
+/* Whether the checkpoint file at `path` holds a KERNEL_STATE section (tag 7,
+ * docs/snapshot-format.md): a launch was written stopped in flight, not waited for. */
+bool mg_snapshot_has_kernel_state(const char *path);
+
 /* Index of the first differing uint, or (size_t)-1. */
 size_t mg_first_diff(const uint32_t *a, const uint32_t *b, size_t n);
 uint32_t *mg_random_u32(size_t n);

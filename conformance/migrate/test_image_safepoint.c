@@ -276,31 +276,6 @@ HG_TEST(image_kernel_linear_riscv_to_pocl) {
   moved_case(mg_riscv, mg_vendor, true);
 }
 
-/* Whether the snapshot at `path` has a KERNEL_STATE section (tag 7, docs/snapshot-format.md
- * sections 2-3): the launch was written as stopped in flight, not waited for. */
-static bool snapshot_has_kernel_state(const char *path) {
-  FILE *f = fopen(path, "rb");
-  unsigned char h[64], sh[16];
-  bool found = false;
-  if (f && fread(h, 1, 64, f) == 64) {
-    uint32_t count = h[28] | h[29] << 8 | h[30] << 16 | (uint32_t)h[31] << 24;
-    long at = 64;
-    for (uint32_t i = 0; i < count && !found; i++) {
-      if (fseek(f, at, SEEK_SET) || fread(sh, 1, 16, f) != 16)
-        break;
-      uint32_t tag = sh[0] | sh[1] << 8 | sh[2] << 16 | (uint32_t)sh[3] << 24;
-      uint64_t len = 0;
-      for (int b = 7; b >= 0; b--)
-        len = len << 8 | sh[8 + b];
-      found = tag == 7;
-      at += 16 + (long)((len + 7) & ~(uint64_t)7);
-    }
-  }
-  if (f)
-    fclose(f);
-  return found;
-}
-
 /* A checkpoint at a safe point while the launch runs on `from`, restored on `to` in this
  * process: the stopped launch is enqueued again there from its state and finishes; its outputs
  * equal the unmigrated run's. The original context finishes its own launch too. */
@@ -326,7 +301,7 @@ static void checkpoint_case(cl_backend_id_hetgpu from, cl_backend_id_hetgpu to, 
   char path[256];
   snprintf(path, sizeof path, "/tmp/hetgpu-imgsp-%d.hgsnap", (int)getpid());
   CHECK_CL(mg.checkpoint(o.ctx, path, CL_CHECKPOINT_AT_SAFE_POINT_HETGPU, 0));
-  bool in_flight = snapshot_has_kernel_state(path);
+  bool in_flight = mg_snapshot_has_kernel_state(path);
   cl_int werr = clWaitForEvents(1, &ev);
   pthread_join(t, NULL);
   clReleaseEvent(ev);

@@ -62,6 +62,51 @@ static void ref_group_iter(uint32_t *buf, uint32_t n, uint32_t ls, uint32_t roun
   free(v), free(tile), free(hist);
 }
 
+static void sleep_ms(unsigned ms) {
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+/* Waits until `k` has its stoppable forms. On PoCL a program of buffer kernels reaches the vendor
+ * as SPIR and its forms are built afterwards in the background (docs/opencl-c-safe-points.md);
+ * until then its launches run plain and no migration can stop them. CL_KERNEL_WORK_GROUP_SIZE is
+ * the smallest over the forms, so asking for it waits for them (builds them if need be). */
+static cl_int wait_for_forms(cl_kernel k) {
+  size_t wg = 0;
+  return clGetKernelWorkGroupInfo(k, hg_test_device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+}
+
+static void *open_gate(void *gate) {
+  clSetUserEventStatus((cl_event)gate, CL_COMPLETE);
+  return NULL;
+}
+
+/* Enqueues `k` behind a user event (`*gate`, still closed) and returns at once. On PoCL a
+ * stoppable launch runs in the thread that submits it (platform/enqueue_kernel.c): ungated, the
+ * enqueue itself would run the kernel to its end and a migration asked for after it would find
+ * nothing to stop. Gated, it runs in whichever thread opens the gate (open_gate). */
+static cl_int enqueue_gated(cl_context ctx, cl_command_queue q, cl_kernel k, size_t global, size_t local,
+                            cl_event *ev, cl_event *gate) {
+  cl_int err;
+  *gate = clCreateUserEvent(ctx, &err);
+  if (err != CL_SUCCESS)
+    return err;
+  err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 1, gate, ev);
+  if (err != CL_SUCCESS) {
+    clSetUserEventStatus(*gate, CL_COMPLETE);
+    clReleaseEvent(*gate);
+  }
+  return err;
+}
+
+/* Builds the context's programs on `to` too, by a round trip before any launch: a migration
+ * builds them on its target before it stops anything (the report's prepare phase, 50-70 ms for
+ * RISC-V here), longer than a PoCL launch that the RISC-V simulator can finish quickly. */
+static cl_int build_both(cl_context ctx, cl_backend_id_hetgpu from, cl_backend_id_hetgpu to) {
+  cl_int err = mg.migrate(ctx, to, 0, 0, NULL);
+  return err != CL_SUCCESS ? err : mg.migrate(ctx, from, 0, 0, NULL);
+}
+
 /* Migrates `ctx` to `target` at a safe point once `ev` runs, after `delay_ms`. */
 typedef struct mover {
   cl_context ctx;
@@ -72,11 +117,6 @@ typedef struct mover {
   cl_migration_report_hetgpu report;
 } mover;
 
-static void sleep_ms(unsigned ms) {
-  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
-
 static void *move_when_running(void *arg) {
   mover *m = arg;
   for (int i = 0; i < 20000 && mg_status(m->ev) > CL_RUNNING; i++)
@@ -86,111 +126,130 @@ static void *move_when_running(void *arg) {
   return NULL;
 }
 
-/* Runs `kernel` (args set by the caller) over `global`/`local` on `from`, moves it to `to` at a
- * safe point while it runs, and returns the report; the caller compares the buffer. */
-static cl_int run_and_move(cl_context ctx, cl_command_queue q, cl_kernel k, size_t global, size_t local,
-                           cl_backend_id_hetgpu to, unsigned delay_ms, cl_migration_report_hetgpu *report) {
-  cl_event ev;
-  cl_int err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &ev);
-  if (err != CL_SUCCESS)
-    return err;
-  mover m = {.ctx = ctx, .ev = ev, .target = to, .delay_ms = delay_ms};
-  pthread_t t;
-  pthread_create(&t, NULL, move_when_running, &m);
-  err = clWaitForEvents(1, &ev);
-  pthread_join(t, NULL);
-  clReleaseEvent(ev);
-  *report = m.report;
-  return err != CL_SUCCESS ? err : m.err;
-}
+/* One launch of grid_lcg or group_iter over `n` uints. */
+typedef struct launch_spec {
+  const char *kernel;
+  uint32_t n, rounds;
+  size_t global, local;
+} launch_spec;
 
-static void grid_case(cl_backend_id_hetgpu from, cl_backend_id_hetgpu to, uint32_t n, uint32_t rounds,
-                      unsigned delay_ms) {
+/* Runs `s` on `from` over `init` into `out`. With `to` != `from`: the launch is gated, a thread
+ * moves the context to `to` at a safe point `delay_ms` after the launch starts running, and the
+ * gate is opened only then, so the kernel runs while the migration is asked for; `*report` is
+ * the migration's. With `to` == `from` it runs unmigrated. */
+static cl_int run_spec(const launch_spec *s, const uint32_t *init, cl_backend_id_hetgpu from, cl_backend_id_hetgpu to,
+                       unsigned delay_ms, uint32_t *out, cl_migration_report_hetgpu *report) {
   cl_context ctx = hg_test_context();
-  CHECK_CL(mg.migrate(ctx, from, 0, 0, NULL));
+  cl_int err = mg.migrate(ctx, from, 0, 0, NULL);
   cl_command_queue q = hg_test_queue(ctx, 0);
   cl_program p = hg_test_build(ctx, sp_src, NULL);
-  cl_int err;
-  cl_kernel k = clCreateKernel(p, "grid_lcg", &err);
-  CHECK_CL(err);
-  uint32_t *want = mg_random_u32(n), *got = malloc(n * 4);
-  cl_mem buf = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, n * 4, want, &err);
-  CHECK_CL(err);
-  CHECK_CL(clSetKernelArg(k, 0, sizeof buf, &buf));
-  CHECK_CL(clSetKernelArg(k, 1, 4, &n));
-  CHECK_CL(clSetKernelArg(k, 2, 4, &rounds));
-  cl_migration_report_hetgpu r;
-  CHECK_CL(run_and_move(ctx, q, k, 1024, 64, to, delay_ms, &r));
-  printf("  grid_lcg %u x %u rounds: moved %u -> %u with %u kernel(s) stopped, quiesce %.3f ms\n", n, rounds,
-         r.source, r.target, r.kernels_stopped, r.quiesce_ns / 1e6);
-  CHECK(mg_backend_of(ctx) == to);
-  memset(got, 0xA5, n * 4);
-  CHECK_CL(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, n * 4, got, 0, NULL, NULL));
-  ref_grid_lcg(want, n, rounds);
-  CHECK_U32(got, want, n, "grid_lcg moved mid-flight");
+  cl_kernel k = clCreateKernel(p, s->kernel, err == CL_SUCCESS ? &err : NULL);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, s->n * 4, (void *)init, err == CL_SUCCESS ? &err : NULL);
+  if (err == CL_SUCCESS && !strcmp(s->kernel, "grid_lcg")) {
+    err = clSetKernelArg(k, 0, sizeof buf, &buf);
+    err |= clSetKernelArg(k, 1, 4, &s->n);
+    err |= clSetKernelArg(k, 2, 4, &s->rounds);
+  } else if (err == CL_SUCCESS) {
+    err = clSetKernelArg(k, 0, sizeof buf, &buf);
+    err |= clSetKernelArg(k, 1, s->local * 4, NULL);
+    err |= clSetKernelArg(k, 2, 4, &s->rounds);
+  }
+  if (err == CL_SUCCESS && to == from) {
+    err = clEnqueueNDRangeKernel(q, k, 1, NULL, &s->global, &s->local, 0, NULL, NULL);
+  } else if (err == CL_SUCCESS && (err = build_both(ctx, from, to)) == CL_SUCCESS &&
+             (err = wait_for_forms(k)) == CL_SUCCESS) {
+    cl_event ev, gate;
+    err = enqueue_gated(ctx, q, k, s->global, s->local, &ev, &gate);
+    if (err == CL_SUCCESS) {
+      mover m = {.ctx = ctx, .ev = ev, .target = to, .delay_ms = delay_ms};
+      pthread_t mt, gt;
+      pthread_create(&mt, NULL, move_when_running, &m);
+      pthread_create(&gt, NULL, open_gate, gate);
+      err = clWaitForEvents(1, &ev);
+      pthread_join(gt, NULL);
+      pthread_join(mt, NULL);
+      clReleaseEvent(gate);
+      clReleaseEvent(ev);
+      *report = m.report;
+      if (err == CL_SUCCESS)
+        err = m.err;
+      if (err == CL_SUCCESS && mg_backend_of(ctx) != to)
+        err = CL_INVALID_VALUE;
+    }
+  }
+  memset(out, 0xA5, s->n * 4);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer(q, buf, CL_TRUE, 0, s->n * 4, out, 0, NULL, NULL);
   clReleaseMemObject(buf);
   clReleaseKernel(k);
   clReleaseProgram(p);
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
-  free(want), free(got);
+  return err;
 }
 
-static void group_case(cl_backend_id_hetgpu from, cl_backend_id_hetgpu to, uint32_t n, uint32_t ls, uint32_t rounds,
-                       unsigned delay_ms) {
-  cl_context ctx = hg_test_context();
-  CHECK_CL(mg.migrate(ctx, from, 0, 0, NULL));
-  cl_command_queue q = hg_test_queue(ctx, 0);
-  cl_program p = hg_test_build(ctx, sp_src, NULL);
-  cl_int err;
-  cl_kernel k = clCreateKernel(p, "group_iter", &err);
-  CHECK_CL(err);
-  uint32_t *want = mg_random_u32(n), *got = malloc(n * 4);
-  cl_mem buf = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, n * 4, want, &err);
-  CHECK_CL(err);
-  CHECK_CL(clSetKernelArg(k, 0, sizeof buf, &buf));
-  CHECK_CL(clSetKernelArg(k, 1, ls * 4, NULL));
-  CHECK_CL(clSetKernelArg(k, 2, 4, &rounds));
-  cl_migration_report_hetgpu r;
-  CHECK_CL(run_and_move(ctx, q, k, n, ls, to, delay_ms, &r));
-  printf("  group_iter %u items, groups of %u, %u rounds: moved %u -> %u with %u kernel(s) stopped, quiesce %.3f ms\n",
-         n, ls, rounds, r.source, r.target, r.kernels_stopped, r.quiesce_ns / 1e6);
-  CHECK(mg_backend_of(ctx) == to);
-  memset(got, 0xA5, n * 4);
-  CHECK_CL(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, n * 4, got, 0, NULL, NULL));
-  ref_group_iter(want, n, ls, rounds);
-  CHECK_U32(got, want, n, "group_iter moved mid-flight");
-  clReleaseMemObject(buf);
-  clReleaseKernel(k);
-  clReleaseProgram(p);
-  clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
-  free(want), free(got);
+/* `s` moved `from` -> `to` mid-flight against the same launch unmigrated on `from` and the host;
+ * the report must show the launch stopped on `from` and resumed on `to`. */
+static void moved_case(const launch_spec *s, cl_backend_id_hetgpu from, cl_backend_id_hetgpu to, unsigned delay_ms) {
+  uint32_t *init = mg_random_u32(s->n), *want = malloc(s->n * 4), *plain = malloc(s->n * 4), *got = malloc(s->n * 4);
+  memcpy(want, init, s->n * 4);
+  if (!strcmp(s->kernel, "grid_lcg"))
+    ref_grid_lcg(want, s->n, s->rounds);
+  else
+    ref_group_iter(want, s->n, (uint32_t)s->local, s->rounds);
+  CHECK_CL(run_spec(s, init, from, from, 0, plain, NULL));
+  CHECK_U32(plain, want, s->n, "%s unmigrated on backend %u against the host", s->kernel, from);
+  cl_migration_report_hetgpu r = {0};
+  CHECK_CL(run_spec(s, init, from, to, delay_ms, got, &r));
+  printf("  %s %u x %u rounds: moved %u -> %u with %u kernel(s) stopped, prepare %.3f ms, quiesce %.3f ms\n",
+         s->kernel, s->n, s->rounds, r.source, r.target, r.kernels_stopped, r.prepare_ns / 1e6, r.quiesce_ns / 1e6);
+  CHECK_U32(got, plain, s->n, "%s moved mid-flight %u -> %u against the same launch unmigrated", s->kernel, from, to);
+  /* otherwise the launch ended before the migration and nothing here was stopped or resumed */
+  CHECK_MSG(r.source == from && r.target == to && r.kernels_stopped >= 1,
+            "%s was not stopped mid-flight: moved %u -> %u with %u kernel(s) stopped", s->kernel, r.source, r.target,
+            r.kernels_stopped);
+  free(init), free(want), free(plain), free(got);
 }
+
+/* Sizes: long enough on PoCL that a stop asked for once the launch runs lands inside it, short
+ * enough that the RISC-V simulator (far slower) runs the rest, or the whole unmigrated run, in a
+ * few seconds. */
+static const launch_spec grid_pocl = {"grid_lcg", 8192, 3000, 1024, 64};
+static const launch_spec grid_riscv = {"grid_lcg", 8192, 3000, 1024, 64};
+static const launch_spec group_pocl = {"group_iter", 2048, 4000, 2048, 64};
+static const launch_spec group_riscv = {"group_iter", 2048, 4000, 2048, 64};
 
 HG_TEST(grid_loop_vendor_to_riscv) {
   MG_REQUIRE();
-  grid_case(mg_vendor, mg_riscv, 8192, 3000, 20);
+  moved_case(&grid_pocl, mg_vendor, mg_riscv, 2);
 }
 
 HG_TEST(grid_loop_riscv_to_vendor) {
   MG_REQUIRE();
-  grid_case(mg_riscv, mg_vendor, 8192, 3000, 50);
+  moved_case(&grid_riscv, mg_riscv, mg_vendor, 50);
 }
 
 HG_TEST(barrier_loop_vendor_to_riscv) {
   MG_REQUIRE();
-  group_case(mg_vendor, mg_riscv, 2048, 64, 4000, 20);
+  moved_case(&group_pocl, mg_vendor, mg_riscv, 2);
 }
 
 HG_TEST(barrier_loop_riscv_to_vendor) {
   MG_REQUIRE();
-  group_case(mg_riscv, mg_vendor, 2048, 64, 4000, 50);
+  moved_case(&group_riscv, mg_riscv, mg_vendor, 50);
 }
 
-/* Back and forth: the launch is moved several times while it runs. */
+/* Back and forth: the launch is moved several times while it runs; it must be stopped at least
+ * once on each backend. */
 HG_TEST(grid_loop_back_and_forth) {
   MG_REQUIRE();
+  const launch_spec s = {"grid_lcg", 4096, 20000, 512, 64};
+  uint32_t *init = mg_random_u32(s.n), *want = malloc(s.n * 4), *plain = malloc(s.n * 4), *got = malloc(s.n * 4);
+  memcpy(want, init, s.n * 4);
+  ref_grid_lcg(want, s.n, s.rounds);
+  CHECK_CL(run_spec(&s, init, mg_vendor, mg_vendor, 0, plain, NULL));
+  CHECK_U32(plain, want, s.n, "grid_lcg unmigrated on PoCL against the host");
+
   cl_context ctx = hg_test_context();
   CHECK_CL(mg.migrate(ctx, mg_vendor, 0, 0, NULL));
   cl_command_queue q = hg_test_queue(ctx, 0);
@@ -198,39 +257,49 @@ HG_TEST(grid_loop_back_and_forth) {
   cl_int err;
   cl_kernel k = clCreateKernel(p, "grid_lcg", &err);
   CHECK_CL(err);
-  uint32_t n = 4096, rounds = 20000;
-  uint32_t *want = mg_random_u32(n), *got = malloc(n * 4);
-  cl_mem buf = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, n * 4, want, &err);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, s.n * 4, init, &err);
   CHECK_CL(err);
   CHECK_CL(clSetKernelArg(k, 0, sizeof buf, &buf));
-  CHECK_CL(clSetKernelArg(k, 1, 4, &n));
-  CHECK_CL(clSetKernelArg(k, 2, 4, &rounds));
-  size_t global = 512, local = 64;
-  cl_event ev;
-  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &ev));
-  while (mg_status(ev) > CL_RUNNING)
+  CHECK_CL(clSetKernelArg(k, 1, 4, &s.n));
+  CHECK_CL(clSetKernelArg(k, 2, 4, &s.rounds));
+  CHECK_CL(build_both(ctx, mg_vendor, mg_riscv));
+  CHECK_CL(wait_for_forms(k));
+  cl_event ev, gate;
+  CHECK_CL(enqueue_gated(ctx, q, k, s.global, s.local, &ev, &gate));
+  pthread_t gt;
+  pthread_create(&gt, NULL, open_gate, gate);
+  for (int i = 0; i < 20000 && mg_status(ev) > CL_RUNNING; i++)
     sleep_ms(1);
-  unsigned stopped = 0, moves = 0;
-  for (int i = 0; i < 6 && mg_status(ev) != CL_COMPLETE; i++) {
-    sleep_ms(15);
-    cl_migration_report_hetgpu r;
-    CHECK_CL(mg.migrate(ctx, i % 2 ? mg_vendor : mg_riscv, CL_MIGRATE_AT_SAFE_POINT_HETGPU, 0, &r));
-    stopped += r.kernels_stopped;
+  /* stops per direction: [0] on PoCL, moved to RISC-V; [1] on RISC-V, moved to PoCL */
+  unsigned stopped[2] = {0, 0}, moves = 0;
+  cl_int merr = CL_SUCCESS;
+  for (int i = 0; i < 6 && merr == CL_SUCCESS && mg_status(ev) != CL_COMPLETE; i++) {
+    sleep_ms(i ? 15 : 2);
+    cl_migration_report_hetgpu r = {0};
+    merr = mg.migrate(ctx, i % 2 ? mg_vendor : mg_riscv, CL_MIGRATE_AT_SAFE_POINT_HETGPU, 0, &r);
+    stopped[r.target == mg_vendor] += r.kernels_stopped;
     moves++;
   }
-  CHECK_CL(clWaitForEvents(1, &ev));
+  cl_int werr = clWaitForEvents(1, &ev);
+  pthread_join(gt, NULL);
+  clReleaseEvent(gate);
   clReleaseEvent(ev);
-  printf("  %u moves, %u of them stopped the kernel mid-flight\n", moves, stopped);
-  memset(got, 0xA5, n * 4);
-  CHECK_CL(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, n * 4, got, 0, NULL, NULL));
-  ref_grid_lcg(want, n, rounds);
-  CHECK_U32(got, want, n, "grid_lcg moved %u times", moves);
+  CHECK_CL(merr);
+  CHECK_CL(werr);
+  printf("  %u moves: stopped %u time(s) on PoCL -> RISC-V, %u time(s) on RISC-V -> PoCL\n", moves, stopped[0],
+         stopped[1]);
+  memset(got, 0xA5, s.n * 4);
+  CHECK_CL(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, s.n * 4, got, 0, NULL, NULL));
+  CHECK_U32(got, plain, s.n, "grid_lcg moved %u times against the same launch unmigrated", moves);
+  CHECK_MSG(stopped[0] >= 1 && stopped[1] >= 1,
+            "the launch was not stopped both ways: %u stop(s) PoCL -> RISC-V, %u RISC-V -> PoCL", stopped[0],
+            stopped[1]);
   clReleaseMemObject(buf);
   clReleaseKernel(k);
   clReleaseProgram(p);
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
-  free(want), free(got);
+  free(init), free(want), free(plain), free(got);
 }
 
 /* ---- a checkpoint of a running kernel, restored by another process on the other backend ---- */
@@ -265,13 +334,20 @@ HG_TEST(checkpoint_process_a) {
   clSetKernelArg(k, 0, sizeof buf, &buf);
   clSetKernelArg(k, 1, 4, &n);
   clSetKernelArg(k, 2, 4, &rounds);
-  size_t global = 512, local = 64;
-  cl_event ev = NULL;
+  cl_event ev = NULL, gate = NULL;
   if (err == CL_SUCCESS)
-    err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &ev);
-  while (err == CL_SUCCESS && mg_status(ev) > CL_RUNNING)
+    err = wait_for_forms(k);
+  /* gated so the launch runs in a thread of its own and this one takes the checkpoint */
+  if (err == CL_SUCCESS)
+    err = enqueue_gated(ctx, q, k, 512, 64, &ev, &gate);
+  pthread_t gt;
+  if (err == CL_SUCCESS)
+    pthread_create(&gt, NULL, open_gate, gate);
+  for (int i = 0; err == CL_SUCCESS && i < 20000 && mg_status(ev) > CL_RUNNING; i++)
     sleep_ms(1);
   sleep_ms(30);
+  if (err == CL_SUCCESS && mg_status(ev) != CL_RUNNING)
+    err = CL_INVALID_EVENT; /* ended before the checkpoint: nothing would be captured in flight */
   if (err == CL_SUCCESS)
     err = mg.checkpoint(ctx, getenv("HG_SP_SNAPSHOT"), CL_CHECKPOINT_AT_SAFE_POINT_HETGPU, 0);
   fprintf(out, err == CL_SUCCESS ? "ok\n" : "fail %d\n", err);
@@ -314,6 +390,9 @@ HG_TEST(running_kernel_checkpoint) {
   if (in)
     fclose(in);
   CHECK_MSG(got_line && !strcmp(line, "ok\n"), "process A: '%s' (exit status %#x)", got_line ? line : "nothing", status);
+  /* otherwise process A's launch was waited for, not stopped, and the restore resumes nothing */
+  CHECK_MSG(mg_snapshot_has_kernel_state(snap), "the snapshot has no KERNEL_STATE section: the running kernel was not "
+                                                "stopped at the checkpoint");
 
   /* here: restore on RISC-V; the stopped launch runs on by itself */
   cl_int err;
@@ -331,9 +410,14 @@ HG_TEST(running_kernel_checkpoint) {
   srand(seed);
   for (uint32_t i = 0; i < CK_N; i++)
     want[i] = (uint32_t)rand() * 2654435761u;
+  uint32_t *plain = malloc(CK_N * 4);
+  const launch_spec s = {"grid_lcg", CK_N, CK_ROUNDS, 512, 64};
+  CHECK_CL(run_spec(&s, want, mg_vendor, mg_vendor, 0, plain, NULL));
   ref_grid_lcg(want, CK_N, CK_ROUNDS);
-  CHECK_U32(got, want, CK_N, "a kernel checkpointed running on PoCL, finished on RISC-V in another process");
+  CHECK_U32(plain, want, CK_N, "grid_lcg unmigrated on PoCL against the host");
+  CHECK_U32(got, plain, CK_N, "a kernel checkpointed running on PoCL, finished on RISC-V in another process, against "
+                              "the same launch unmigrated");
   unlink(snap);
-  free(got), free(want);
+  free(got), free(want), free(plain);
   mg_release_restored(ctx);
 }
