@@ -60,6 +60,11 @@ struct hg_command {
   /* The asynchronous form of run (may be NULL): CL_SUCCESS with *token set (NULL when the work
    * is already done), or an error with nothing pending. */
   cl_int (*submit)(hg_command *cmd, hg_token **token);
+  /* Optional, with submit: true when submitting this command will run it to its end where it is
+   * submitted (a stoppable kernel launch). The engine then hands it, and what follows it on the
+   * queue, to the queue's worker, so the application's enqueue returns at once. Asked once,
+   * just before the submission, on the thread that would submit. */
+  bool (*submit_blocks)(hg_command *cmd);
   /* Releases what the payload holds (retained buffers, copies of arguments); may be NULL. */
   void (*cleanup)(hg_command *cmd);
 

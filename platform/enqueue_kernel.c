@@ -48,6 +48,8 @@ typedef struct kernel_command {
   hg_kernel_arg *args; /* snapshot: values copied, buffers retained */
   hg_ir_ndrange_state *resume; /* where it stopped at safe points (NULL: from the start) */
   bool stopped_once;           /* HETGPU_STOP_AFTER stops a launch once */
+  uint8_t form;                /* its next launch's form as kernel_command_blocks decided it:
+                                  FORM_STOPPABLE, FORM_PLAIN, 0 not decided */
   uint64_t ran_ns;             /* host time its stoppable runs took so far (the time limit's) */
 } kernel_command;
 
@@ -90,6 +92,28 @@ static bool take_plain_launch(cl_kernel kernel) {
   while (n && !atomic_compare_exchange_weak(&kernel->plain_launches, &n, n - 1))
     ;
   return n != 0;
+}
+
+/* Whether the launch runs in its stoppable form on be: always to resume or under a time limit,
+ * else unless the kernel has plain launches to take. Decided once per launch: by
+ * kernel_command_blocks before the submission when the engine asks, else here. */
+enum { FORM_PLAIN = 1, FORM_STOPPABLE = 2 };
+static bool launch_stoppable(kernel_command *kc, hg_backend *be) {
+  bool stoppable = kc->form ? kc->form == FORM_STOPPABLE
+                            : kc->resume || hg_kernel_timeout_ns() || !take_plain_launch(kc->kernel);
+  kc->form = 0;
+  return stoppable && be->ops->kernel_run && hg_safepoints_enabled();
+}
+
+/* The engine asks before submitting a launch: a stoppable one runs to its end (or its stop)
+ * where it is submitted, so it goes to the queue's worker, not the application's enqueue. */
+static bool kernel_command_blocks(hg_command *c) {
+  kernel_command *kc = (kernel_command *)c;
+  hg_backend *be = hg_context_backend(c->queue->context);
+  if (!be->ops->kernel_run || !hg_safepoints_enabled())
+    return false;
+  kc->form = kc->resume || hg_kernel_timeout_ns() || !take_plain_launch(kc->kernel) ? FORM_STOPPABLE : FORM_PLAIN;
+  return kc->form == FORM_STOPPABLE;
 }
 
 /* Runs the launch in its stoppable form, from kc->resume, polling a request of its own (which a
@@ -216,8 +240,7 @@ static cl_int kernel_command_launch(hg_command *c, hg_token **token) {
   /* Decided as the launch is handed to the backend, after the launches before it have set the
    * kernel's count of plain launches (decided at enqueue, a burst of launches enqueued behind a
    * first stoppable one was all stoppable: 37% of bench-kernels' launches on the H200). */
-  bool stoppable = be->ops->kernel_run && hg_safepoints_enabled() &&
-                   (kc->resume || hg_kernel_timeout_ns() || !take_plain_launch(kc->kernel));
+  bool stoppable = launch_stoppable(kc, be);
   if (kc->resume && !stoppable) {
     err = CL_INVALID_OPERATION; /* a stopped launch only moves to backends that resume (migrate.c) */
   } else if (stoppable) {
@@ -463,10 +486,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
   kc->kernel = kernel;
   cmd->run = kernel_command_run;
   /* plain launches are submitted without waiting; a stoppable one runs synchronously where it
-   * is submitted (kernel_command_launch): stopped, it must be the last thing the backend was
-   * given, so nothing queued behind it has run. Under a time limit every launch is stoppable
-   * (a plain one on a vendor backend could not be stopped). */
+   * is submitted (kernel_command_launch), which is the queue's worker (kernel_command_blocks):
+   * stopped, it must be the last thing the backend was given, so nothing queued behind it has
+   * run. Under a time limit every launch is stoppable (a plain one on a vendor backend could not
+   * be stopped). */
   cmd->submit = kernel_command_submit;
+  cmd->submit_blocks = kernel_command_blocks;
   cmd->cleanup = kernel_command_cleanup;
   return hg_command_submit(cmd, event, false);
 }

@@ -44,6 +44,7 @@ struct _cl_command_queue {
   uint64_t done_seq;     /* stream entries up to this position are complete */
   cl_ulong last_end;     /* END of the latest command, stream or synchronous (profiling) */
   bool submitting;       /* a thread is handing the submit list to the stream */
+  bool submit_on_worker; /* the submit list's head blocks: the worker goes on submitting */
   bool completing;       /* the completion role: one thread completes stream entries, in order */
   unsigned drivers;      /* threads waiting for an entry that complete the stream themselves */
   unsigned role_waiters; /* threads waiting on cond for the completion role */

@@ -388,6 +388,51 @@ static bool stream_append_locked(cl_command_queue q, hg_command *c) {
   return worker_ensure(q);
 }
 
+/* The queue whose worker this thread is (NULL on other threads). */
+static _Thread_local cl_command_queue worker_of;
+
+/* Hands the submit list to the backend in order (q->lock held, q->submitting set by the caller).
+ * On a thread other than the queue's worker, a command whose submission blocks stops the loop:
+ * the worker goes on from it (q->submit_on_worker) and q->submitting stays set for it. Returns
+ * whether that happened; *no_worker: an entry found no worker to complete it. */
+static bool submit_list_locked(cl_command_queue q, bool *no_worker) {
+  for (hg_command *c; (c = q->submit_head);) {
+    if (worker_of != q && c->submit_blocks && !atomic_load_explicit(&c->dep_failed, memory_order_relaxed)) {
+      pthread_mutex_unlock(&q->lock); /* c stays the head: other threads only append */
+      bool blocks = c->submit_blocks(c);
+      pthread_mutex_lock(&q->lock);
+      if (blocks && worker_ensure(q)) {
+        q->submit_on_worker = true;
+        return true;
+      }
+    }
+    q->submit_head = c->next;
+    if (!q->submit_head)
+      q->submit_tail = NULL;
+    pthread_mutex_unlock(&q->lock);
+    stream_one(c);
+    pthread_mutex_lock(&q->lock);
+    c->streamed = true;
+    hg_command *successor = c->successor;
+    c->successor = NULL;
+    if (!c->token && !q->stream_head && !q->completing) {
+      /* nothing pending before it or in it: complete it here */
+      q->completing = true;
+      c->stream_holds = 1;
+      stream_finish(q, c);
+      role_release(q);
+    } else if (!stream_append_locked(q, c)) {
+      *no_worker = true;
+    }
+    if (successor) {
+      pthread_mutex_unlock(&q->lock);
+      hg_engine_dep_done(successor, false); /* joins the submit list: this loop submits it */
+      pthread_mutex_lock(&q->lock);
+    }
+  }
+  return false;
+}
+
 /* A stream command is ready: it joins the submit list, and unless another thread is already
  * submitting for this queue, this thread hands the list to the backend in order. */
 static void stream_push(hg_command *cmd) {
@@ -406,32 +451,8 @@ static void stream_push(hg_command *cmd) {
   hg_queue_hold(q); /* this thread may hold nothing else of the queue once its commands are freed */
   q->submitting = true;
   bool no_worker = false;
-  for (hg_command *c; (c = q->submit_head);) {
-    q->submit_head = c->next;
-    if (!q->submit_head)
-      q->submit_tail = NULL;
-    pthread_mutex_unlock(&q->lock);
-    stream_one(c);
-    pthread_mutex_lock(&q->lock);
-    c->streamed = true;
-    hg_command *successor = c->successor;
-    c->successor = NULL;
-    if (!c->token && !q->stream_head && !q->completing) {
-      /* nothing pending before it or in it: complete it here */
-      q->completing = true;
-      c->stream_holds = 1;
-      stream_finish(q, c);
-      role_release(q);
-    } else if (!stream_append_locked(q, c)) {
-      no_worker = true;
-    }
-    if (successor) {
-      pthread_mutex_unlock(&q->lock);
-      hg_engine_dep_done(successor, false); /* joins the submit list: this loop submits it */
-      pthread_mutex_lock(&q->lock);
-    }
-  }
-  q->submitting = false;
+  if (!submit_list_locked(q, &no_worker))
+    q->submitting = false;
   if (no_worker && !q->worker_running) {
     /* No thread to be had: complete the stream here rather than never. */
     while (q->stream_tail) {
@@ -615,8 +636,16 @@ static void worker_sleep_until(cl_command_queue q, cl_ulong until) {
 
 static void *worker_main(void *arg) {
   cl_command_queue q = arg;
+  worker_of = q;
   pthread_mutex_lock(&q->lock);
   for (;;) {
+    if (q->submit_on_worker) { /* an application thread left it a blocking submission */
+      q->submit_on_worker = false;
+      bool no_worker = false;
+      submit_list_locked(q, &no_worker);
+      q->submitting = false;
+      continue;
+    }
     hg_command *cmd = q->ready_head;
     if (cmd) {
       q->ready_head = cmd->next;
