@@ -94,14 +94,19 @@ static bool take_plain_launch(cl_kernel kernel) {
   return n != 0;
 }
 
-/* Whether the launch runs in its stoppable form on be: always to resume or under a time limit,
- * else unless the kernel has plain launches to take. Decided once per launch: by
- * kernel_command_blocks before the submission when the engine asks, else here. */
+/* The form of the command's next launch, decided once per launch (by kernel_command_blocks
+ * before the submission when the engine asks, else by the launch): stoppable to resume or under
+ * a time limit, else unless the kernel has plain launches to take. */
 enum { FORM_PLAIN = 1, FORM_STOPPABLE = 2 };
+static uint8_t launch_form(kernel_command *kc) {
+  if (!kc->form)
+    kc->form = kc->resume || hg_kernel_timeout_ns() || !take_plain_launch(kc->kernel) ? FORM_STOPPABLE : FORM_PLAIN;
+  return kc->form;
+}
+
 static bool launch_stoppable(kernel_command *kc, hg_backend *be) {
-  bool stoppable = kc->form ? kc->form == FORM_STOPPABLE
-                            : kc->resume || hg_kernel_timeout_ns() || !take_plain_launch(kc->kernel);
-  kc->form = 0;
+  bool stoppable = launch_form(kc) == FORM_STOPPABLE;
+  kc->form = 0; /* the next launch (a resume) decides again */
   return stoppable && be->ops->kernel_run && hg_safepoints_enabled();
 }
 
@@ -110,10 +115,7 @@ static bool launch_stoppable(kernel_command *kc, hg_backend *be) {
 static bool kernel_command_blocks(hg_command *c) {
   kernel_command *kc = (kernel_command *)c;
   hg_backend *be = hg_context_backend(c->queue->context);
-  if (!be->ops->kernel_run || !hg_safepoints_enabled())
-    return false;
-  kc->form = kc->resume || hg_kernel_timeout_ns() || !take_plain_launch(kc->kernel) ? FORM_STOPPABLE : FORM_PLAIN;
-  return kc->form == FORM_STOPPABLE;
+  return be->ops->kernel_run && hg_safepoints_enabled() && launch_form(kc) == FORM_STOPPABLE;
 }
 
 /* Runs the launch in its stoppable form, from kc->resume, polling a request of its own (which a
