@@ -178,3 +178,13 @@ bool mg_snapshot_has_kernel_state(const char *path) {
     fclose(f);
   return found;
 }
+
+cl_int mg_wait_for_forms(cl_kernel k) {
+  size_t wg = 0;
+  return clGetKernelWorkGroupInfo(k, hg_test_device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+}
+
+cl_int mg_build_both(cl_context ctx, cl_backend_id_hetgpu from, cl_backend_id_hetgpu to) {
+  cl_int err = mg.migrate(ctx, to, 0, 0, NULL);
+  return err != CL_SUCCESS ? err : mg.migrate(ctx, from, 0, 0, NULL);
+}

@@ -61,6 +61,15 @@ void mg_ref_stencil(const uint32_t *in, uint32_t *out, size_t n, uint32_t add);
 /* Whether the checkpoint file at `path` holds a KERNEL_STATE section (tag 7,
  * docs/snapshot-format.md): a launch was written stopped in flight, not waited for. */
 bool mg_snapshot_has_kernel_state(const char *path);
+/* Waits until `k` has its stoppable forms. On PoCL a program's forms are built after it in the
+ * background (docs/opencl-c-safe-points.md); until then its launches run plain and no migration
+ * can stop them. CL_KERNEL_WORK_GROUP_SIZE is the smallest over the forms, so asking for it
+ * waits for them (builds them if need be). */
+cl_int mg_wait_for_forms(cl_kernel k);
+/* Builds the context's programs on `to` too, by a round trip before any launch: a migration
+ * builds them on its target before it stops anything (the report's prepare phase, 50-70 ms for
+ * RISC-V here), longer than a PoCL launch the RISC-V simulator can finish quickly. */
+cl_int mg_build_both(cl_context ctx, cl_backend_id_hetgpu from, cl_backend_id_hetgpu to);
 
 /* Index of the first differing uint, or (size_t)-1. */
 size_t mg_first_diff(const uint32_t *a, const uint32_t *b, size_t n);

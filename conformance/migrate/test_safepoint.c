@@ -67,15 +67,6 @@ static void sleep_ms(unsigned ms) {
   nanosleep(&ts, NULL);
 }
 
-/* Waits until `k` has its stoppable forms. On PoCL a program of buffer kernels reaches the vendor
- * as SPIR and its forms are built afterwards in the background (docs/opencl-c-safe-points.md);
- * until then its launches run plain and no migration can stop them. CL_KERNEL_WORK_GROUP_SIZE is
- * the smallest over the forms, so asking for it waits for them (builds them if need be). */
-static cl_int wait_for_forms(cl_kernel k) {
-  size_t wg = 0;
-  return clGetKernelWorkGroupInfo(k, hg_test_device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-}
-
 static void *open_gate(void *gate) {
   clSetUserEventStatus((cl_event)gate, CL_COMPLETE);
   return NULL;
@@ -97,14 +88,6 @@ static cl_int enqueue_gated(cl_context ctx, cl_command_queue q, cl_kernel k, siz
     clReleaseEvent(*gate);
   }
   return err;
-}
-
-/* Builds the context's programs on `to` too, by a round trip before any launch: a migration
- * builds them on its target before it stops anything (the report's prepare phase, 50-70 ms for
- * RISC-V here), longer than a PoCL launch that the RISC-V simulator can finish quickly. */
-static cl_int build_both(cl_context ctx, cl_backend_id_hetgpu from, cl_backend_id_hetgpu to) {
-  cl_int err = mg.migrate(ctx, to, 0, 0, NULL);
-  return err != CL_SUCCESS ? err : mg.migrate(ctx, from, 0, 0, NULL);
 }
 
 /* Migrates `ctx` to `target` at a safe point once `ev` runs, after `delay_ms`. */
@@ -156,8 +139,8 @@ static cl_int run_spec(const launch_spec *s, const uint32_t *init, cl_backend_id
   }
   if (err == CL_SUCCESS && to == from) {
     err = clEnqueueNDRangeKernel(q, k, 1, NULL, &s->global, &s->local, 0, NULL, NULL);
-  } else if (err == CL_SUCCESS && (err = build_both(ctx, from, to)) == CL_SUCCESS &&
-             (err = wait_for_forms(k)) == CL_SUCCESS) {
+  } else if (err == CL_SUCCESS && (err = mg_build_both(ctx, from, to)) == CL_SUCCESS &&
+             (err = mg_wait_for_forms(k)) == CL_SUCCESS) {
     cl_event ev, gate;
     err = enqueue_gated(ctx, q, k, s->global, s->local, &ev, &gate);
     if (err == CL_SUCCESS) {
@@ -262,8 +245,8 @@ HG_TEST(grid_loop_back_and_forth) {
   CHECK_CL(clSetKernelArg(k, 0, sizeof buf, &buf));
   CHECK_CL(clSetKernelArg(k, 1, 4, &s.n));
   CHECK_CL(clSetKernelArg(k, 2, 4, &s.rounds));
-  CHECK_CL(build_both(ctx, mg_vendor, mg_riscv));
-  CHECK_CL(wait_for_forms(k));
+  CHECK_CL(mg_build_both(ctx, mg_vendor, mg_riscv));
+  CHECK_CL(mg_wait_for_forms(k));
   cl_event ev, gate;
   CHECK_CL(enqueue_gated(ctx, q, k, s.global, s.local, &ev, &gate));
   pthread_t gt;
@@ -336,7 +319,7 @@ HG_TEST(checkpoint_process_a) {
   clSetKernelArg(k, 2, 4, &rounds);
   cl_event ev = NULL, gate = NULL;
   if (err == CL_SUCCESS)
-    err = wait_for_forms(k);
+    err = mg_wait_for_forms(k);
   /* gated so the launch runs in a thread of its own and this one takes the checkpoint */
   if (err == CL_SUCCESS)
     err = enqueue_gated(ctx, q, k, 512, 64, &ev, &gate);
