@@ -123,6 +123,19 @@ static uint32_t index_of(void *const *list, uint32_t n, const void *obj) {
   return HG_SNAP_NONE;
 }
 
+/* Makes room for one more element after `count` in the growing array *arr of *cap elements. */
+static bool room_for_one(void **arr, uint32_t *cap, uint32_t count, size_t elem) {
+  if (count < *cap)
+    return true;
+  uint32_t grown_cap = *cap ? 2 * *cap : 4;
+  void *grown = realloc(*arr, grown_cap * elem);
+  if (!grown)
+    return false;
+  *arr = grown;
+  *cap = grown_cap;
+  return true;
+}
+
 /* The mem id of a buffer or image argument (images follow the buffers: hg_snap_image.id). */
 static uint32_t mem_id_of(const capture *c, cl_mem mem) {
   if (!mem->image)
@@ -139,14 +152,8 @@ static uint32_t sampler_id_of(capture *c, const uint8_t *value) {
   for (uint32_t i = 0; i < c->snap.num_samplers; i++)
     if (c->samplers[i].bits == bits)
       return i;
-  if (c->snap.num_samplers == c->cap_samplers) {
-    uint32_t cap = c->cap_samplers ? 2 * c->cap_samplers : 4;
-    hg_snap_sampler *grown = realloc(c->samplers, cap * sizeof *grown);
-    if (!grown)
-      return HG_SNAP_NONE;
-    c->samplers = grown;
-    c->cap_samplers = cap;
-  }
+  if (!room_for_one((void **)&c->samplers, &c->cap_samplers, c->snap.num_samplers, sizeof *c->samplers))
+    return HG_SNAP_NONE;
   uint32_t id = c->snap.num_samplers++;
   c->samplers[id] = (hg_snap_sampler){.id = id, .bits = bits};
   return id;
@@ -226,14 +233,8 @@ static cl_int capture_running(hg_command *cmd, void *arg) {
   uint32_t k = index_of((void *const *)c->kobjs, s->num_kernels, kernel);
   if (q == HG_SNAP_NONE || k == HG_SNAP_NONE)
     return CL_INVALID_OPERATION; /* its kernel object was released: the file could not name it */
-  if (s->num_running == c->cap_running) {
-    uint32_t cap = c->cap_running ? 2 * c->cap_running : 4;
-    hg_snap_running *grown = realloc(c->running, cap * sizeof *grown);
-    if (!grown)
-      return CL_OUT_OF_HOST_MEMORY;
-    c->running = grown;
-    c->cap_running = cap;
-  }
+  if (!room_for_one((void **)&c->running, &c->cap_running, s->num_running, sizeof *c->running))
+    return CL_OUT_OF_HOST_MEMORY;
   const hg_ir_function *f = hg_kernel_function(kernel);
   hg_snap_kernel_arg *sa = calloc(f->num_params ? f->num_params : 1, sizeof *sa);
   if (!sa)

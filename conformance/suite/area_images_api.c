@@ -16,14 +16,6 @@ static const cl_mem_object_type TYPES[] = {CL_MEM_OBJECT_IMAGE1D,       CL_MEM_O
 
 static size_t rnd(size_t n) { return n ? (size_t)(suite_rand64() % n) : 0; }
 
-static bool no_images(void) {
-  cl_bool yes = CL_FALSE;
-  clGetDeviceInfo(S.device, CL_DEVICE_IMAGE_SUPPORT, sizeof yes, &yes, NULL);
-  if (!yes)
-    suite_skip("the device reports no image support");
-  return !yes;
-}
-
 /* A crash would cost the rest of the area: PoCL 3.1 itself dies (SIGSEGV) in clEnqueueFillImage
  * and clEnqueueCopyImageToBuffer on a 1D buffer image (docs/conformance.md), so those tests skip
  * on PoCL directly; through hetGPU they run. */
@@ -113,7 +105,7 @@ static bool same_all(const im_shape *s, cl_mem img, uint8_t *model, const char *
 /* ---- formats ---- */
 
 SUITE_TEST(images_api, required_formats) {
-  if (no_images())
+  if (im_no_images())
     return;
   static const cl_mem_flags FLAGS[] = {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE};
   for (int t = 0; t < NUM_TYPES; t++)
@@ -146,7 +138,7 @@ SUITE_TEST(images_api, required_formats) {
  * clGetImageInfo, and the contents read back. */
 static void create_and_info(const void *arg) {
   cl_mem_object_type type = *(const cl_mem_object_type *)arg;
-  if (no_images())
+  if (im_no_images())
     return;
   for (int f = 0; f < im_required_count && !suite_failed(); f++) {
     if (!im_supported(type, &im_required_formats[f]))
@@ -218,7 +210,7 @@ static void create_and_info(const void *arg) {
 /* Random writes (blocking and not) and reads of random boxes with random host pitches. */
 static void write_read(const void *arg) {
   cl_mem_object_type type = *(const cl_mem_object_type *)arg;
-  if (no_images())
+  if (im_no_images())
     return;
   for (int f = 0; f < im_required_count && !suite_failed(); f++) {
     if (!im_supported(type, &im_required_formats[f]))
@@ -270,7 +262,7 @@ static void write_read(const void *arg) {
  * that do not overlap; image -> buffer and buffer -> image at random buffer offsets. */
 static void copies(const void *arg) {
   cl_mem_object_type type = *(const cl_mem_object_type *)arg;
-  if (no_images() || pocl_crashes(type, "clEnqueueCopyImageToBuffer"))
+  if (im_no_images() || pocl_crashes(type, "clEnqueueCopyImageToBuffer"))
     return;
   for (int f = 0; f < im_required_count && !suite_failed(); f++) {
     if (!im_supported(type, &im_required_formats[f]))
@@ -346,7 +338,7 @@ static void copies(const void *arg) {
 /* clEnqueueFillImage with a random color over a random box: each pixel inside is the color
  * converted as the specification says (checked by the test's own conversion), outside unchanged. */
 static void fill_formats(cl_mem_object_type type, bool normalized) {
-  if (no_images())
+  if (im_no_images())
     return;
   if (pocl_crashes(type, "clEnqueueFillImage"))
     return;
@@ -412,7 +404,7 @@ static void fills_normalized(const void *arg) { fill_formats(*(const cl_mem_obje
  * pitches) and for writing (new random pixels, then the whole image read back). */
 static void maps(const void *arg) {
   cl_mem_object_type type = *(const cl_mem_object_type *)arg;
-  if (no_images())
+  if (im_no_images())
     return;
   for (int f = 0; f < im_required_count && !suite_failed(); f++) {
     if (!im_supported(type, &im_required_formats[f]))
@@ -462,7 +454,7 @@ static void maps(const void *arg) {
  * image's box is one slice or layer of the other; everything is a box in the generic (x, y, z)
  * space, where a 2D array's layer and a 3D image's slice are both z. */
 SUITE_TEST(images_api, copy_across_types) {
-  if (no_images())
+  if (im_no_images())
     return;
   static const cl_mem_object_type PAIRS[][2] = {
       {CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D},       {CL_MEM_OBJECT_IMAGE3D, CL_MEM_OBJECT_IMAGE2D},
@@ -508,7 +500,7 @@ SUITE_TEST(images_api, copy_across_types) {
  * over a sub-buffer at a random multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN, and the parent
  * buffer is what the host writes and reads. */
 static void buffer_sharing(bool sub) {
-  if (no_images())
+  if (im_no_images())
     return;
   cl_uint align_bits = 0;
   clGetDeviceInfo(S.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
@@ -590,7 +582,7 @@ SUITE_TEST(images_api, buffer_image_sharing_sub_buffer) { buffer_sharing(true); 
  * specification's rule for such images) holding the latest bits; a write through that map is
  * read back. CL_MEM_ALLOC_HOST_PTR images are created and read back too. */
 SUITE_TEST(images_api, host_ptr_flags) {
-  if (no_images())
+  if (im_no_images())
     return;
   for (int t = 0; t < NUM_TYPES && !suite_failed(); t++) {
     cl_mem_object_type type = TYPES[t];

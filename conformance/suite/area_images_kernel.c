@@ -38,14 +38,6 @@ static bool has_3d_writes(void) {
   return false;
 }
 
-static bool no_images(void) {
-  cl_bool yes = CL_FALSE;
-  clGetDeviceInfo(S.device, CL_DEVICE_IMAGE_SUPPORT, sizeof yes, &yes, NULL);
-  if (!yes)
-    suite_skip("the device reports no image support");
-  return !yes;
-}
-
 /* Every item finds its pixel from its global id; items past the image return (the NDRange is
  * rounded up to whole work-groups). */
 #define PIXEL_PROLOGUE                                                                                       \
@@ -148,7 +140,7 @@ static bool is_r_half(const cl_image_format *f) {
 
 /* Reads of every pixel of every format of a type. */
 static void reads_of(const image_type *it, bool r_half) {
-  if (no_images())
+  if (im_no_images())
     return;
   for (int f = 0; f < im_required_count && !suite_failed(); f++) {
     const cl_image_format *fmt = &im_required_formats[f];
@@ -230,7 +222,7 @@ static void random_color(const cl_image_format *f, void *c4) {
 /* read_imagei/ui of an integer CL_R (and CL_RG) image give alpha 1 (OpenCL C's channel
  * mapping: (r, 0, 0, 1)), 2D, with and without a sampler. */
 SUITE_TEST(images_kernel, read_int_missing_alpha) {
-  if (no_images())
+  if (im_no_images())
     return;
   for (int f = 0; f < im_required_count && !suite_failed(); f++) {
     const cl_image_format *fmt = &im_required_formats[f];
@@ -264,7 +256,7 @@ SUITE_TEST(images_kernel, read_int_missing_alpha) {
 
 /* Writes of a random color at every pixel of a poisoned image of every format of a type. */
 static void writes_of(const image_type *it, bool r_half) {
-  if (no_images())
+  if (im_no_images())
     return;
   bool three = it->type == CL_MEM_OBJECT_IMAGE3D;
   if (three && !has_3d_writes()) {
@@ -336,7 +328,7 @@ SUITE_TEST(images_kernel, write_r_half) {
  * pixels (a normalized or half value read and written back is the same value; snorm's most
  * negative code reads as -1.0 and comes back one higher). */
 SUITE_TEST(images_kernel, copy_chain) {
-  if (no_images())
+  if (im_no_images())
     return;
   cl_int err;
   cl_sampler smp = clCreateSampler(S.ctx, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &err);
@@ -389,7 +381,7 @@ SUITE_TEST(images_kernel, copy_chain) {
  * the extension may be absent): type names, access
  * qualifiers read_only / write_only, the global address space images live in. */
 SUITE_TEST(images_kernel, kernel_arg_info) {
-  if (no_images())
+  if (im_no_images())
     return;
   static const char SRC[] =
       "__kernel void ik_info(read_only image2d_t a, read_only image3d_t b, sampler_t s, read_only image1d_buffer_t c,\n"
@@ -436,7 +428,7 @@ static cl_mem tagged_image(float tag) {
  * CL_DEVICE_MAX_WRITE_IMAGE_ARGS write_only, as far as CL_DEVICE_MAX_PARAMETER_SIZE holds them
  * beside one buffer), each read or written at 16 pixels by 16 items in 4 groups. */
 SUITE_TEST(images_kernel, max_image_args) {
-  if (no_images())
+  if (im_no_images())
     return;
   cl_uint max_read = 0, max_write = 0;
   size_t max_param = 0;
@@ -509,7 +501,7 @@ SUITE_TEST(images_kernel, max_image_args) {
 /* CL_DEVICE_MAX_SAMPLERS sampler arguments in one kernel, each of another unnormalized nearest
  * mode and each used (the coordinates inside the image, where those modes agree). */
 SUITE_TEST(images_kernel, max_samplers) {
-  if (no_images())
+  if (im_no_images())
     return;
   cl_uint n = 0;
   clGetDeviceInfo(S.device, CL_DEVICE_MAX_SAMPLERS, sizeof n, &n, NULL);
@@ -560,7 +552,7 @@ SUITE_TEST(images_kernel, max_samplers) {
  * three formats each, from 64 items in 4 groups. */
 static void queries(const void *arg) {
   const image_type *it = arg;
-  if (no_images())
+  if (im_no_images())
     return;
   /* a crash would cost the rest of the area */
   if (it->type == CL_MEM_OBJECT_IMAGE1D_BUFFER && strstr(S.platform_name, "Portable Computing Language")) {

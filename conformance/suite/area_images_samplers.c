@@ -61,14 +61,6 @@ static void make_modes(void) {
       }
 }
 
-static bool no_images(void) {
-  cl_bool yes = CL_FALSE;
-  clGetDeviceInfo(S.device, CL_DEVICE_IMAGE_SUPPORT, sizeof yes, &yes, NULL);
-  if (!yes)
-    suite_skip("the device reports no image support");
-  return !yes;
-}
-
 static const char *const KIND_SUFFIX[] = {"f", "i", "ui"}, *const KIND_VEC[] = {"float4", "int4", "uint4"};
 static const char *const DIM_TYPE[] = {"", "image1d_t", "image2d_t", "image3d_t"};
 static const char *const DIM_COORD[] = {"", "c[i].x", "c[i].xy", "(float4)(c[i].xyz, 0.0f)"};
@@ -320,7 +312,7 @@ typedef struct {
 static void sampler_argument(const void *arg) {
   const mode_test *t = arg;
   const mode *m = &MODES[t->mode];
-  if (no_images())
+  if (im_no_images())
     return;
   int nf = (int)(sizeof FLOAT_FORMATS / sizeof FLOAT_FORMATS[0]), ni = (int)(sizeof INT_FORMATS / sizeof INT_FORMATS[0]);
   static const cl_mem_object_type T[] = {0, CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D};
@@ -345,7 +337,7 @@ static void sampler_argument(const void *arg) {
 
 /* Inline samplers: every mode written in the source, at program scope or in the kernel, 2D. */
 static void inline_samplers(bool program_scope) {
-  if (no_images())
+  if (im_no_images())
     return;
   batch();
   static const cl_image_format fmts[] = {{CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_FLOAT}};
@@ -367,7 +359,7 @@ static void inline_samplers(bool program_scope) {
 
 /* CLAMP's border color for CL_R, whose alpha is 1: nearest and linear, 1D to 3D. */
 SUITE_TEST(images_samplers, clamp_border_alpha) {
-  if (no_images())
+  if (im_no_images())
     return;
   batch();
   static const cl_image_format fmts[] = {{CL_R, CL_UNORM_INT8}, {CL_R, CL_FLOAT}, {CL_R, CL_SNORM_INT16}};
@@ -397,7 +389,7 @@ SUITE_TEST(images_samplers, clamp_border_alpha) {
  * clamped (both in and out of range; never normalized), a float and an integer format (nearest)
  * each; the normalized modes in tests of their own (PoCL 3.1 gets them wrong). */
 static void arrays(int dims, bool normalized) {
-  if (no_images())
+  if (im_no_images())
     return;
   batch();
   static const cl_image_format fmts[] = {{CL_RGBA, CL_UNORM_INT16}, {CL_R, CL_FLOAT}, {CL_RGBA, CL_SIGNED_INT16}};
@@ -432,7 +424,7 @@ SUITE_TEST(images_samplers, inline_kernel_scope) { inline_samplers(false); }
 
 /* clGetSamplerInfo of both creation calls: reference count, context, the properties array. */
 SUITE_TEST(images_samplers, sampler_info) {
-  if (no_images())
+  if (im_no_images())
     return;
   make_modes();
   for (int i = 0; i < NUM_MODES && !suite_failed(); i++) {

@@ -5,6 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool im_no_images(void) {
+  cl_bool yes = CL_FALSE;
+  clGetDeviceInfo(S.device, CL_DEVICE_IMAGE_SUPPORT, sizeof yes, &yes, NULL);
+  if (!yes)
+    suite_skip("the device reports no image support");
+  return !yes;
+}
+
 bool im_supported(cl_mem_object_type type, const cl_image_format *f) {
   static struct {
     cl_mem_object_type type;

@@ -59,6 +59,8 @@ bool im_float_write_ok(const cl_image_format *f, const float rgba[4], const uint
 /* Whether the device offers a format for an image type (clGetSupportedImageFormats with
  * CL_MEM_READ_WRITE, asked once per type). The tests run the required formats the device has;
  * images_api/required_formats reports the missing ones. */
+/* True (the test skipped, saying why) when the device reports no image support. */
+bool im_no_images(void);
 bool im_supported(cl_mem_object_type type, const cl_image_format *f);
 
 /* The size of an image in the generic (x, y, z) space: 1D array's y is the layer, 2D array's z. */
