@@ -205,27 +205,39 @@ int main(int argc, char **argv) {
 
   /* The first build in a process also sets up the vendor's compiler (PoCL: ~0.4 s), once for
    * both platforms (hetGPU runs the same vendor library): a small program of each first. The
-   * programs carry a kernel named after this run, so that no program cache (hetGPU's, the
-   * vendor's, which keys on the preprocessed source) has them: "first" is a cold build, "again"
-   * the same source again. */
-  char run_kernel[96];
-  snprintf(run_kernel, sizeof run_kernel, "kernel void run_%ld_%d(global int *a) { a[0] = 1; }\n", (long)time(NULL),
-           (int)getpid());
-  build_time(&het, run_kernel);
-  build_time(&nat, run_kernel);
+   * programs carry a kernel named after this run and round, so that no program cache (hetGPU's,
+   * the vendor's, which keys on the preprocessed source) has them: "first" is the median of
+   * COLD_ROUNDS cold builds (a vendor's own first build varies by tens of per cent from one to
+   * the next), "again" the first round's source again. */
+  enum { COLD_ROUNDS = 5 };
+  char run_kernel[COLD_ROUNDS + 1][96];
+  for (int i = 0; i <= COLD_ROUNDS; i++)
+    snprintf(run_kernel[i], sizeof run_kernel[i], "kernel void run_%ld_%d_%d(global int *a) { a[0] = 1; }\n",
+             (long)time(NULL), (int)getpid(), i);
+  build_time(&het, run_kernel[0]);
+  build_time(&nat, run_kernel[0]);
   cl_program warm_up_h = het.program, warm_up_n = nat.program;
   het.program = nat.program = NULL;
-  size_t src_len = strlen(kernels_src) + sizeof run_kernel;
+  size_t src_len = strlen(kernels_src) + sizeof run_kernel[0];
   char *cold_src = malloc(src_len);
-  snprintf(cold_src, src_len, "%s%s", run_kernel, kernels_src);
-  /* native first: hetGPU may build a program's stoppable forms on a thread of its own after
-   * clBuildProgram returns, which would hold the vendor's compiler while the native build runs */
-  double cold_n = build_time(&nat, cold_src), cold_h = build_time(&het, cold_src);
+  double cold_h[COLD_ROUNDS], cold_n[COLD_ROUNDS];
+  for (int i = COLD_ROUNDS; i >= 1; i--) { /* the last round's source (1) is kept for "again" */
+    snprintf(cold_src, src_len, "%s%s", run_kernel[i], kernels_src);
+    /* native first: hetGPU builds a program's stoppable forms on a thread of its own once no
+     * build came for a second, which would hold the vendor's compiler during a native build */
+    cold_n[i - 1] = build_time(&nat, cold_src);
+    cold_h[i - 1] = build_time(&het, cold_src);
+  }
   double warm_n = build_time(&nat, cold_src), warm_h = build_time(&het, cold_src);
   free(cold_src);
   clReleaseProgram(warm_up_h);
   clReleaseProgram(warm_up_n);
-  printf("%-28s %12.3f ms %12.3f ms %10.3f\n", "clBuildProgram (first)", cold_h * 1e3, cold_n * 1e3, cold_h / cold_n);
+  qsort(cold_h, COLD_ROUNDS, sizeof *cold_h, cmp_double);
+  qsort(cold_n, COLD_ROUNDS, sizeof *cold_n, cmp_double);
+  double med_h = cold_h[COLD_ROUNDS / 2], med_n = cold_n[COLD_ROUNDS / 2];
+  printf("%-28s %12.3f ms %12.3f ms %10.3f\n", "clBuildProgram (first)", med_h * 1e3, med_n * 1e3, med_h / med_n);
+  printf("%-28s %9.0f-%.0f ms %9.0f-%.0f ms\n", "  (cold builds' range)", cold_h[0] * 1e3, cold_h[COLD_ROUNDS - 1] * 1e3,
+         cold_n[0] * 1e3, cold_n[COLD_ROUNDS - 1] * 1e3);
   printf("%-28s %12.3f ms %12.3f ms %10.3f\n", "clBuildProgram (again)", warm_h * 1e3, warm_n * 1e3, warm_h / warm_n);
 
   size_t n = 1 << 22;

@@ -2,8 +2,9 @@
  * measured on the vendor directly: wall time per launch of a short kernel launched back to
  * back, adding one ingredient at a time (arguments set per launch, an event per launch, a
  * flush per launch, a profiling queue, a thread waiting for each event in order as hetGPU's
- * completion does). hetGPU's own figure for the same launches is printed last when the hetGPU
- * platform is visible too. Usage: bench-vendor-submit [PLATFORM_SUBSTRING] (default "NVIDIA"). */
+ * completion did, or polling markers as it does now, flushes batched). hetGPU's own figure for
+ * the same launches is printed last when the hetGPU platform is visible too.
+ * Usage: bench-vendor-submit [PLATFORM_SUBSTRING] (default "NVIDIA"). */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <pthread.h>
@@ -38,12 +39,15 @@ typedef struct mode {
   bool args_each, event_each, flush_each, profiling, waiter;
   int marker_every; /* no event per launch: a marker after every this many, which the waiter waits for */
   bool callback;    /* the waiter sleeps until the vendor's completion callback wakes it */
+  int poll_us;      /* the waiter polls each event's status, asleep this long between queries */
+  int flush_every;  /* a clFlush after every this many launches (flush_each: after each) */
 } mode;
 
 typedef struct waiter_state {
   cl_event *ev;
   int n, step;
   bool callback;
+  int poll_us;
 } waiter_state;
 
 typedef struct wake {
@@ -61,8 +65,21 @@ static void CL_CALLBACK on_complete(cl_event ev, cl_int status, void *arg) {
   pthread_mutex_unlock(&w->lock);
 }
 
+/* Sleeps between status queries of an event until it completes (no thread blocked in the
+ * vendor's wait). */
+static void poll_until_complete(cl_event ev, int poll_us) {
+  for (;;) {
+    cl_int status;
+    CHECK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+    if (status <= CL_COMPLETE)
+      return;
+    struct timespec ts = {0, poll_us * 1000L};
+    nanosleep(&ts, NULL);
+  }
+}
+
 /* Waits for each event (or each marker) in order and releases it, as hetGPU's completion does:
- * in the vendor's clWaitForEvents, or asleep until its completion callback. */
+ * in the vendor's clWaitForEvents, asleep until its completion callback, or polling. */
 static void *waiter_main(void *arg) {
   waiter_state *w = arg;
   for (int i = w->step - 1; i < w->n; i += w->step) {
@@ -75,6 +92,8 @@ static void *waiter_main(void *arg) {
       while (!k.done)
         pthread_cond_wait(&k.cond, &k.lock);
       pthread_mutex_unlock(&k.lock);
+    } else if (w->poll_us) {
+      poll_until_complete(w->ev[i], w->poll_us);
     } else {
       CHECK(clWaitForEvents(1, &w->ev[i]));
     }
@@ -90,7 +109,9 @@ static void set_args(setup *s) {
   CHECK(clSetKernelArg(s->k, 3, sizeof s->w, &s->w));
 }
 
-static double run_mode(setup *s, const mode *m) {
+/* Best wall seconds per launch of LAUNCHES back to back then clFinish; *enqueue_s: in the
+ * same round, per launch until the last enqueue returned (the submitting thread's share). */
+static double run_mode(setup *s, const mode *m, double *enqueue_s) {
   cl_int err;
   const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, m->profiling ? CL_QUEUE_PROFILING_ENABLE : 0, 0};
   cl_command_queue q = clCreateCommandQueueWithProperties(s->ctx, s->dev, props, &err);
@@ -104,7 +125,7 @@ static double run_mode(setup *s, const mode *m) {
   for (int round = 0; round < 3; round++) {
     cl_event *ev = calloc(LAUNCHES, sizeof *ev);
     int step = m->marker_every ? m->marker_every : 1;
-    waiter_state ws = {ev, LAUNCHES, step, m->callback};
+    waiter_state ws = {ev, LAUNCHES, step, m->callback, m->poll_us};
     pthread_t th;
     if (m->waiter)
       pthread_create(&th, NULL, waiter_main, &ws);
@@ -116,11 +137,12 @@ static double run_mode(setup *s, const mode *m) {
       CHECK(clEnqueueNDRangeKernel(q, s->k, 2, NULL, global, local, 0, NULL, m->event_each ? &e : NULL));
       if (m->marker_every && i % step == step - 1)
         CHECK(clEnqueueMarkerWithWaitList(q, 0, NULL, &e));
-      if (m->flush_each)
+      if (m->flush_each || (m->flush_every && i % m->flush_every == m->flush_every - 1))
         CHECK(clFlush(q));
       if (e)
         __atomic_store_n(&ev[i], e, __ATOMIC_RELEASE);
     }
+    double submitted = bench_now_s();
     CHECK(clFinish(q));
     if (m->waiter)
       pthread_join(th, NULL);
@@ -130,8 +152,10 @@ static double run_mode(setup *s, const mode *m) {
         if (ev[i])
           clReleaseEvent(ev[i]);
     free(ev);
-    if (t < best)
+    if (t < best) {
       best = t;
+      *enqueue_s = (submitted - t0) / LAUNCHES;
+    }
   }
   clReleaseCommandQueue(q);
   return best;
@@ -179,14 +203,27 @@ int main(int argc, char **argv) {
       {"the same, a marker each 8 launches", true, false, true, false, true, 8},
       {"the same, woken by callbacks", true, false, true, false, true, 8, true},
       {"a marker each 8, callbacks, no flush", true, false, false, false, true, 8, true},
+      /* hetGPU's untimed launches: no event, a flush each, a marker when someone waits */
+      {"args, no events, flush per launch", true, false, true, false, false},
+      {"args, no events, a flush each 4", true, false, false, false, false, 0, false, 0, 4},
+      {"args, no events, a flush each 16", true, false, false, false, false, 0, false, 0, 16},
+      {"args, no events, a flush each 64", true, false, false, false, false, 0, false, 0, 64},
+      {"flush per launch, marker each 64 waited", true, false, true, false, true, 64},
+      {"flush per launch, marker each 64 polled", true, false, true, false, true, 64, false, 100},
+      {"flush per launch, marker each 8 polled", true, false, true, false, true, 8, false, 100},
+      {"flush each 16, marker each 64 polled", true, false, false, false, true, 64, false, 100, 16},
   };
-  printf("%-40s %12s\n", "vendor submission path", "us/launch");
-  for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
-    printf("%-40s %12.2f\n", modes[i].name, run_mode(&s, &modes[i]) * 1e6);
+  printf("%-40s %12s %12s\n", "vendor submission path", "us/launch", "of it enqueue");
+  double enq;
+  for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+    double t = run_mode(&s, &modes[i], &enq);
+    printf("%-40s %12.2f %12.2f\n", modes[i].name, t * 1e6, enq * 1e6);
+  }
   setup h = {0};
   if (open_platform("hetGPU", &h)) {
     const mode plain = {"hetGPU (args once, no events)", false, false, false, false, false};
-    printf("%-40s %12.2f\n", plain.name, run_mode(&h, &plain) * 1e6);
+    double t = run_mode(&h, &plain, &enq);
+    printf("%-40s %12.2f %12.2f\n", plain.name, t * 1e6, enq * 1e6);
   }
   return 0;
 }

@@ -283,6 +283,14 @@ typedef struct hg_backend_ops {
    * and device_end (not NULL) receive the device's timestamps of the work, moved onto the host
    * clock (common/host_clock.h) by the backend, both 0 when it cannot measure them. */
   cl_int (*token_wait)(hg_backend *be, hg_token *token, uint64_t *device_start, uint64_t *device_end);
+  /* Optional: true when the token's operation has finished (token_wait then returns at once);
+   * never blocks. Lets the platform follow completions without a thread blocked inside the
+   * vendor's wait, which slows the submissions of other threads (docs/performance.md). */
+  bool (*token_done)(hg_backend *be, hg_token *token);
+  /* Optional: the asynchronous forms may hold work back from the device to batch the vendor's
+   * flushes (until a token of it is waited for or polled, or a few more follow); this pushes
+   * everything submitted so far. */
+  void (*stream_flush)(hg_backend *be);
   void (*token_release)(hg_backend *be, hg_token *token);
 } hg_backend_ops;
 

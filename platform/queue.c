@@ -215,7 +215,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context contex
 
 CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
   HG_CHECK_QUEUE(command_queue, CL_INVALID_COMMAND_QUEUE);
-  return CL_SUCCESS; /* every command is submitted to the engine as it is enqueued */
+  hg_queue_flush(command_queue); /* commands reach the engine as they are enqueued; the backend may batch */
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {

@@ -42,6 +42,7 @@ struct _cl_command_queue {
   cl_event last_barrier; /* out-of-order: the latest barrier's event (held) */
   uint64_t stream_seq;   /* the last stream position given out */
   uint64_t done_seq;     /* stream entries up to this position are complete */
+  uint64_t pushed_seq;   /* the worker pushed the stream to the device up to here (stream_flush) */
   cl_ulong last_end;     /* END of the latest command, stream or synchronous (profiling) */
   bool submitting;       /* a thread is handing the submit list to the stream */
   bool submit_on_worker; /* the submit list's head blocks: the worker goes on submitting */
@@ -67,5 +68,7 @@ void hg_queue_engine_release(cl_command_queue q);
 /* Waits for every command enqueued on q so far (clFinish); CL_SUCCESS or an allocation error,
  * or CL_INVALID_OPERATION on a thread that drives q (a callback: platform/callback_guard.h). */
 cl_int hg_queue_finish(cl_command_queue q);
+/* Pushes to the device what the queue's backend holds back of its stream (clFlush). */
+void hg_queue_flush(cl_command_queue q);
 
 #endif

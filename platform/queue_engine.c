@@ -25,8 +25,10 @@
  * for the previous command's event as before, which completes only after every earlier stream
  * entry. Buffer bookkeeping happens in `submit`, in stream order.
  *
- * Submission is eager: a command is CL_SUBMITTED as soon as it is enqueued, so clFlush has
- * nothing left to do and commands never wait for a flush.
+ * Submission is eager: a command is CL_SUBMITTED as soon as it is enqueued and commands never
+ * wait for a flush. A backend may hold a few submissions back from the device to batch its
+ * vendor's flushes (backend.h stream_flush): clFlush pushes them, and so does the worker once
+ * submissions pause.
  *
  * Locks: a queue lock and an event lock are never held together, except that the queue lock
  * is held while taking holds (atomics). No lock is held while calling run, submit, cleanup,
@@ -252,6 +254,17 @@ static void entry_wait_device(cl_command_queue q, hg_command *c) {
   pthread_mutex_unlock(&q->lock);
 }
 
+/* Drops a stream hold taken under q->lock; true when it was the last one and freed the entry
+ * (completed by another thread meanwhile). Under q->lock (released meanwhile). */
+static bool entry_unhold(cl_command_queue q, hg_command *c) {
+  if (--c->stream_holds)
+    return false;
+  pthread_mutex_unlock(&q->lock);
+  command_free(c);
+  pthread_mutex_lock(&q->lock);
+  return true;
+}
+
 /* Waits for an entry's token without the completion role. Under q->lock (released meanwhile);
  * the entry may be completed by another thread during the wait: the last hold frees it. */
 static void entry_wait_held(cl_command_queue q, hg_command *c) {
@@ -259,11 +272,7 @@ static void entry_wait_held(cl_command_queue q, hg_command *c) {
   pthread_mutex_unlock(&q->lock);
   entry_wait_device(q, c);
   pthread_mutex_lock(&q->lock);
-  if (--c->stream_holds == 0) {
-    pthread_mutex_unlock(&q->lock);
-    command_free(c);
-    pthread_mutex_lock(&q->lock);
-  }
+  entry_unhold(q, c);
 }
 
 /* START and END of a completed entry. The backend's timestamps (already on the host clock) are
@@ -606,16 +615,47 @@ static void command_execute(hg_command *cmd) {
  * waiting inside a vendor's driver while the application submits slows every submission
  * (NVIDIA: 4-10 us per launch, docs/performance.md), so the worker waits for the device once
  * submissions pause, or once the oldest entry is too old or too far behind: the time until
- * then, 0 to wait now. Under q->lock. */
+ * then, 0 to wait now. While submissions go on it then asks the backend whether the entry is
+ * done (token_done) every STREAM_POLL_NS instead of blocking in its wait. Under q->lock. */
 #define STREAM_QUIET_NS 50000ull      /* no new entry for this long: a pause */
 #define STREAM_MAX_LAG_NS 1000000ull  /* an entry's completion is seen at most this late */
 #define STREAM_MAX_BEHIND 256u        /* nor with this many entries after it */
+#define STREAM_POLL_NS 50000ull
 static cl_ulong worker_defer_until(cl_command_queue q, const hg_command *head) {
   if (q->stream_seq - head->seq >= STREAM_MAX_BEHIND)
     return 0;
   cl_ulong quiet = q->last_append_ns + STREAM_QUIET_NS, lag = head->t_run + STREAM_MAX_LAG_NS;
   cl_ulong until = quiet < lag ? quiet : lag;
   return until > hg_now_ns() ? until : 0;
+}
+
+/* True while the application keeps adding entries (the last less than a pause ago). Under
+ * q->lock. */
+static bool submissions_go_on(cl_command_queue q) { return hg_now_ns() < q->last_append_ns + STREAM_QUIET_NS; }
+
+/* Whether the entry's device work has ended, asked without blocking (false when its backend
+ * cannot tell). Under q->lock (released meanwhile, the entry held as by entry_wait_held). */
+static bool entry_done(cl_command_queue q, hg_command *c) {
+  bool (*done)(hg_backend *, hg_token *) = c->backend->ops->token_done;
+  if (!done)
+    return false;
+  c->stream_holds++;
+  pthread_mutex_unlock(&q->lock);
+  bool ended = done(c->backend, c->token);
+  pthread_mutex_lock(&q->lock);
+  return !entry_unhold(q, c) && ended;
+}
+
+/* Pushes the stream's entries so far to the device (the backend may hold some back). Under
+ * q->lock (released meanwhile). */
+static void stream_flush_to_device(cl_command_queue q) {
+  q->pushed_seq = q->stream_seq;
+  hg_backend *be = q->stream_tail ? q->stream_tail->backend : NULL;
+  if (!be || !be->ops->stream_flush)
+    return;
+  pthread_mutex_unlock(&q->lock);
+  be->ops->stream_flush(be);
+  pthread_mutex_lock(&q->lock);
 }
 
 /* Waits on q->cond until `until` (hg_now_ns() time) or a wake-up. Under q->lock. */
@@ -662,6 +702,10 @@ static void *worker_main(void *arg) {
         cl_ulong until = worker_defer_until(q, head);
         if (until)
           worker_sleep_until(q, until);
+        else if (q->pushed_seq != q->stream_seq)
+          stream_flush_to_device(q);
+        else if (submissions_go_on(q) && !entry_done(q, head))
+          worker_sleep_until(q, hg_now_ns() + STREAM_POLL_NS);
         else
           entry_wait_held(q, head);
         continue; /* things may have changed meanwhile: look again */
@@ -849,6 +893,12 @@ cl_int hg_queue_finish(cl_command_queue q) {
   err = hg_command_submit(cmd, NULL, true);
   /* A failed command before the marker does not make clFinish fail. */
   return err == CL_OUT_OF_HOST_MEMORY ? err : CL_SUCCESS;
+}
+
+void hg_queue_flush(cl_command_queue q) {
+  hg_backend *be = hg_context_backend(q->context);
+  if (be->ops->stream_flush)
+    be->ops->stream_flush(be);
 }
 
 void hg_queue_engine_release(cl_command_queue q) {

@@ -41,6 +41,12 @@ static cl_int wait_status(cl_event ev) {
   return status == CL_COMPLETE ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
 }
 
+bool hg_vendor_event_done(cl_event ev) {
+  cl_int status;
+  return VCL(ev)->clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) != CL_SUCCESS ||
+         status <= CL_COMPLETE; /* a failed query: the wait will say what went wrong */
+}
+
 cl_int hg_vendor_wait(cl_event ev) {
   cl_int err = wait_status(ev);
   VCL(ev)->clReleaseEvent(ev);
@@ -90,6 +96,14 @@ static cl_int vendor_token_wait(hg_backend *be, hg_token *token, uint64_t *devic
   if (device_end)
     *device_end = end;
   return err;
+}
+
+static bool vendor_token_done(hg_backend *be, hg_token *token) {
+  hg_vendor_batch *batch = hg_vendor_token_batch(token);
+  if (batch)
+    return hg_vendor_batch_done(hg_vendor_of(be), batch);
+  hg_vendor_print *print = hg_vendor_token_print(token);
+  return hg_vendor_event_done(print ? hg_vendor_print_event(print) : (cl_event)token);
 }
 
 static void vendor_token_release(hg_backend *be, hg_token *token) {
@@ -169,6 +183,8 @@ static const hg_backend_ops vendor_ops = {
     .mem_copy_rect_async = hg_vendor_mem_copy_rect_async,
     .kernel_launch_async = hg_vendor_kernel_launch_async,
     .token_wait = vendor_token_wait,
+    .token_done = vendor_token_done,
+    .stream_flush = hg_vendor_stream_flush,
     .token_release = vendor_token_release,
 };
 

@@ -552,7 +552,6 @@ cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *k, const hg_
   hg_token *batched = NULL;
   cl_int err = enqueue_launch(vb, k, k->kernel, l, NULL, NULL, timed, &ev, &print, &queue, timed ? NULL : &batched);
   if (err == CL_SUCCESS && batched) {
-    VCL(queue)->clFlush(queue); /* the launch starts now, not when its batch is first waited for */
     *token = batched;
     return CL_SUCCESS;
   }

@@ -41,6 +41,8 @@ typedef struct hg_vendor_backend {
   cl_event last_event;          /* the latest operation with an event (retained), or NULL */
   bool last_unevented;          /* the latest operation on last_queue has no event of its own */
   struct hg_vendor_batch *open_batch; /* the operations a later marker completes (vendor_stream.c) */
+  cl_command_queue unflushed_queue;   /* where batched operations not flushed yet went */
+  unsigned unflushed;                 /* how many (vendor_stream.c flushes each HG_VENDOR_FLUSH_EVERY) */
   _Atomic int64_t clock_offset; /* host ns - device profiling ns (vendor_clock.c) */
   bool clock_known;       /* false: the vendor's profiled times are not used */
   /* launches whose printf output is not written yet, in queue order (vendor_printf.c) */
@@ -121,6 +123,8 @@ static inline hg_vendor_backend *hg_vendor_of(hg_backend *be) { return (hg_vendo
 cl_int hg_vendor_error(cl_int vendor_err);
 /* Waits for ev, checks its execution status, releases it. */
 cl_int hg_vendor_wait(cl_event ev);
+/* True when ev's command has ended (or its status cannot be read); never blocks. */
+bool hg_vendor_event_done(cl_event ev);
 /* The same, and the command's device time (0 when the vendor did not profile it). */
 cl_int hg_vendor_wait_timed(cl_event ev, uint64_t *device_ns);
 /* The end of an asynchronous operation: the vendor event becomes the token (no allocation). The
@@ -158,7 +162,11 @@ static inline hg_vendor_batch *hg_vendor_token_batch(hg_token *t) {
 }
 /* Waits for the batch's marker (enqueued now if no one did yet) and reports how it ended. */
 cl_int hg_vendor_batch_wait(hg_vendor_backend *vb, hg_vendor_batch *b);
+/* True when every operation of the batch has ended; never blocks (closes an open batch). */
+bool hg_vendor_batch_done(hg_vendor_backend *vb, hg_vendor_batch *b);
 void hg_vendor_batch_release(hg_vendor_batch *b);
+/* The backend's stream_flush: pushes the batched operations not flushed yet to the device. */
+void hg_vendor_stream_flush(hg_backend *be);
 /* At the backend's end: the open batch's reference. */
 void hg_vendor_stream_free(hg_vendor_backend *vb);
 

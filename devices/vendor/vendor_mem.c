@@ -188,7 +188,6 @@ cl_int hg_vendor_transfer_end(hg_vendor_backend *vb, const hg_vendor_slot *slot,
                      hg_token **token) {
   if (err == CL_SUCCESS && !hg_vendor_transfer_event(timed, token, &ev)) {
     *token = hg_vendor_stream_give_batched(vb, slot);
-    VCL(slot->queue)->clFlush(slot->queue); /* it starts now, not when its batch is first waited for */
     return CL_SUCCESS;
   }
   hg_vendor_stream_give(vb, slot, err == CL_SUCCESS ? ev : NULL);

@@ -9,6 +9,21 @@
 
 #include "devices/vendor/vendor_internal.h"
 
+/* Batched operations are flushed to the device after every this many, and whenever their
+ * completion is asked for (a marker), another queue must wait for them, or the platform asks
+ * (vendor_stream_flush): NVIDIA takes 4 us more per launch with a clFlush after each launch
+ * without an event (bench-vendor-submit, docs/performance.md), and its queue runs what it holds
+ * back anyway; those conditions keep every vendor's device fed. */
+#define HG_VENDOR_FLUSH_EVERY 16u
+
+/* Flushes queue; the count of unflushed batched operations restarts when they went there.
+ * Under stream_lock. */
+static void flush_queue(hg_vendor_backend *vb, cl_command_queue queue) {
+  VCL(queue)->clFlush(queue);
+  if (queue == vb->unflushed_queue)
+    vb->unflushed = 0;
+}
+
 /* Untimed operations whose events nobody asked for yet: one marker after the last of them
  * completes them all (the queue is in order). refs: one per token, one while open. */
 struct hg_vendor_batch {
@@ -32,6 +47,7 @@ static cl_event last_event_now(hg_vendor_backend *vb) {
   if (vb->last_unevented) {
     cl_event marker = NULL;
     if (VCL(vb->last_queue)->clEnqueueMarkerWithWaitList(vb->last_queue, 0, NULL, &marker) == CL_SUCCESS) {
+      flush_queue(vb, vb->last_queue); /* the other queue's wait needs it on the device */
       set_last_event(vb, vb->last_queue, marker);
       VCL(marker)->clReleaseEvent(marker);
     } else { /* the order is at stake: wait here rather than lose it */
@@ -61,9 +77,11 @@ static void close_batch(hg_vendor_backend *vb, hg_vendor_batch *b) {
   if (VCL(b->queue)->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &marker) != CL_SUCCESS) {
     VCL(b->queue)->clFinish(b->queue); /* nothing to wait for then: all of it is done */
     marker = NULL;
-  } else if (vb->last_queue == b->queue && vb->last_unevented) {
-    set_last_event(vb, b->queue, marker);
+  } else {
+    flush_queue(vb, b->queue); /* a poll of the marker's status must see it progress */
   }
+  if (marker && vb->last_queue == b->queue && vb->last_unevented)
+    set_last_event(vb, b->queue, marker);
   b->marker = marker;
   if (vb->open_batch == b) {
     vb->open_batch = NULL;
@@ -84,6 +102,13 @@ hg_token *hg_vendor_stream_give_batched(hg_vendor_backend *vb, const hg_vendor_s
   }
   vb->last_queue = s->queue;
   vb->last_unevented = true;
+  if (vb->unflushed_queue != s->queue) {
+    if (vb->unflushed)
+      flush_queue(vb, vb->unflushed_queue);
+    vb->unflushed_queue = s->queue;
+  }
+  if (++vb->unflushed >= HG_VENDOR_FLUSH_EVERY)
+    flush_queue(vb, s->queue);
   if (b)
     atomic_fetch_add(&b->refs, 1);
   else /* no memory for a batch: an event now instead */
@@ -96,7 +121,8 @@ hg_token *hg_vendor_stream_give_batched(hg_vendor_backend *vb, const hg_vendor_s
   return token ? token : (hg_token *)ev;
 }
 
-cl_int hg_vendor_batch_wait(hg_vendor_backend *vb, hg_vendor_batch *b) {
+/* The batch's marker, retained, closing the batch when it is open (NULL: all of it is done). */
+static cl_event batch_marker(hg_vendor_backend *vb, hg_vendor_batch *b) {
   pthread_mutex_lock(&vb->stream_lock);
   if (!b->marker && vb->open_batch == b)
     close_batch(vb, b);
@@ -104,7 +130,21 @@ cl_int hg_vendor_batch_wait(hg_vendor_backend *vb, hg_vendor_batch *b) {
   if (marker)
     VCL(marker)->clRetainEvent(marker);
   pthread_mutex_unlock(&vb->stream_lock);
+  return marker;
+}
+
+cl_int hg_vendor_batch_wait(hg_vendor_backend *vb, hg_vendor_batch *b) {
+  cl_event marker = batch_marker(vb, b);
   return marker ? hg_vendor_wait(marker) : CL_SUCCESS;
+}
+
+bool hg_vendor_batch_done(hg_vendor_backend *vb, hg_vendor_batch *b) {
+  cl_event marker = batch_marker(vb, b);
+  if (!marker)
+    return true;
+  bool done = hg_vendor_event_done(marker);
+  VCL(marker)->clReleaseEvent(marker);
+  return done;
 }
 
 void hg_vendor_batch_release(hg_vendor_batch *b) {
@@ -113,6 +153,14 @@ void hg_vendor_batch_release(hg_vendor_batch *b) {
   if (b->marker)
     VCL(b->marker)->clReleaseEvent(b->marker);
   free(b);
+}
+
+void hg_vendor_stream_flush(hg_backend *be) {
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  pthread_mutex_lock(&vb->stream_lock);
+  if (vb->unflushed)
+    flush_queue(vb, vb->unflushed_queue);
+  pthread_mutex_unlock(&vb->stream_lock);
 }
 
 void hg_vendor_stream_free(hg_vendor_backend *vb) {
