@@ -46,6 +46,7 @@ struct _cl_command_queue {
   cl_ulong last_end;     /* END of the latest command, stream or synchronous (profiling) */
   bool submitting;       /* a thread is handing the submit list to the stream */
   bool submit_on_worker; /* the submit list's head blocks: the worker goes on submitting */
+  bool worker_draining;  /* the worker submits what followed a blocking submission (queue_engine.c) */
   bool completing;       /* the completion role: one thread completes stream entries, in order */
   unsigned drivers;      /* threads waiting for an entry that complete the stream themselves */
   unsigned role_waiters; /* threads waiting on cond for the completion role */

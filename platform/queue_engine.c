@@ -400,21 +400,37 @@ static bool stream_append_locked(cl_command_queue q, hg_command *c) {
 /* The queue whose worker this thread is (NULL on other threads). */
 static _Thread_local cl_command_queue worker_of;
 
+/* Whether the queue's worker, holding the submitter role, is submitting what followed a blocking
+ * submission (not the blocking one itself). Meanwhile an in-order enqueue waits for it to end
+ * (hg_command_submit): else every command the application enqueues during a burst would wait
+ * for its predecessor's submission on the worker, which stays the submitter to the burst's end,
+ * a hand-off per command (NVIDIA: 2.4 us per launch, docs/performance.md). Under q->lock. */
+static void worker_drains(cl_command_queue q, bool draining) {
+  if (q->worker_draining == draining)
+    return;
+  q->worker_draining = draining;
+  if (!draining)
+    pthread_cond_broadcast(&q->cond);
+}
+
 /* Hands the submit list to the backend in order (q->lock held, q->submitting set by the caller).
  * On a thread other than the queue's worker, a command whose submission blocks stops the loop:
  * the worker goes on from it (q->submit_on_worker) and q->submitting stays set for it. Returns
  * whether that happened; *no_worker: an entry found no worker to complete it. */
 static bool submit_list_locked(cl_command_queue q, bool *no_worker) {
   for (hg_command *c; (c = q->submit_head);) {
-    if (worker_of != q && c->submit_blocks && !atomic_load_explicit(&c->dep_failed, memory_order_relaxed)) {
+    bool blocks = false;
+    if (c->submit_blocks && !atomic_load_explicit(&c->dep_failed, memory_order_relaxed)) {
       pthread_mutex_unlock(&q->lock); /* c stays the head: other threads only append */
-      bool blocks = c->submit_blocks(c);
+      blocks = c->submit_blocks(c);
       pthread_mutex_lock(&q->lock);
-      if (blocks && worker_ensure(q)) {
+      if (blocks && worker_of != q && worker_ensure(q)) {
         q->submit_on_worker = true;
         return true;
       }
     }
+    if (worker_of == q)
+      worker_drains(q, !blocks);
     q->submit_head = c->next;
     if (!q->submit_head)
       q->submit_tail = NULL;
@@ -439,6 +455,8 @@ static bool submit_list_locked(cl_command_queue q, bool *no_worker) {
       pthread_mutex_lock(&q->lock);
     }
   }
+  if (worker_of == q)
+    worker_drains(q, false);
   return false;
 }
 
@@ -794,6 +812,11 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
       continue;
     }
     if (in_order) {
+      /* the worker submits what followed a blocking submission: let it finish, then this
+       * thread submits (worker_drains) */
+      while (cmd->streamed_kind && q->worker_draining && worker_of != q && !hg_drives(q) && q->last_cmd &&
+             !q->last_cmd->streamed)
+        pthread_cond_wait(&q->cond, &q->lock);
       hg_command *prev = q->last_cmd;
       if (prev) {
         if (cmd->streamed_kind) {
