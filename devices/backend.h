@@ -230,8 +230,10 @@ typedef struct hg_backend_ops {
   size_t (*kernel_work_group_size)(hg_backend *be, hg_dev_kernel *kernel);
   /* Optional: what kernel_work_group_size gives for the module's kernel `name`, when the backend
    * knows it without building the program (an earlier build of the same module recorded it);
-   * 0: unknown, build to learn it. */
-  size_t (*kernel_work_group_size_known)(hg_backend *be, const struct hg_ir_module *module, const char *name);
+   * 0: unknown, build to learn it. digest: hg_cache_hash (devices/cache.h) of the module's
+   * encoding (hg_ir_encode), which the caller keeps. */
+  size_t (*kernel_work_group_size_known)(hg_backend *be, const struct hg_ir_module *module, const uint8_t digest[16],
+                                         const char *name);
   /* Runs the kernel to completion. device_ns, when not NULL, receives the device-measured
    * execution time (0 if the backend cannot measure it). */
   cl_int (*kernel_launch)(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch, uint64_t *device_ns);

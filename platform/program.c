@@ -9,6 +9,7 @@
 #include "platform/context_objects.h"
 #include "platform/info.h"
 #include "common/log.h"
+#include "devices/cache.h"
 #include "platform/platform.h"
 
 cl_program hg_program_create(cl_context context, cl_int *err) {
@@ -81,7 +82,18 @@ cl_int hg_program_set_module(cl_program p, hg_ir_module *module, cl_program_bina
   p->binary = bytes;
   p->binary_size = size;
   p->binary_type = type;
+  p->digest_known = false;
   return CL_SUCCESS;
+}
+
+const uint8_t *hg_program_module_digest(cl_program p) {
+  pthread_mutex_lock(&p->lock);
+  if (!p->digest_known) {
+    hg_cache_hash(p->binary, p->binary_size, p->digest);
+    p->digest_known = true;
+  }
+  pthread_mutex_unlock(&p->lock);
+  return p->digest;
 }
 
 uint32_t hg_program_find_kernel(cl_program p, const char *name) {

@@ -25,18 +25,11 @@ static char *dup_str(const char *s) {
 
 /* The cache key of a module's kernels' work-group sizes: its encoding and the tile's L1 (the
  * cache adds the driver build). False when the module cannot be encoded. */
-static bool wgs_key(hg_sim_machine *sim, const hg_ir_module *module, hg_cache_key *key) {
-  uint8_t *bytes, hash[16];
-  size_t size;
-  if (hg_ir_encode(module, &bytes, &size) != 0)
-    return false;
-  hg_cache_hash(bytes, size, hash);
-  free(bytes);
+static void wgs_key(hg_sim_machine *sim, const uint8_t digest[16], hg_cache_key *key) {
   uint64_t l1 = hg_sim_get_config(sim)->l1_size;
   hg_cache_key_add_str(key, "riscv-work-group-sizes");
-  hg_cache_key_add(key, hash, sizeof hash);
+  hg_cache_key_add(key, digest, 16);
   hg_cache_key_add(key, &l1, sizeof l1);
-  return true;
 }
 
 /* An entry of the work-group sizes' cache value: "name\0" + 8-byte size. */
@@ -60,7 +53,12 @@ static void wgs_record(hg_rv_backend *rb, hg_sim_machine *sim, const hg_ir_modul
   hg_cache_key key = {0};
   size_t cap = wgs_capacity(p->module);
   uint8_t *value = cap ? malloc(cap) : NULL;
-  if (value && wgs_key(sim, module, &key)) {
+  uint8_t *bytes = NULL, digest[16];
+  size_t size;
+  if (value && hg_ir_encode(module, &bytes, &size) == 0) { /* the digest the platform keys by */
+    hg_cache_hash(bytes, size, digest);
+    free(bytes);
+    wgs_key(sim, digest, &key);
     size_t at = 0;
     for (uint32_t i = 0; i < p->obj.num_kernels; i++) {
       const hg_rv_kernel_code *kc = &p->obj.kernels[i];
@@ -108,12 +106,15 @@ static size_t work_group_sizes_of_ir(hg_rv_backend *rb, const hg_ir_module *modu
   return found;
 }
 
-size_t hg_rv_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_module *module, const char *name) {
+size_t hg_rv_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_module *module, const uint8_t digest[16],
+                                          const char *name) {
   hg_sim_machine *sim = hg_rv_machine(hg_rv_of(be));
   hg_cache_key key = {0};
   uint8_t *value = NULL;
   size_t size = 0, found = 0;
-  bool keyed = sim && wgs_key(sim, module, &key);
+  bool keyed = sim != NULL;
+  if (keyed)
+    wgs_key(sim, digest, &key);
   if (keyed && hg_cache_get(&key, &value, &size)) {
     /* checked as it is read: an entry comes from disk */
     for (size_t at = 0; at < size && !found;) {

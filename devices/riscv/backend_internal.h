@@ -88,7 +88,8 @@ size_t hg_rv_code_work_group_size(hg_rv_backend *rb, const hg_ir_function *f, co
  * by a build, known to later processes without one (hashcat asks every kernel's
  * CL_KERNEL_WORK_GROUP_SIZE, which needs every backend's answer: without this each process built
  * its kernels for RISC-V, 20 s and 0.7 GB for hashcat's). */
-size_t hg_rv_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_module *module, const char *name);
+size_t hg_rv_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_module *module, const uint8_t digest[16],
+                                          const char *name);
 /* kernel_run / kernel_stop (devices/backend.h; backend_launch.c, docs/riscv-backend.md "Stopping
  * and resuming"). */
 cl_int hg_rv_kernel_run(hg_backend *be, hg_dev_kernel *kernel, const hg_launch *launch,
