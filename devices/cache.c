@@ -55,9 +55,19 @@ static void hash_start(uint64_t st[2]) {
   st[1] = 0x84222325cbf29ce4ULL;
 }
 
+/* Eight bytes a step (a byte a step took about 1 ns a byte: hashcat's 67 MB module, hashed for
+ * cache keys at each start, cost a tenth of a second per hash), the tail a byte a step. */
 static void hash_add(uint64_t st[2], const uint8_t *p, size_t n) {
   uint64_t a = st[0], b = st[1];
-  for (size_t i = 0; i < n; i++) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, p + i, sizeof w);
+    a = (a ^ w) * 0x100000001b3ULL;
+    a ^= a >> 32;
+    b = (b ^ w ^ (b >> 29)) * 0x9e3779b97f4a7c15ULL;
+  }
+  for (; i < n; i++) {
     a = (a ^ p[i]) * 0x100000001b3ULL;
     b = (b ^ p[i] ^ (b >> 29)) * 0x9e3779b97f4a7c15ULL;
   }

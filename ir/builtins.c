@@ -199,14 +199,40 @@ static bool is_ptr_to(hg_ir_type a, unsigned mask) {
 #define AS(a) (1u << (a))
 #define AS_ANY (AS(HG_AS_PRIVATE) | AS(HG_AS_GLOBAL) | AS(HG_AS_CONSTANT) | AS(HG_AS_LOCAL) | AS(HG_AS_GENERIC))
 
-/* Does type a fit token tok (T and M bound)? On a mismatch, x->want says what was expected. */
-static bool fits(match_ctx *x, char tok, hg_ir_type a) {
+/* Does type a fit token tok (T and M bound)? */
+static bool type_fits(const match_ctx *x, char tok, hg_ir_type a) {
+  switch (tok) {
+  case 'T': return hg_ir_type_eq(a, x->t);
+  case 'S': return hg_ir_type_eq(a, x->t) || hg_ir_type_eq(a, derived(x, 't'));
+  case 'Z':
+    return well_formed(a) && a.scalar != HG_IR_PTR && a.scalar != HG_IR_BOOL &&
+           elem_bits((hg_ir_scalar)a.scalar) * a.lanes == elem_bits(x->caps->ty) * x->caps->width;
+  case 'M':
+    return well_formed(a) && a.scalar == int_of_bits(elem_bits((hg_ir_scalar)x->t.scalar)) && a.lanes > 1 &&
+           (x->row->lanes >> a.lanes & 1);
+  case 'p': return is_ptr_to(a, AS_ANY & ~AS(HG_AS_CONSTANT));
+  case 'q': return is_ptr_to(a, AS_ANY);
+  case 'a': return is_ptr_to(a, AS(HG_AS_GLOBAL) | AS(HG_AS_LOCAL));
+  case 'c': return is_ptr_to(a, AS(HG_AS_CONSTANT));
+  case '*': return well_formed(a);
+  default: {
+    hg_ir_type d = derived(x, tok);
+    if (d.scalar == HG_IR_VOID && tok != 'v') /* W of a 64-bit T: no such type (the row rules it out) */
+      return false;
+    return a.scalar == d.scalar && a.lanes == d.lanes && a.reserved == 0 && a.addrspace == 0;
+  }
+  }
+}
+
+/* What token tok expects, in x->want (only for a message: a large program checks millions of
+ * operands, and formatting each type cost hashcat's loads a tenth of their time). */
+static void describe_want(match_ctx *x, char tok) {
   char tn[32], en[32];
   switch (tok) {
   case 'T':
     hg_ir_type_text(x->t, tn, sizeof tn);
     snprintf(x->want, sizeof x->want, "%s (the call's gentype)", tn);
-    return hg_ir_type_eq(a, x->t);
+    return;
   case 'S':
     hg_ir_type_text(x->t, tn, sizeof tn);
     hg_ir_type_text(derived(x, 't'), en, sizeof en);
@@ -214,41 +240,34 @@ static bool fits(match_ctx *x, char tok, hg_ir_type a) {
       snprintf(x->want, sizeof x->want, "%s or %s", tn, en);
     else
       snprintf(x->want, sizeof x->want, "%s", tn);
-    return hg_ir_type_eq(a, x->t) || hg_ir_type_eq(a, derived(x, 't'));
-  case 'Z': {
-    unsigned bits = elem_bits(x->caps->ty) * x->caps->width;
-    snprintf(x->want, sizeof x->want, "a %u-bit value, not a pointer or bool", bits);
-    return well_formed(a) && a.scalar != HG_IR_PTR && a.scalar != HG_IR_BOOL && elem_bits((hg_ir_scalar)a.scalar) * a.lanes == bits;
-  }
+    return;
+  case 'Z':
+    snprintf(x->want, sizeof x->want, "a %u-bit value, not a pointer or bool", elem_bits(x->caps->ty) * x->caps->width);
+    return;
   case 'M':
     snprintf(x->want, sizeof x->want, "a vector of i%u with 2, 4, 8 or 16 lanes", elem_bits((hg_ir_scalar)x->t.scalar));
-    return well_formed(a) && a.scalar == int_of_bits(elem_bits((hg_ir_scalar)x->t.scalar)) && a.lanes > 1 &&
-           (x->row->lanes >> a.lanes & 1);
-  case 'p':
-    snprintf(x->want, sizeof x->want, "a pointer not to __constant");
-    return is_ptr_to(a, AS_ANY & ~AS(HG_AS_CONSTANT));
-  case 'q':
-    snprintf(x->want, sizeof x->want, "a pointer");
-    return is_ptr_to(a, AS_ANY);
-  case 'a':
-    snprintf(x->want, sizeof x->want, "a pointer to __global or __local");
-    return is_ptr_to(a, AS(HG_AS_GLOBAL) | AS(HG_AS_LOCAL));
-  case 'c':
-    snprintf(x->want, sizeof x->want, "a pointer to __constant");
-    return is_ptr_to(a, AS(HG_AS_CONSTANT));
-  case '*':
-    snprintf(x->want, sizeof x->want, "a value");
-    return well_formed(a);
+    return;
+  case 'p': snprintf(x->want, sizeof x->want, "a pointer not to __constant"); return;
+  case 'q': snprintf(x->want, sizeof x->want, "a pointer"); return;
+  case 'a': snprintf(x->want, sizeof x->want, "a pointer to __global or __local"); return;
+  case 'c': snprintf(x->want, sizeof x->want, "a pointer to __constant"); return;
+  case '*': snprintf(x->want, sizeof x->want, "a value"); return;
   default: {
     hg_ir_type d = derived(x, tok);
-    if (d.scalar == HG_IR_VOID && tok != 'v') { /* W of a 64-bit T: no such type (the row rules it out) */
+    if (d.scalar == HG_IR_VOID && tok != 'v')
       snprintf(x->want, sizeof x->want, "nothing (no type fits)");
-      return false;
-    }
-    hg_ir_type_text(d, x->want, sizeof x->want);
-    return a.scalar == d.scalar && a.lanes == d.lanes && a.reserved == 0 && a.addrspace == 0;
+    else
+      hg_ir_type_text(d, x->want, sizeof x->want);
   }
   }
+}
+
+/* type_fits; on a mismatch x->want says what was expected. */
+static bool fits(match_ctx *x, char tok, hg_ir_type a) {
+  if (type_fits(x, tok, a))
+    return true;
+  describe_want(x, tok);
+  return false;
 }
 
 /* ---- calls -------------------------------------------------------------------------------- */

@@ -21,6 +21,8 @@ bool hg_ir_clone_global(hg_ir_global *d, const hg_ir_global *s);
 uint32_t hg_ir_successors(const hg_ir_inst *t, const uint32_t **succ);
 /* CRC-32C (Castagnoli), continuing from crc (start with 0). */
 uint32_t hg_ir_crc32c(uint32_t crc, const uint8_t *p, size_t n);
+/* The same by table alone (hg_ir_crc32c takes the CPU's instruction where there is one). */
+uint32_t hg_ir_crc32c_portable(uint32_t crc, const uint8_t *p, size_t n);
 
 static inline void hg_ir_errf(char *err, size_t n, const char *fmt, ...) {
   if (!err || !n)
