@@ -126,7 +126,7 @@ static void release(hg_backend *be, prepared *p) {
 
 static hg_dev_kernel *build(hg_backend *be, const hg_ir_module *m, const char *name, hg_dev_program **prog) {
   char *log = NULL;
-  cl_int err = be->ops->program_build(be, m, "", prog, &log);
+  cl_int err = be->ops->program_build(be, m, NULL, "", prog, &log);
   if (err) {
     fprintf(stderr, "%s", log ? log : "");
     die("program_build", err);

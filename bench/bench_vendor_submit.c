@@ -208,6 +208,7 @@ int main(int argc, char **argv) {
       {"args, no events, a flush each 4", true, false, false, false, false, 0, false, 0, 4},
       {"args, no events, a flush each 16", true, false, false, false, false, 0, false, 0, 16},
       {"args, no events, a flush each 64", true, false, false, false, false, 0, false, 0, 64},
+      {"args, no events, a flush each 256", true, false, false, false, false, 0, false, 0, 256},
       {"flush per launch, marker each 64 waited", true, false, true, false, true, 64},
       {"flush per launch, marker each 64 polled", true, false, true, false, true, 64, false, 100},
       {"flush per launch, marker each 8 polled", true, false, true, false, true, 8, false, 100},

@@ -217,9 +217,11 @@ typedef struct hg_backend_ops {
    * fills images by writes). mem_host_map and mem_host_address may answer NULL for images. */
   cl_int (*image_alloc)(hg_backend *be, const hg_image_layout *layout, hg_dev_mem **out);
 
-  /* code: lower the IR module for this backend and build it; log receives a malloc'd build log */
-  cl_int (*program_build)(hg_backend *be, const struct hg_ir_module *module, const char *options,
-                          hg_dev_program **out, char **log);
+  /* code: lower the IR module for this backend and build it; log receives a malloc'd build log.
+   * digest (NULL: the backend makes it when it needs it): hg_cache_hash (devices/cache.h) of
+   * the module's encoding, which keys what backends cache of the module. */
+  cl_int (*program_build)(hg_backend *be, const struct hg_ir_module *module, const uint8_t *digest,
+                          const char *options, hg_dev_program **out, char **log);
   void (*program_free)(hg_backend *be, hg_dev_program *prog);
   cl_int (*kernel_create)(hg_backend *be, hg_dev_program *prog, const char *name, hg_dev_kernel **out);
   void (*kernel_free)(hg_backend *be, hg_dev_kernel *kernel);

@@ -27,6 +27,11 @@ void hg_cache_key_free(hg_cache_key *key);
 /* The cache's 128-bit hash of bytes (not cryptographic), for callers that check what an entry
  * was made from. */
 void hg_cache_hash(const void *bytes, size_t size, uint8_t out[16]);
+struct hg_ir_module;
+/* The module's digest (hg_cache_hash of its encoding) in out: a copy of `given` when the caller
+ * has it (the platform keeps each program's), else made here; false when it cannot be made
+ * (devices/module_digest.c). */
+bool hg_cache_module_digest(const struct hg_ir_module *module, const uint8_t *given, uint8_t out[16]);
 
 /* On a hit returns true with a malloc'd copy of the value. */
 bool hg_cache_get(const hg_cache_key *key, uint8_t **value, size_t *size);

@@ -381,7 +381,7 @@ size_t hg_kernel_work_group_size(cl_kernel k) {
       continue;
     size_t known = be->ops->kernel_work_group_size_known
                        ? be->ops->kernel_work_group_size_known(be, k->program->module,
-                                                               hg_program_module_digest(k->program),
+                                                               k->program->digest,
                                                                hg_kernel_function(k)->name)
                        : 0;
     if (known) { /* no build of the program for this backend only to learn it */

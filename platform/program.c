@@ -62,13 +62,9 @@ void hg_program_release(cl_program program) {
     program_free(program);
 }
 
-cl_int hg_program_set_module(cl_program p, hg_ir_module *module, cl_program_binary_type type) {
-  uint8_t *bytes = NULL;
-  size_t size = 0;
-  if (hg_ir_encode(module, &bytes, &size) != 0) {
-    hg_ir_module_free(module);
-    return CL_OUT_OF_HOST_MEMORY;
-  }
+/* The module and its encoding (the program takes both). */
+static void set_module_encoded(cl_program p, hg_ir_module *module, uint8_t *bytes, size_t size,
+                               cl_program_binary_type type) {
   for (unsigned i = 0; i < HG_MAX_BACKENDS; i++)
     if (p->dev[i]) {
       hg_backend *be = hg_backend_at(i);
@@ -82,19 +78,20 @@ cl_int hg_program_set_module(cl_program p, hg_ir_module *module, cl_program_bina
   p->binary = bytes;
   p->binary_size = size;
   p->binary_type = type;
-  p->digest_known = false;
+  hg_cache_hash(bytes, size, p->digest); /* every build needs it: a tenth of what the encoding cost */
+}
+
+cl_int hg_program_set_module(cl_program p, hg_ir_module *module, cl_program_binary_type type) {
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  if (hg_ir_encode(module, &bytes, &size) != 0) {
+    hg_ir_module_free(module);
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  set_module_encoded(p, module, bytes, size, type);
   return CL_SUCCESS;
 }
 
-const uint8_t *hg_program_module_digest(cl_program p) {
-  pthread_mutex_lock(&p->lock);
-  if (!p->digest_known) {
-    hg_cache_hash(p->binary, p->binary_size, p->digest);
-    p->digest_known = true;
-  }
-  pthread_mutex_unlock(&p->lock);
-  return p->digest;
-}
 
 uint32_t hg_program_find_kernel(cl_program p, const char *name) {
   if (!p->module || p->binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
@@ -114,7 +111,7 @@ cl_int hg_program_device(cl_program p, hg_backend *be, hg_dev_program **out) {
     char *log = NULL;
     /* -D, -I and the math options were applied by the front end and recorded in the IR: the
      * backend gets no application options */
-    err = be->ops->program_build(be, p->module, "", &p->dev[be->index], &log);
+    err = be->ops->program_build(be, p->module, p->digest, "", &p->dev[be->index], &log);
     if (err != CL_SUCCESS) {
       HG_LOG(HG_LOG_COMPILE, "lowered program failed to build on %s: %s", be->name, log ? log : "");
       /* keep the backend's log: it is our bug, and the application's build log should say so */
@@ -233,12 +230,17 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context
     HG_SET_ERR(errcode_ret, err);
     return NULL;
   }
-  err = hg_program_set_module(p, module, binary_type_of(module));
-  if (err != CL_SUCCESS) {
+  /* the binary the application gave is the module's encoding, checked by the decoder: kept as
+   * it is rather than made again (hashcat's main program: 67 MB at every start) */
+  uint8_t *bytes = malloc(lengths[0]);
+  if (!bytes) {
+    hg_ir_module_free(module);
     hg_program_release(p);
-    HG_SET_ERR(errcode_ret, err);
+    HG_SET_ERR(errcode_ret, CL_OUT_OF_HOST_MEMORY);
     return NULL;
   }
+  memcpy(bytes, binaries[0], lengths[0]);
+  set_module_encoded(p, module, bytes, lengths[0], binary_type_of(module));
   if (binary_status)
     for (cl_uint i = 0; i < num_devices; i++)
       binary_status[i] = CL_SUCCESS;

@@ -30,8 +30,8 @@ struct _cl_program {
   hg_ir_module *module; /* NULL until compiled or loaded */
   uint8_t *binary;      /* module encoded */
   size_t binary_size;
-  uint8_t digest[16];   /* hg_cache_hash of binary, once asked for (hg_program_module_digest) */
-  bool digest_known;
+  uint8_t digest[16];   /* hg_cache_hash of binary: backends key what they keep of the module by
+                           it (made once: hashcat's main program encodes to 67 MB) */
 
   cl_build_status build_status;
   char *build_options;
@@ -58,10 +58,7 @@ cl_int hg_program_device(cl_program program, hg_backend *be, hg_dev_program **ou
 uint32_t hg_program_find_kernel(cl_program program, const char *name);
 /* Replaces the program's module (taking ownership) and its encoded binary. */
 cl_int hg_program_set_module(cl_program program, hg_ir_module *module, cl_program_binary_type type);
-/* The hash of the program's encoded module (devices/cache.h), computed once: a backend keys
- * what it recorded of the module by it (kernel_work_group_size_known), and hashcat's main
- * program encodes to 67 MB, which every kernel's first CL_KERNEL_WORK_GROUP_SIZE encoded again. */
-const uint8_t *hg_program_module_digest(cl_program program);
+
 
 /* IL -> IR through the IR cache, with the program's specialization constants: what
  * clBuildProgram (library false) and clCompileProgram (true) store (program_il.c). Under

@@ -50,7 +50,7 @@ static const char *const sources[] = {
 static bool build_once(hg_backend *be, const hg_ir_module *m) {
   hg_dev_program *prog = NULL;
   char *log = NULL;
-  cl_int rc = be->ops->program_build(be, m, "", &prog, &log);
+  cl_int rc = be->ops->program_build(be, m, NULL, "", &prog, &log);
   free(log);
   if (rc != CL_SUCCESS)
     return false;

@@ -135,7 +135,7 @@ static bool build(hg_backend *be, const char *text, const char *name, built *b) 
     return false;
   }
   char *log = NULL;
-  cl_int rc = be->ops->program_build(be, b->m, "", &b->prog, &log);
+  cl_int rc = be->ops->program_build(be, b->m, NULL, "", &b->prog, &log);
   CHECK(rc == CL_SUCCESS, "%s: build %d: %s", name, rc, log ? log : "");
   free(log);
   if (rc != CL_SUCCESS)

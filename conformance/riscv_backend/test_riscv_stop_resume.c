@@ -242,7 +242,7 @@ static bool load(hg_backend *be, const kcase *c, loaded *L) {
   }
   free(log);
   log = NULL;
-  if (be->ops->program_build(be, L->module, "", &L->prog, &log) != CL_SUCCESS) {
+  if (be->ops->program_build(be, L->module, NULL, "", &L->prog, &log) != CL_SUCCESS) {
     fprintf(stderr, "%s: build: %s\n", c->name, log ? log : "");
     free(log);
     return false;

@@ -552,7 +552,7 @@ void hg_vendor_image_tests(hg_backend *be, const char **source, uint64_t (*rando
   *source = image_kernels;
   hg_dev_program *p = NULL;
   char *log = NULL;
-  cl_int e = be->ops->program_build(be, NULL, NULL, &p, &log);
+  cl_int e = be->ops->program_build(be, NULL, NULL, NULL, &p, &log);
   CHECK(e == CL_SUCCESS && p, "image kernels build %d: %s", e, log ? log : "");
   free(log);
   if (!p)

@@ -776,7 +776,7 @@ int main(void) {
     printf("%s\n", be->name);
     CHECK(be->ops->kernel_run && be->ops->kernel_stop, "no kernel_run/kernel_stop");
     hg_dev_program *p = NULL;
-    err = be->ops->program_build(be, m, NULL, &p, &log);
+    err = be->ops->program_build(be, m, NULL, NULL, &p, &log);
     CHECK(err == CL_SUCCESS, "program_build %d: %s", err, log ? log : "");
     free(log);
     log = NULL;

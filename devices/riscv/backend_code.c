@@ -49,15 +49,13 @@ static size_t wgs_capacity(const hg_ir_module *module) {
 }
 
 /* Records the size of every kernel of a built program under the module's key. */
-static void wgs_record(hg_rv_backend *rb, hg_sim_machine *sim, const hg_ir_module *module, const hg_dev_program *p) {
+static void wgs_record(hg_rv_backend *rb, hg_sim_machine *sim, const hg_ir_module *module, const uint8_t *given,
+                       const hg_dev_program *p) {
   hg_cache_key key = {0};
   size_t cap = wgs_capacity(p->module);
   uint8_t *value = cap ? malloc(cap) : NULL;
-  uint8_t *bytes = NULL, digest[16];
-  size_t size;
-  if (value && hg_ir_encode(module, &bytes, &size) == 0) { /* the digest the platform keys by */
-    hg_cache_hash(bytes, size, digest);
-    free(bytes);
+  uint8_t digest[16];
+  if (value && hg_cache_module_digest(module, given, digest)) { /* the digest the platform keys by */
     wgs_key(sim, digest, &key);
     size_t at = 0;
     for (uint32_t i = 0; i < p->obj.num_kernels; i++) {
@@ -136,8 +134,8 @@ size_t hg_rv_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_mod
   return found;
 }
 
-cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
-                           hg_dev_program **out, char **log) {
+cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, const uint8_t *digest,
+                           const char *options, hg_dev_program **out, char **log) {
   hg_rv_backend *rb = hg_rv_of(be);
   *out = NULL;
   if (log)
@@ -182,7 +180,7 @@ cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, co
   pthread_mutex_unlock(&rb->lock);
   HG_LOG(HG_LOG_COMPILE, "riscv: built %u kernels, %zu bytes of code, %zu bytes of data", p->obj.num_kernels,
          p->image.code_size, p->image.data_size);
-  wgs_record(rb, sim, module, p);
+  wgs_record(rb, sim, module, digest, p);
   if (log)
     *log = dup_str("");
   *out = p;

@@ -75,7 +75,7 @@ cl_int hg_rv_image_alloc(hg_backend *be, const hg_image_layout *layout, hg_dev_m
 void hg_rv_image_descriptor(const hg_launch_arg *a, uint64_t pixels, void *desc);
 
 unsigned hg_riscv_probe(hg_backend **out, unsigned max);
-cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
+cl_int hg_rv_program_build(hg_backend *be, const struct hg_ir_module *module, const uint8_t *digest, const char *options,
                            hg_dev_program **out, char **log);
 void hg_rv_program_free(hg_backend *be, hg_dev_program *prog);
 cl_int hg_rv_kernel_create(hg_backend *be, hg_dev_program *prog, const char *name, hg_dev_kernel **out);

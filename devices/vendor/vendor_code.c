@@ -148,13 +148,10 @@ static cl_int lowering_failed(hg_backend *be, const char *err_text, char **log) 
 /* The cache key of a module lowered straight to the vendor's input: the form and the module's
  * encoding (the cache adds the driver build, which fixes the lowering). False when the module
  * cannot be encoded. */
-static bool direct_key(const char *form, const struct hg_ir_module *module, hg_cache_key *key) {
-  uint8_t *bytes, hash[16];
-  size_t size;
-  if (hg_ir_encode(module, &bytes, &size) != 0)
+static bool direct_key(const char *form, const struct hg_ir_module *module, const uint8_t *digest, hg_cache_key *key) {
+  uint8_t hash[16];
+  if (!hg_cache_module_digest(module, digest, hash))
     return false;
-  hg_cache_hash(bytes, size, hash);
-  free(bytes);
   hg_cache_key_add_str(key, "vendor-direct");
   hg_cache_key_add_str(key, form);
   hg_cache_key_add(key, hash, sizeof hash);
@@ -167,14 +164,14 @@ static bool direct_key(const char *form, const struct hg_ir_module *module, hg_c
  * binary (both logged), and the caller lowers the module to OpenCL C instead. The lowered
  * binary is kept in the program cache (a second build of a large program skips the lowering:
  * 30-300 ms); what comes back from it is the vendor's to check, as a program binary. */
-static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module *module) {
+static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module *module, const uint8_t *digest) {
   hg_backend *be = &vb->base;
   const char *form = vb->spir ? "SPIR bitcode" : "PTX";
   char why[512] = "";
   size_t size = 0;
   uint8_t *bin = NULL;
   hg_cache_key key = {0};
-  bool keyed = direct_key(form, module, &key), cached = keyed && hg_cache_get(&key, &bin, &size);
+  bool keyed = direct_key(form, module, digest, &key), cached = keyed && hg_cache_get(&key, &bin, &size);
   if (cached && !vb->spir && (!size || bin[size - 1])) { /* PTX is text with its NUL */
     free(bin);
     bin = NULL;
@@ -211,8 +208,8 @@ static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module 
   return prog;
 }
 
-cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
-                               hg_dev_program **out, char **log) {
+cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const uint8_t *digest,
+                               const char *options, hg_dev_program **out, char **log) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   *out = NULL;
   if (log)
@@ -227,7 +224,7 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   /* PoCL (CPU devices) compiles the forms of kernels with many barriers without end */
   uint32_t max_barriers = (be->type & CL_DEVICE_TYPE_CPU) ? 4 : 0;
   /* the plain kernels straight from the IR where the vendor takes SPIR bitcode or PTX */
-  cl_program direct = (vb->spir || vb->ptx) && !robust ? build_direct(vb, module) : NULL;
+  cl_program direct = (vb->spir || vb->ptx) && !robust ? build_direct(vb, module, digest) : NULL;
   /* the forms after the program, in a vendor program of their own (vendor_forms.c): by default
    * on GPUs and beside a SPIR or PTX program, whose build is too quick to wait for theirs; such a
    * program's forms are in a program of their own in any case (built at once when not later) */

@@ -323,7 +323,7 @@ cl_program hg_vendor_forms_program(hg_vendor_forms *forms, bool wait);
 /* With the program: forgets the forms, whatever their state. */
 void hg_vendor_forms_drop(hg_vendor_forms *forms);
 
-cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const char *options,
+cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const uint8_t *digest, const char *options,
                                hg_dev_program **out, char **log);
 void hg_vendor_program_free(hg_backend *be, hg_dev_program *prog);
 cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *prog, const char *name, hg_dev_kernel **out);
