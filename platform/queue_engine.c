@@ -404,7 +404,7 @@ static _Thread_local cl_command_queue worker_of;
  * submission (not the blocking one itself). Meanwhile an in-order enqueue waits for it to end
  * (hg_command_submit): else every command the application enqueues during a burst would wait
  * for its predecessor's submission on the worker, which stays the submitter to the burst's end,
- * a hand-off per command (NVIDIA: 2.4 us per launch, docs/performance.md). Under q->lock. */
+ * a hand-off per command (callgrind on NVIDIA, docs/performance.md). Under q->lock. */
 static void worker_drains(cl_command_queue q, bool draining) {
   if (q->worker_draining == draining)
     return;
@@ -638,7 +638,7 @@ static void command_execute(hg_command *cmd) {
 #define STREAM_QUIET_NS 50000ull      /* no new entry for this long: a pause */
 #define STREAM_MAX_LAG_NS 1000000ull  /* an entry's completion is seen at most this late */
 #define STREAM_MAX_BEHIND 256u        /* nor with this many entries after it */
-#define STREAM_POLL_NS 50000ull
+#define STREAM_POLL_NS 50000ull       /* the period of those questions */
 static cl_ulong worker_defer_until(cl_command_queue q, const hg_command *head) {
   if (q->stream_seq - head->seq >= STREAM_MAX_BEHIND)
     return 0;

@@ -11,7 +11,7 @@
 
 /* Batched operations are flushed to the device after every this many, and whenever their
  * completion is asked for (a marker), another queue must wait for them, or the platform asks
- * (vendor_stream_flush): NVIDIA takes 4 us more per launch with a clFlush after each launch
+ * (hg_vendor_stream_flush): NVIDIA takes 4 us more per launch with a clFlush after each launch
  * without an event (bench-vendor-submit, docs/performance.md), and its queue runs what it holds
  * back anyway; those conditions keep every vendor's device fed. */
 #define HG_VENDOR_FLUSH_EVERY 16u
