@@ -92,7 +92,6 @@ cl_int hg_program_set_module(cl_program p, hg_ir_module *module, cl_program_bina
   return CL_SUCCESS;
 }
 
-
 uint32_t hg_program_find_kernel(cl_program p, const char *name) {
   if (!p->module || p->binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
     return HG_IR_NONE;

@@ -59,7 +59,6 @@ uint32_t hg_program_find_kernel(cl_program program, const char *name);
 /* Replaces the program's module (taking ownership) and its encoded binary. */
 cl_int hg_program_set_module(cl_program program, hg_ir_module *module, cl_program_binary_type type);
 
-
 /* IL -> IR through the IR cache, with the program's specialization constants: what
  * clBuildProgram (library false) and clCompileProgram (true) store (program_il.c). Under
  * program->lock. Returns the front end's code and log (hg_frontend_spirv_to_ir). */

@@ -919,9 +919,9 @@ cl_int hg_queue_finish(cl_command_queue q) {
 }
 
 void hg_queue_flush(cl_command_queue q) {
-  hg_backend *be = hg_context_backend(q->context);
-  if (be->ops->stream_flush)
-    be->ops->stream_flush(be);
+  pthread_mutex_lock(&q->lock);
+  stream_flush_to_device(q); /* what is held back is in the stream: nothing there, nothing to push */
+  pthread_mutex_unlock(&q->lock);
 }
 
 void hg_queue_engine_release(cl_command_queue q) {

@@ -23,8 +23,8 @@ static char *dup_str(const char *s) {
   return d;
 }
 
-/* The cache key of a module's kernels' work-group sizes: its encoding and the tile's L1 (the
- * cache adds the driver build). False when the module cannot be encoded. */
+/* The cache key of a module's kernels' work-group sizes: its digest (its encoding's hash) and the
+ * tile's L1 (the cache adds the driver build). */
 static void wgs_key(hg_sim_machine *sim, const uint8_t digest[16], hg_cache_key *key) {
   uint64_t l1 = hg_sim_get_config(sim)->l1_size;
   hg_cache_key_add_str(key, "riscv-work-group-sizes");
