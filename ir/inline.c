@@ -245,3 +245,68 @@ bool hg_ir_inline_calls(hg_ir_module *m, char *err, size_t err_size) {
   }
   return ok;
 }
+
+/* Kernels and what they call, transitively: the rest of an executable is dead. */
+static void mark_reachable(const hg_ir_module *m, uint32_t fi, bool *live) {
+  uint32_t *stack = NULL, depth = 0, cap = 0;
+  live[fi] = true;
+  for (uint32_t at = fi;;) {
+    const hg_ir_function *f = &m->functions[at];
+    for (uint32_t b = 0; b < f->num_blocks; b++)
+      for (uint32_t i = 0; i < f->blocks[b].num_insts; i++) {
+        const hg_ir_inst *in = &f->blocks[b].insts[i];
+        uint32_t c = in->op == HG_OP_CALL && in->num_imm ? in->imm[0] : HG_IR_NONE;
+        if (c >= m->num_functions || live[c])
+          continue;
+        live[c] = true;
+        if (hg_ir_grow((void **)&stack, &cap, depth + 1, sizeof *stack)) {
+          free(stack); /* out of memory: keep everything from here on */
+          for (uint32_t k = 0; k < m->num_functions; k++)
+            live[k] = true;
+          return;
+        }
+        stack[depth++] = c;
+      }
+    if (!depth)
+      break;
+    at = stack[--depth];
+  }
+  free(stack);
+}
+
+void hg_ir_drop_unused_functions(hg_ir_module *m) {
+  uint32_t n = m->num_functions;
+  bool *live = calloc(n ? n : 1, sizeof *live);
+  uint32_t *index = malloc((n ? n : 1) * sizeof *index);
+  if (!live || !index) { /* keeping them is always right */
+    free(live);
+    free(index);
+    return;
+  }
+  for (uint32_t fi = 0; fi < n; fi++)
+    if (m->functions[fi].is_kernel && !live[fi])
+      mark_reachable(m, fi, live);
+  uint32_t kept = 0;
+  for (uint32_t fi = 0; fi < n; fi++) {
+    if (!live[fi]) {
+      hg_ir_function_free_contents(&m->functions[fi]);
+      continue;
+    }
+    index[fi] = kept;
+    if (kept != fi)
+      m->functions[kept] = m->functions[fi];
+    kept++;
+  }
+  m->num_functions = kept;
+  for (uint32_t fi = 0; fi < kept; fi++) {
+    hg_ir_function *f = &m->functions[fi];
+    for (uint32_t b = 0; b < f->num_blocks; b++)
+      for (uint32_t i = 0; i < f->blocks[b].num_insts; i++) {
+        hg_ir_inst *in = &f->blocks[b].insts[i];
+        if (in->op == HG_OP_CALL && in->num_imm && in->imm[0] < n)
+          in->imm[0] = index[in->imm[0]];
+      }
+  }
+  free(live);
+  free(index);
+}

@@ -384,6 +384,10 @@ bool hg_ir_module_equal(const hg_ir_module *a, const hg_ir_module *b);
  * without calls. Fails (false + message) on recursion or a call to a function without body.
  * Clears the execution-state metadata: run hg_ir_compute_state afterwards. */
 bool hg_ir_inline_calls(hg_ir_module *m, char *err, size_t err_size);
+/* Removes the functions no kernel reaches through calls, which nothing can call in an
+ * executable (hashcat links each kernel with hundreds of library functions it never calls: 99%
+ * of its main program's IR). Function indices change; kernels keep their order. */
+void hg_ir_drop_unused_functions(hg_ir_module *m);
 /* Merges modules into a new one of the given kind (clLinkProgram): function declarations (no
  * blocks) and imported variables resolve by name to definitions; two definitions of one name,
  * a call left unresolved, or (in an executable) a variable left undefined, fail. */

@@ -41,6 +41,7 @@ cl_int hg_frontend_finish_executable(hg_ir_module *m, char **log) {
     log_message(log, err);
     return CL_LINK_PROGRAM_FAILURE;
   }
+  hg_ir_drop_unused_functions(m);
   m->program_kind = HG_IR_PROGRAM_EXECUTABLE;
   hg_ir_compute_state(m);
   if (!hg_ir_verify(m, err, sizeof err)) {

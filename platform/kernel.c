@@ -14,6 +14,7 @@
 #include "platform/mem_object.h"
 #include "platform/sampler.h"
 #include "platform/platform.h"
+#include "platform/safepoints.h"
 
 const hg_ir_function *hg_kernel_function(cl_kernel k) { return &k->program->module->functions[k->function]; }
 
@@ -288,6 +289,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
     HG_INFO_VALUE(cl_program, kernel->program);
   case CL_KERNEL_ATTRIBUTES:
     HG_INFO_STRING(f->attributes ? f->attributes : "");
+  case CL_KERNEL_STOPPABLE_HETGPU:
+    HG_INFO_VALUE(cl_bool, hg_kernel_stoppable(kernel) ? CL_TRUE : CL_FALSE);
   default:
     return CL_INVALID_VALUE;
   }
@@ -398,6 +401,14 @@ size_t hg_kernel_work_group_size(cl_kernel k) {
   }
   atomic_store(&k->work_group_size, best);
   return best;
+}
+
+bool hg_kernel_stoppable(cl_kernel k) {
+  hg_backend *be = hg_context_backend(k->program->context);
+  hg_dev_kernel *dk;
+  if (!hg_safepoints_enabled() || !be || !be->ops->kernel_run || hg_kernel_device(k, be, &dk) != CL_SUCCESS)
+    return false;
+  return !be->ops->kernel_stoppable || be->ops->kernel_stoppable(be, dk);
 }
 
 size_t hg_kernel_safe_work_group_size(cl_kernel k) {

@@ -180,8 +180,9 @@ bool mg_snapshot_has_kernel_state(const char *path) {
 }
 
 cl_int mg_wait_for_forms(cl_kernel k) {
-  size_t wg = 0;
-  return clGetKernelWorkGroupInfo(k, hg_test_device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+  cl_bool stoppable = CL_FALSE;
+  cl_int err = clGetKernelInfo(k, CL_KERNEL_STOPPABLE_HETGPU, sizeof stoppable, &stoppable, NULL);
+  return err != CL_SUCCESS ? err : stoppable ? CL_SUCCESS : CL_INVALID_OPERATION;
 }
 
 cl_int mg_build_both(cl_context ctx, cl_backend_id_hetgpu from, cl_backend_id_hetgpu to) {

@@ -61,10 +61,10 @@ void mg_ref_stencil(const uint32_t *in, uint32_t *out, size_t n, uint32_t add);
 /* Whether the checkpoint file at `path` holds a KERNEL_STATE section (tag 7,
  * docs/snapshot-format.md): a launch was written stopped in flight, not waited for. */
 bool mg_snapshot_has_kernel_state(const char *path);
-/* Waits until `k` has its stoppable forms. On PoCL a program's forms are built after it in the
- * background (docs/opencl-c-safe-points.md); until then its launches run plain and no migration
- * can stop them. CL_KERNEL_WORK_GROUP_SIZE is the smallest over the forms, so asking for it
- * waits for them (builds them if need be). */
+/* A vendor backend builds a program's stoppable forms in the background
+ * (docs/opencl-c-safe-points.md); until then its launches run plain and no migration can stop
+ * them. CL_KERNEL_STOPPABLE_HETGPU waits for them (builds them if need be); an error when the
+ * kernel's launches cannot stop where the context runs. */
 cl_int mg_wait_for_forms(cl_kernel k);
 /* Builds the context's programs on `to` too, by a round trip before any launch: a migration
  * builds them on its target before it stops anything (the report's prepare phase, 50-70 ms for

@@ -224,6 +224,32 @@ HG_TEST(barrier_loop_riscv_to_vendor) {
 
 /* Back and forth: the launch is moved several times while it runs; it must be stopped at least
  * once on each backend. */
+/* CL_KERNEL_STOPPABLE_HETGPU: true for a loop kernel on both backends (on PoCL once its
+ * forms, built in the background, are made: the query waits for them), sized as a cl_bool. */
+HG_TEST(kernel_stoppable_query) {
+  MG_REQUIRE();
+  cl_context ctx = hg_test_context();
+  CHECK_CL(mg.migrate(ctx, mg_vendor, 0, 0, NULL));
+  cl_program p = hg_test_build(ctx, sp_src, NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "grid_lcg", &err);
+  CHECK_CL(err);
+  size_t size = 0;
+  cl_bool stoppable = CL_FALSE;
+  CHECK_CL(clGetKernelInfo(k, CL_KERNEL_STOPPABLE_HETGPU, 0, NULL, &size));
+  CHECK_MSG(size == sizeof(cl_bool), "size %zu", size);
+  CHECK_ERR(clGetKernelInfo(k, CL_KERNEL_STOPPABLE_HETGPU, 1, &stoppable, NULL), CL_INVALID_VALUE);
+  CHECK_CL(clGetKernelInfo(k, CL_KERNEL_STOPPABLE_HETGPU, sizeof stoppable, &stoppable, NULL));
+  CHECK_MSG(stoppable == CL_TRUE, "on the vendor backend: %u", stoppable);
+  stoppable = CL_FALSE;
+  CHECK_CL(mg.migrate(ctx, mg_riscv, 0, 0, NULL));
+  CHECK_CL(clGetKernelInfo(k, CL_KERNEL_STOPPABLE_HETGPU, sizeof stoppable, &stoppable, NULL));
+  CHECK_MSG(stoppable == CL_TRUE, "on RISC-V: %u", stoppable);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
 HG_TEST(grid_loop_back_and_forth) {
   MG_REQUIRE();
   const launch_spec s = {"grid_lcg", 4096, 20000, 512, 64};

@@ -170,10 +170,12 @@ static const hg_backend_ops vendor_ops = {
     .kernel_create = hg_vendor_kernel_create,
     .kernel_free = hg_vendor_kernel_free,
     .kernel_work_group_size = hg_vendor_kernel_work_group_size,
+    .kernel_work_group_size_known = hg_vendor_kernel_work_group_size_known,
     .kernel_launch = hg_vendor_kernel_launch,
     .kernel_run = hg_vendor_kernel_run,
     .kernel_stop = hg_vendor_kernel_stop,
     .kernel_can_resume = hg_vendor_kernel_can_resume,
+    .kernel_stoppable = hg_vendor_kernel_stoppable,
     .mem_read_async = hg_vendor_mem_read_async,
     .mem_write_async = hg_vendor_mem_write_async,
     .mem_copy_async = hg_vendor_mem_copy_async,
@@ -366,6 +368,12 @@ static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id dev
   read_hints(device, &be->hints);
   vb->spir = takes_spir_bitcode(device, platform_name);
   vb->ptx = takes_ptx(device, platform_name);
+  char ext[8192];
+  device_string(device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+  vb->register_cap = strstr(ext, "cl_nv_compiler_options") != NULL;
+  /* PoCL's CPU devices run a work-group as loops on one thread, whatever the kernel: its
+   * CL_KERNEL_WORK_GROUP_SIZE is the device's */
+  vb->groups_at_device_max = (be->type & CL_DEVICE_TYPE_CPU) && strstr(platform_name, "Portable Computing Language");
   return vb;
 fail:
   vendor_destroy(be);

@@ -7,13 +7,15 @@
  * their own, in the order the programs were built, once no program was built for a while
  * (FORMS_QUIET_NS). Until a program's forms are ready its fresh
  * launches run plain (a migration waits for them at the kernel boundary); whoever needs the
- * forms themselves (a resume, a launch with a time limit or a test countdown, the kernel's
- * work-group size, which is the smallest over its forms) waits for them, building them on its
- * own thread when the builder has not reached them. */
+ * forms themselves (a resume, a launch with a time limit or a test countdown) waits for them,
+ * building them on its own thread when the builder has not reached them. */
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "devices/vendor/vendor_internal.h"
 #include "common/log.h"
@@ -41,8 +43,8 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a job queued, a build ended, quitting */
 static hg_vendor_forms *head, *tail;
 static bool builder_started, quitting;
-static bool paused; /* by pause_builder: no new build starts until forms are queued again */
 static unsigned building;       /* builds in progress on any thread */
+static _Thread_local volatile sig_atomic_t in_build; /* this thread is inside a vendor build of forms */
 static uint64_t last_queued_ns; /* CLOCK_REALTIME, which `changed` waits by */
 
 static uint64_t realtime_ns(void) {
@@ -79,7 +81,9 @@ static void build(hg_vendor_forms *f) {
   building++;
   pthread_mutex_unlock(&lock);
   cl_program prog = NULL;
+  in_build = 1;
   cl_int err = hg_vendor_build_source(f->vb, f->source, f->opts, false, &prog, NULL);
+  in_build = 0;
   if (err != CL_SUCCESS)
     HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build (%d): their kernels' launches run plain",
            f->vb->base.name, err);
@@ -99,7 +103,7 @@ static void *builder(void *arg) {
   pthread_mutex_lock(&lock);
   while (!quitting) {
     hg_vendor_forms *f = head;
-    if (!f || paused) {
+    if (!f) {
       pthread_cond_wait(&changed, &lock);
       continue;
     }
@@ -116,35 +120,62 @@ static void *builder(void *arg) {
   return NULL;
 }
 
-/* No build may still be inside the vendor's library while exit handlers tear it down. The
- * vendor's handlers may be registered after any of ours: NVIDIA's compiler registers some when it
- * first reaches a path, on whatever thread compiles (an application's own build after ours did;
- * docs/ptx-backend.md, "A crash at exit"). But exit() runs the exiting thread's thread_local
- * destructors before every atexit handler: each thread that queues forms gets one, which waits
- * for a build running on the builder and pauses it until forms are queued again (at the end of
- * a thread that does not exit the process, builds resume with the next queued forms, or are
- * made by whoever waits for them). quit_builder covers an exit from any other thread, for
- * handlers registered before the builder started. */
+/* Exiting while a build runs. The vendor's exit handlers tear its compiler down under a build
+ * still running on another thread (NVIDIA: a SIGSEGV in NvCliCompileBitcode, docs/ptx-backend.md
+ * "A crash at exit"), and its handlers may be registered after any of ours: NVIDIA's compiler
+ * registers some when it first reaches a path, on whatever thread compiles. Waiting for the build
+ * cost an application's exit minutes (hashcat -m 1800's forms: over 5 minutes on the H200, the
+ * process not ending). So exit does not wait: once it has begun, a fault in a thread inside a
+ * forms build (the vendor's torn-down state) parks that thread for good instead of ending the
+ * process, and exit() goes on to _exit, which ends it; any other fault goes to the handler that
+ * was there before. exit() runs the exiting thread's thread_local destructors before every atexit
+ * handler: each thread that queues forms gets one, which begins the exit when it is the main
+ * thread's (returning from main; another thread ending leaves the build running); quit_builder
+ * covers exit() from any other thread, for vendor handlers registered before the builder started.
+ * No new build starts once exit has begun. */
 extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
 extern void *__dso_handle;
 
-static void pause_builder(void *unused) {
-  (void)unused;
-  pthread_mutex_lock(&lock);
-  paused = true;
-  while (building)
-    pthread_cond_wait(&changed, &lock);
-  pthread_mutex_unlock(&lock);
+static const int contained_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+#define NUM_CONTAINED (sizeof contained_signals / sizeof contained_signals[0])
+static struct sigaction previous_actions[NUM_CONTAINED];
+static atomic_bool exit_begun;
+
+static void park_faulting_build(int sig, siginfo_t *info, void *context) {
+  (void)info, (void)context;
+  if (atomic_load(&exit_begun) && in_build) {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, NULL);
+    for (;;)
+      pause();
+  }
+  /* not a build's: the instruction faults again under the handler that was there before */
+  for (size_t i = 0; i < NUM_CONTAINED; i++)
+    if (contained_signals[i] == sig)
+      sigaction(sig, &previous_actions[i], NULL);
 }
 
-static void quit_builder(void) {
+static void begin_exit(void) {
+  if (atomic_exchange(&exit_begun, true))
+    return;
   pthread_mutex_lock(&lock);
-  quitting = true;
+  quitting = true; /* no new build starts */
   pthread_cond_broadcast(&changed);
-  while (building)
-    pthread_cond_wait(&changed, &lock);
   pthread_mutex_unlock(&lock);
+  struct sigaction park = {.sa_sigaction = park_faulting_build, .sa_flags = SA_SIGINFO};
+  sigemptyset(&park.sa_mask);
+  for (size_t i = 0; i < NUM_CONTAINED; i++)
+    sigaction(contained_signals[i], &park, &previous_actions[i]);
 }
+
+static void at_thread_end(void *unused) {
+  (void)unused;
+  if (gettid() == getpid())
+    begin_exit();
+}
+
+static void quit_builder(void) { begin_exit(); }
 
 hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, const char *opts) {
   hg_vendor_forms *f = calloc(1, sizeof *f);
@@ -159,11 +190,10 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, cons
   f->source = source;
   f->opts = opts_copy;
   f->state = FORMS_QUEUED;
-  static _Thread_local bool pauses_at_thread_end;
-  if (!pauses_at_thread_end)
-    pauses_at_thread_end = __cxa_thread_atexit_impl(pause_builder, NULL, &__dso_handle) == 0;
+  static _Thread_local bool exit_hook_set;
+  if (!exit_hook_set)
+    exit_hook_set = __cxa_thread_atexit_impl(at_thread_end, NULL, &__dso_handle) == 0;
   pthread_mutex_lock(&lock);
-  paused = false;
   if (!builder_started && !quitting) {
     pthread_t t;
     builder_started = pthread_create(&t, NULL, builder, NULL) == 0;

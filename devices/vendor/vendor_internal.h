@@ -36,6 +36,8 @@ typedef struct hg_vendor_backend {
   cl_command_queue plain_queue; /* in-order, no profiling (NULL: everything goes to queue) */
   bool spir;                    /* programs' plain kernels go to it as SPIR bitcode (vendor_code.c) */
   bool ptx;                     /* ... as PTX (lowering/ptx.h) */
+  bool register_cap;            /* takes -cl-nv-maxrregcount (NVIDIA's cl_nv_compiler_options) */
+  bool groups_at_device_max;    /* every kernel runs the device's largest work-group (PoCL's CPU devices) */
   pthread_mutex_t stream_lock;  /* vendor_stream.c: the order across the two queues */
   cl_command_queue last_queue;  /* where the latest operation went */
   cl_event last_event;          /* the latest operation with an event (retained), or NULL */
@@ -111,6 +113,9 @@ struct hg_dev_kernel {
   const hg_oc_stop_kernel *stop_info; /* in prog->stop; NULL: no stoppable or resume form */
   cl_kernel stop_kernel, resume_kernel, catchup_kernel; /* the forms, made at the first kernel_run (launch_lock) */
   cl_kernel slice_kernel;                                /* likewise, when stop_info has a slice form */
+  /* the most work-items per group every form runs with, once they are made (0: not yet): a
+   * larger group runs plain (the forms keep more values live: on a GPU, more registers) */
+  size_t forms_work_group_size;
   atomic_ullong slice_group_ns; /* sliced launches: how long a group runs, measured (0: never) */
 };
 
@@ -344,9 +349,12 @@ cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *kernel, cons
 
 /* Stoppable launches (vendor_stop.c, docs/opencl-c-safe-points.md). */
 size_t hg_vendor_kernel_work_group_size(hg_backend *be, hg_dev_kernel *k);
+size_t hg_vendor_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_module *module,
+                                              const uint8_t digest[16], const char *name);
 cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, const struct hg_ir_ndrange_state *resume,
                             struct hg_ir_ndrange_state **stopped, uint64_t *device_ns);
 void hg_vendor_kernel_stop(hg_backend *be, hg_stop_request *stop);
+bool hg_vendor_kernel_stoppable(hg_backend *be, hg_dev_kernel *k);
 bool hg_vendor_kernel_can_resume(hg_backend *be, hg_dev_kernel *k, const struct hg_ir_ndrange_state *state);
 void hg_vendor_stops_free(hg_vendor_backend *vb);
 

@@ -276,9 +276,18 @@ static bool range_of(const hg_oc_stop_kernel *k, const hg_launch *l, hg_vendor_r
   return true;
 }
 
-/* Creates the forms of k at its first stoppable launch; false when they cannot be made, or
- * (not `wait`) are still being built (vendor_forms.c). */
-static bool make_forms(hg_vendor_backend *vb, hg_dev_kernel *k, bool wait) {
+/* The vendor's CL_KERNEL_WORK_GROUP_SIZE of one of k's kernels (0: unknown). */
+static size_t vendor_work_group_size(hg_vendor_backend *vb, cl_kernel kernel) {
+  size_t n = 0;
+  if (kernel && VCL(kernel)->clGetKernelWorkGroupInfo(kernel, vb->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof n, &n,
+                                                       NULL) != CL_SUCCESS)
+    n = 0;
+  return n;
+}
+
+/* Creates the forms of k at its first stoppable launch; false when they cannot be made, are
+ * (not `wait`) still being built (vendor_forms.c), or cannot run `items` work-items per group. */
+static bool make_forms(hg_vendor_backend *vb, hg_dev_kernel *k, bool wait, uint64_t items) {
   const hg_oc_stop_kernel *info = k->stop_info;
   cl_program prog = k->prog->forms ? hg_vendor_forms_program(k->prog->forms, wait) : k->prog->program;
   if (!prog)
@@ -295,29 +304,44 @@ static bool make_forms(hg_vendor_backend *vb, hg_dev_kernel *k, bool wait) {
     k->slice_kernel = VCL(prog)->clCreateKernel(prog, info->slice_name, &err);
   bool ok = k->resume_kernel && (!info->stop_name || k->stop_kernel) && (!info->catchup_name || k->catchup_kernel) &&
             (!info->slice_name || k->slice_kernel);
+  if (ok && !k->forms_work_group_size) {
+    size_t best = HG_PROFILE_MAX_WORK_GROUP_SIZE;
+    cl_kernel forms[] = {k->stop_kernel, k->resume_kernel, k->catchup_kernel, k->slice_kernel};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+      size_t n = vendor_work_group_size(vb, forms[i]);
+      if (n && n < best)
+        best = n;
+    }
+    k->forms_work_group_size = best;
+  }
+  size_t fits = k->forms_work_group_size;
   pthread_mutex_unlock(&k->launch_lock);
   if (!ok)
     HG_LOG(HG_LOG_SCHED, "%s: the forms of %s could not be made (%d)", vb->base.name, k->name, err);
-  return ok;
+  else if (items > fits)
+    HG_LOG(HG_LOG_SCHED, "%s: groups of %llu work-items are more than the forms of %s run (%zu)", vb->base.name,
+           (unsigned long long)items, k->name, fits);
+  return ok && items <= fits;
 }
 
-/* The vendor's CL_KERNEL_WORK_GROUP_SIZE of k, the smallest over the forms a launch may use
- * (the stoppable and resume forms keep more values live: on a GPU, more registers). */
+/* The vendor's CL_KERNEL_WORK_GROUP_SIZE of k's plain kernel. It does not wait for the forms,
+ * which a program's first run would otherwise wait for (hashcat asks each kernel's size as it
+ * starts; the forms of its large kernels take minutes): a launch whose groups are larger than
+ * the forms run is a plain one (make_forms). */
 size_t hg_vendor_kernel_work_group_size(hg_backend *be, hg_dev_kernel *k) {
-  hg_vendor_backend *vb = hg_vendor_of(be);
-  cl_device_id dev = vb->device;
-  size_t best = HG_PROFILE_MAX_WORK_GROUP_SIZE;
-  if (k->stop_info)
-    make_forms(vb, k, true); /* those that cannot be made are never launched */
-  cl_kernel forms[] = {k->kernel, k->stop_kernel, k->resume_kernel, k->catchup_kernel, k->slice_kernel};
-  for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
-    size_t n = 0;
-    if (forms[i] && VCL(forms[i])->clGetKernelWorkGroupInfo(forms[i], dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof n, &n,
-                                                             NULL) == CL_SUCCESS &&
-        n && n < best)
-      best = n;
-  }
-  return best;
+  size_t n = vendor_work_group_size(hg_vendor_of(be), k->kernel);
+  return n && n < HG_PROFILE_MAX_WORK_GROUP_SIZE ? n : HG_PROFILE_MAX_WORK_GROUP_SIZE;
+}
+
+/* The same without building the program, where the device says it for every kernel: on a
+ * machine with a GPU and PoCL, a program is then not built for PoCL only to learn it. */
+size_t hg_vendor_kernel_work_group_size_known(hg_backend *be, const struct hg_ir_module *module,
+                                              const uint8_t digest[16], const char *name) {
+  (void)module, (void)digest, (void)name;
+  size_t n = be->limits.max_work_group_size;
+  if (!hg_vendor_of(be)->groups_at_device_max || !n)
+    return 0;
+  return n < HG_PROFILE_MAX_WORK_GROUP_SIZE ? n : HG_PROFILE_MAX_WORK_GROUP_SIZE;
 }
 
 /* After a launch on slot i that may have stopped: the neutral state (NULL with *err when it
@@ -438,12 +462,16 @@ static cl_int catch_up(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch 
   return err;
 }
 
+bool hg_vendor_kernel_stoppable(hg_backend *be, hg_dev_kernel *k) {
+  return k->stop_info && make_forms(hg_vendor_of(be), k, true, 0);
+}
+
 bool hg_vendor_kernel_can_resume(hg_backend *be, hg_dev_kernel *k, const hg_ir_ndrange_state *state) {
-  (void)be;
   if (hg_ir_ndrange_state_finished(state) || hg_vendor_state_untouched(state))
     return true; /* nothing to resume: a fresh launch */
-  if (!k->stop_info || (k->prog->forms && !hg_vendor_forms_program(k->prog->forms, true)))
-    return false; /* no forms for this kernel on this device */
+  uint64_t items = (uint64_t)state->local_size[0] * state->local_size[1] * state->local_size[2];
+  if (!k->stop_info || !make_forms(hg_vendor_of(be), k, true, items))
+    return false; /* no forms for this kernel on this device, or none that runs such groups */
   for (unsigned d = 0; d < 3; d++)
     if (state->global_size[d] % state->local_size[d])
       return false; /* a ragged edge: the forms index groups uniformly */
@@ -492,7 +520,8 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
   /* a fresh launch without a time limit or test countdown does not wait for forms still being
    * built: it runs plain */
   bool need_forms = !fresh || l->time_limit_ns || l->stop_after;
-  if (fresh && fits && info->slice_name && hg_vendor_slices_fit(vb, k, &r, l) && make_forms(vb, k, need_forms))
+  if (fresh && fits && info->slice_name && hg_vendor_slices_fit(vb, k, &r, l) &&
+      make_forms(vb, k, need_forms, r.items))
     return hg_vendor_run_sliced(vb, k, l, &r, stopped, device_ns);
   /* the group's vote (GROUP mode) takes local memory of its own: a fresh launch that already
    * uses all the vendor has (NVIDIA: exactly the profile's 48 KiB) runs plain, unstoppable */
@@ -507,7 +536,7 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
     return err;
   }
   hg_vendor_stops *st = stops_of(vb);
-  if (!st || !make_forms(vb, k, need_forms)) {
+  if (!st || !make_forms(vb, k, need_forms, r.items)) {
     if (fresh)
       return hg_vendor_kernel_launch(be, k, l, device_ns);
     return CL_OUT_OF_RESOURCES;

@@ -16,7 +16,7 @@ extern "C" {
 
 #define cl_hetgpu_migrate 1
 #define CL_HETGPU_MIGRATE_EXTENSION_NAME "cl_hetgpu_migrate"
-#define CL_HETGPU_MIGRATE_EXTENSION_VERSION CL_MAKE_VERSION(1, 2, 0)
+#define CL_HETGPU_MIGRATE_EXTENSION_VERSION CL_MAKE_VERSION(1, 3, 0)
 
 /* A backend of the platform: 0 .. (number of backends - 1), stable for the life of the process. */
 typedef cl_uint cl_backend_id_hetgpu;
@@ -41,6 +41,10 @@ typedef cl_uint cl_object_type_hetgpu;
 #define CL_CONTEXT_BACKEND_HETGPU         0x7F10 /* cl_backend_id_hetgpu: where the context runs now */
 #define CL_CONTEXT_MIGRATION_COUNT_HETGPU 0x7F11 /* cl_uint: migrations that completed */
 #define CL_CONTEXT_LAST_MIGRATION_HETGPU  0x7F12 /* cl_migration_report_hetgpu of the latest attempt */
+
+/* clGetKernelInfo */
+#define CL_KERNEL_STOPPABLE_HETGPU        0x7F40 /* cl_bool: its launches can stop at safe points where the context
+                                                    runs now (waits for the kernel's stoppable forms) (1.3.0) */
 
 /* cl_migration_flags_hetgpu */
 #define CL_MIGRATE_AT_KERNEL_BOUNDARY_HETGPU (1u << 0) /* wait for running commands to end (the default) */
