@@ -86,6 +86,17 @@ int main(int argc, char **argv) {
   CHECK(ptx && (strstr(ptx, "setp.eq.") || strstr(ptx, "setp.ne.")), "counted loop: %s",
         ptx ? "no equality exit test" : err);
   free(ptx);
+  /* rotates of 64-bit values by constants (SHA-512's) are shifts by immediates, which ptxas makes
+   * funnel shifts; amounts taken modulo 64, lane by lane */
+  ptx = ptx_of("__kernel void k(__global ulong *r, __global ulong2 *v) {\n"
+               "  size_t g = get_global_id(0);\n"
+               "  r[g] = rotate(r[g], (ulong)14) ^ rotate(r[g], (ulong)(64 + 41)) ^ rotate(r[g], (ulong)64);\n"
+               "  v[g] = rotate(v[g], (ulong2)(3, 70)); }\n",
+               "", err, sizeof err);
+  CHECK(ptx && !strstr(ptx, "%hga") && strstr(ptx, "shl.b64") && strstr(ptx, ", 14;") && strstr(ptx, ", 41;") &&
+            strstr(ptx, ", 6;"),
+        "constant rotates: %s", ptx ? ptx : err);
+  free(ptx);
   /* left to the OpenCL C back end, with the reason */
   static const struct {
     const char *source, *reason;
