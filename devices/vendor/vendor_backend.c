@@ -368,9 +368,6 @@ static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id dev
   read_hints(device, &be->hints);
   vb->spir = takes_spir_bitcode(device, platform_name);
   vb->ptx = takes_ptx(device, platform_name);
-  char ext[8192];
-  device_string(device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
-  vb->register_cap = strstr(ext, "cl_nv_compiler_options") != NULL;
   /* PoCL's CPU devices run a work-group as loops on one thread, whatever the kernel: its
    * CL_KERNEL_WORK_GROUP_SIZE is the device's */
   vb->groups_at_device_max = (be->type & CL_DEVICE_TYPE_CPU) && strstr(platform_name, "Portable Computing Language");

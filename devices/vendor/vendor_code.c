@@ -208,38 +208,6 @@ static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module 
   return prog;
 }
 
-/* The build options of a program's forms: the plain kernels' with, on NVIDIA, a register cap
- * that lets the forms run the groups the plain kernels run. CL_KERNEL_WORK_GROUP_SIZE is the
- * plain kernel's (vendor_stop.c): without the cap, the forms keep more values live, take more
- * registers per work-item and run smaller groups, and an application that launches the largest
- * group would never get a stoppable launch. 64K registers per group, allocated per work-item in
- * steps of 8. NULL: out of memory. */
-static char *forms_options(hg_vendor_backend *vb, cl_program plain, const hg_oc_stop_table *stop, const char *opts) {
-  size_t smallest = 0;
-  for (uint32_t i = 0; vb->register_cap && i < stop->num_kernels; i++) {
-    cl_int err;
-    cl_kernel k = VCL(plain)->clCreateKernel(plain, stop->kernels[i].name, &err);
-    size_t n = 0;
-    if (k && VCL(k)->clGetKernelWorkGroupInfo(k, vb->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof n, &n, NULL) ==
-                 CL_SUCCESS &&
-        n && (!smallest || n < smallest))
-      smallest = n;
-    if (k)
-      VCL(k)->clReleaseKernel(k);
-  }
-  size_t len = strlen(opts) + 40;
-  char *out = malloc(len);
-  if (!out)
-    return NULL;
-  if (!smallest) {
-    snprintf(out, len, "%s", opts);
-    return out;
-  }
-  size_t threads = (smallest + 31) / 32 * 32, cap = 65536 / threads / 8 * 8;
-  snprintf(out, len, "%s%s-cl-nv-maxrregcount=%zu", opts, *opts ? " " : "", cap < 16 ? 16 : cap > 255 ? 255 : cap);
-  return out;
-}
-
 cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const uint8_t *digest,
                                const char *options, hg_dev_program **out, char **log) {
   hg_vendor_backend *vb = hg_vendor_of(be);
@@ -321,12 +289,7 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
     err = source ? hg_vendor_build_source(vb, source, opts, false, &p->program, log) : CL_BUILD_PROGRAM_FAILURE;
   }
   if (err == CL_SUCCESS && forms_source) {
-    char *f_opts = forms_options(vb, p->program, &stop, opts);
-    if (f_opts)
-      p->forms = hg_vendor_forms_queue(vb, forms_source, f_opts);
-    else
-      free(forms_source);
-    free(f_opts);
+    p->forms = hg_vendor_forms_queue(vb, forms_source, opts);
     forms_source = NULL; /* the queue's now */
     if (!p->forms)
       hg_oc_stop_table_free(&stop); /* no forms: launches run plain */

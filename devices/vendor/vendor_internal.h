@@ -36,7 +36,6 @@ typedef struct hg_vendor_backend {
   cl_command_queue plain_queue; /* in-order, no profiling (NULL: everything goes to queue) */
   bool spir;                    /* programs' plain kernels go to it as SPIR bitcode (vendor_code.c) */
   bool ptx;                     /* ... as PTX (lowering/ptx.h) */
-  bool register_cap;            /* takes -cl-nv-maxrregcount (NVIDIA's cl_nv_compiler_options) */
   bool groups_at_device_max;    /* every kernel runs the device's largest work-group (PoCL's CPU devices) */
   pthread_mutex_t stream_lock;  /* vendor_stream.c: the order across the two queues */
   cl_command_queue last_queue;  /* where the latest operation went */
