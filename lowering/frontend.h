@@ -21,6 +21,11 @@ typedef struct hg_source_header {
 cl_int hg_frontend_compile(const char *source, const char *options, const hg_source_header *headers,
                            unsigned num_headers, bool library, hg_ir_module **out, char **log);
 
+/* OpenCL C (the lowerings' output) to SPIR bitcode by the same clang, for a vendor that takes
+ * it as a program binary (PoCL: devices/vendor/vendor_forms.c). Options and return codes as
+ * hg_frontend_compile's; *bits is malloc'd. */
+cl_int hg_frontend_compile_spir(const char *source, const char *options, void **bits, size_t *size, char **log);
+
 /* Files the source included that are not the build's own (its text, embedded headers):
  * those found through -I or by path, as absolute paths. A cache of the build's result must
  * check them (platform/program_ir_cache.c). */

@@ -124,6 +124,96 @@ cl_int hg_frontend_compile(const char *source, const char *options, const hg_sou
   return hg_frontend_compile_deps(source, options, headers, num_headers, library, out, log, NULL);
 }
 
+/* clang over one translation unit (the prelude, then the source) to SPIR bitcode in *bits
+ * (malloc'd), with the embedded headers and, when `dep` is given, a dependency file there.
+ * dir is the build's temporary directory. */
+static cl_int clang_to_bitcode(const char *dir, const char *source, const hg_fe_options *opt,
+                               const hg_source_header *headers, unsigned num_headers, const char *dep, void **bits,
+                               size_t *size, uint64_t *clang_ns, char **log) {
+  char src[4200], hdr[4200], bc[4200];
+  snprintf(src, sizeof src, "%s/source.cl", dir);
+  snprintf(hdr, sizeof hdr, "%s/include", dir);
+  snprintf(bc, sizeof bc, "%s/out.bc", dir);
+  *bits = NULL;
+  if (mkdir(hdr, 0700) != 0) return CL_COMPILE_PROGRAM_FAILURE;
+  for (unsigned i = 0; i < num_headers; i++) {
+    char path[8400];
+    if (!header_name_ok(headers[i].name)) {
+      hg_log_append(log, "error: invalid header name '%s'", headers[i].name ? headers[i].name : "");
+      return CL_INVALID_VALUE;
+    }
+    snprintf(path, sizeof path, "%s/%s", hdr, headers[i].name);
+    if (make_parents(hdr, headers[i].name) != 0 ||
+        hg_tool_write_file(path, headers[i].text ? headers[i].text : "", NULL, NULL, NULL) != 0) {
+      hg_log_append(log, "error: cannot write header '%s'", headers[i].name);
+      return CL_OUT_OF_HOST_MEMORY;
+    }
+  }
+  if (hg_tool_write_file(src, k_prelude, opt->cl_std >= 300 ? k_prelude_30 : "", "#line 1 \"<source>\"\n", source) != 0) {
+    hg_log_append(log, "error: cannot write the temporary source file");
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  const char *fixed_pre[] = {hg_frontend_clang_path(), "-cc1", "-triple", "spir64-unknown-unknown", "-emit-llvm-bc",
+                             "-fdeclare-opencl-builtins", "-finclude-default-header", "-cl-kernel-arg-info",
+                             "-ffp-contract=on", "-I", hdr};
+  unsigned npre = sizeof fixed_pre / sizeof *fixed_pre;
+  char **argv = calloc(npre + opt->num_clang_args + 10, sizeof *argv);
+  if (!argv) return CL_OUT_OF_HOST_MEMORY;
+  unsigned k = 0;
+  for (unsigned i = 0; i < npre; i++) argv[k++] = (char *)fixed_pre[i];
+  for (unsigned i = 0; i < opt->num_clang_args; i++) argv[k++] = opt->clang_args[i];
+  argv[k++] = "-x";
+  argv[k++] = "cl";
+  argv[k++] = src;
+  argv[k++] = "-o";
+  argv[k++] = bc;
+  if (dep) {
+    argv[k++] = "-dependency-file";
+    argv[k++] = (char *)dep;
+    argv[k++] = "-MT";
+    argv[k++] = "out";
+  }
+  argv[k] = NULL;
+  bool timed_out;
+  uint64_t t0 = hg_host_clock_ns();
+  int status = hg_tool_run(argv, "the OpenCL C compiler", log, &timed_out);
+  *clang_ns = hg_host_clock_ns() - t0;
+  free(argv);
+  char hdr_prefix[4300];
+  snprintf(hdr_prefix, sizeof hdr_prefix, "%s/", hdr);
+  hg_tool_replace_all(log, hdr_prefix, "");
+  hg_tool_replace_all(log, src, "<source>");
+  if (!hg_tool_succeeded(status, timed_out, "the OpenCL C compiler", log)) return CL_COMPILE_PROGRAM_FAILURE;
+  *bits = hg_tool_read_file(bc, size);
+  if (!*bits) {
+    hg_log_append(log, "error: the OpenCL C compiler produced no output");
+    return CL_COMPILE_PROGRAM_FAILURE;
+  }
+  return CL_SUCCESS;
+}
+
+cl_int hg_frontend_compile_spir(const char *source, const char *options, void **bits, size_t *size, char **log) {
+  *bits = NULL;
+  *size = 0;
+  *log = calloc(1, 1);
+  if (!*log) return CL_OUT_OF_HOST_MEMORY;
+  hg_fe_options opt;
+  cl_int rc = hg_fe_parse_options(options, &opt, log);
+  if (rc != CL_SUCCESS) return rc;
+  char dir[4096];
+  uint64_t clang_ns = 0;
+  if (!hg_tool_tmpdir(dir, sizeof dir, log)) {
+    hg_fe_options_free(&opt);
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  rc = clang_to_bitcode(dir, source, &opt, NULL, 0, NULL, bits, size, &clang_ns, log);
+  if (rc == CL_SUCCESS)
+    HG_LOG(HG_LOG_COMPILE, "front end: clang %.1f ms (%zu bytes of SPIR bitcode)", clang_ns / 1e6, *size);
+  hg_tool_remove_tree(dir);
+  hg_fe_options_free(&opt);
+  return rc;
+}
+
 cl_int hg_frontend_compile_deps(const char *source, const char *options, const hg_source_header *headers,
                                 unsigned num_headers, bool library, hg_ir_module **out, char **log,
                                 hg_frontend_deps *deps) {
@@ -134,84 +224,22 @@ cl_int hg_frontend_compile_deps(const char *source, const char *options, const h
   hg_fe_options opt;
   cl_int rc = hg_fe_parse_options(options, &opt, log);
   if (rc != CL_SUCCESS) return rc;
-
-  char dir[4096], src[4200], hdr[4200], bc[4200], dep[4200];
-  char **argv = NULL;
+  char dir[4096], dep[4200];
   void *bits = NULL;
+  size_t size = 0;
+  uint64_t clang_ns = 0;
   if (!hg_tool_tmpdir(dir, sizeof dir, log)) {
     hg_fe_options_free(&opt);
     return CL_OUT_OF_HOST_MEMORY;
   }
-  snprintf(src, sizeof src, "%s/source.cl", dir);
-  snprintf(hdr, sizeof hdr, "%s/include", dir);
-  snprintf(bc, sizeof bc, "%s/out.bc", dir);
   snprintf(dep, sizeof dep, "%s/out.d", dir);
+  rc = clang_to_bitcode(dir, source, &opt, headers, num_headers, deps ? dep : NULL, &bits, &size, &clang_ns, log);
+  if (rc != CL_SUCCESS) goto out;
   rc = CL_COMPILE_PROGRAM_FAILURE;
-  if (mkdir(hdr, 0700) != 0) goto out;
-  for (unsigned i = 0; i < num_headers; i++) {
-    char path[8400];
-    if (!header_name_ok(headers[i].name)) {
-      hg_log_append(log, "error: invalid header name '%s'", headers[i].name ? headers[i].name : "");
-      rc = CL_INVALID_VALUE;
-      goto out;
-    }
-    snprintf(path, sizeof path, "%s/%s", hdr, headers[i].name);
-    if (make_parents(hdr, headers[i].name) != 0 ||
-        hg_tool_write_file(path, headers[i].text ? headers[i].text : "", NULL, NULL, NULL) != 0) {
-      hg_log_append(log, "error: cannot write header '%s'", headers[i].name);
-      rc = CL_OUT_OF_HOST_MEMORY;
-      goto out;
-    }
-  }
-  if (hg_tool_write_file(src, k_prelude, opt.cl_std >= 300 ? k_prelude_30 : "", "#line 1 \"<source>\"\n", source) != 0) {
-    hg_log_append(log, "error: cannot write the temporary source file");
-    rc = CL_OUT_OF_HOST_MEMORY;
-    goto out;
-  }
-  const char *fixed_pre[] = {hg_frontend_clang_path(), "-cc1", "-triple", "spir64-unknown-unknown", "-emit-llvm-bc",
-                             "-fdeclare-opencl-builtins", "-finclude-default-header", "-cl-kernel-arg-info",
-                             "-ffp-contract=on", "-I", hdr};
-  unsigned npre = sizeof fixed_pre / sizeof *fixed_pre;
-  unsigned argc = npre + opt.num_clang_args + 9;
-  argv = calloc(argc + 1, sizeof *argv);
-  if (!argv) {
-    rc = CL_OUT_OF_HOST_MEMORY;
-    goto out;
-  }
-  unsigned k = 0;
-  for (unsigned i = 0; i < npre; i++) argv[k++] = (char *)fixed_pre[i];
-  for (unsigned i = 0; i < opt.num_clang_args; i++) argv[k++] = opt.clang_args[i];
-  argv[k++] = "-x";
-  argv[k++] = "cl";
-  argv[k++] = src;
-  argv[k++] = "-o";
-  argv[k++] = bc;
-  if (deps) {
-    argv[k++] = "-dependency-file";
-    argv[k++] = dep;
-    argv[k++] = "-MT";
-    argv[k++] = "out";
-  }
-  argv[k] = NULL;
-
-  bool timed_out;
-  uint64_t t0 = hg_host_clock_ns();
-  int status = hg_tool_run(argv, "the OpenCL C compiler", log, &timed_out);
   uint64_t t1 = hg_host_clock_ns();
-  char hdr_prefix[4300];
-  snprintf(hdr_prefix, sizeof hdr_prefix, "%s/", hdr);
-  hg_tool_replace_all(log, hdr_prefix, "");
-  hg_tool_replace_all(log, src, "<source>");
-  if (!hg_tool_succeeded(status, timed_out, "the OpenCL C compiler", log)) goto out;
-  size_t size = 0;
-  bits = hg_tool_read_file(bc, &size);
-  if (!bits) {
-    hg_log_append(log, "error: the OpenCL C compiler produced no output");
-    goto out;
-  }
   hg_ir_module *m = hg_frontend_bitcode_to_ir(bits, size, library, NULL, false, opt.source_language, opt.semantic, log);
   if (!m) goto out;
-  HG_LOG(HG_LOG_COMPILE, "front end: clang %.1f ms (%zu bytes of bitcode), bitcode to IR %.1f ms", (t1 - t0) / 1e6, size,
+  HG_LOG(HG_LOG_COMPILE, "front end: clang %.1f ms (%zu bytes of bitcode), bitcode to IR %.1f ms", clang_ns / 1e6, size,
          (hg_host_clock_ns() - t1) / 1e6);
   *out = m;
   rc = CL_SUCCESS;
@@ -221,7 +249,6 @@ cl_int hg_frontend_compile_deps(const char *source, const char *options, const h
   }
 out:
   free(bits);
-  free(argv);
   hg_tool_remove_tree(dir);
   hg_fe_options_free(&opt);
   return rc;

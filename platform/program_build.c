@@ -205,6 +205,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
   p->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
   pthread_mutex_unlock(&p->lock);
   free(headers);
+  HG_LOG(HG_LOG_COMPILE, "clCompileProgram(%s): %d", p->build_options, err);
   if (pfn_notify)
     pfn_notify(program, user_data);
   return err;

@@ -9,6 +9,7 @@
 #include "devices/cache.h"
 #include "devices/vendor/vendor_internal.h"
 #include "ir/ir.h"
+#include "lowering/frontend.h"
 #include "lowering/opencl_c.h"
 #include "lowering/ptx.h"
 #include "lowering/spir.h"
@@ -81,8 +82,53 @@ static void program_to_cache(hg_vendor_backend *vb, cl_program prog, const hg_ca
   free(bin);
 }
 
-cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust, cl_program *out,
-                           char **log) {
+/* A vendor program built from a binary it takes (SPIR bitcode or PTX); NULL with *err. */
+static cl_program program_from_binary(hg_vendor_backend *vb, const void *bin, size_t size, bool spir, cl_int *err) {
+  cl_int status = CL_SUCCESS;
+  const unsigned char *bins[1] = {bin};
+  *err = CL_SUCCESS;
+  cl_program prog = VCL(vb->context)->clCreateProgramWithBinary(vb->context, 1, &vb->device, &size, bins, &status, err);
+  if (prog && (*err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, spir ? "-x spir -spir-std=1.2" : "", NULL,
+                                                 NULL)) != CL_SUCCESS) {
+    VCL(prog)->clReleaseProgram(prog);
+    prog = NULL;
+  }
+  return prog;
+}
+
+/* Lowered OpenCL C to SPIR bitcode by our own clang, out of process, then to the vendor as a
+ * program binary (vb->spir: PoCL): its compiler lock is then held for the binary's quick build
+ * only, where a build from source holds it through its front end and optimiser (hashcat -m
+ * 1800's forms: 172 s, during which every first launch of a kernel, which compiles there too,
+ * waited), and a clang still running at exit dies with the process. The bitcode is kept in the
+ * program cache (PoCL's own binaries are not asked for: program_to_cache). NULL when either
+ * step fails (logged: the caller builds from source). */
+static cl_program spir_from_source(hg_vendor_backend *vb, const char *source, const char *opts) {
+  void *bits = NULL;
+  size_t size = 0;
+  char *log = NULL;
+  hg_cache_key key = {0};
+  hg_cache_key_add_str(&key, "spir-of-lowered-opencl-c");
+  hg_cache_key_add_str(&key, opts);
+  hg_cache_key_add_str(&key, source);
+  cl_int err = CL_SUCCESS;
+  if (!hg_cache_get(&key, (uint8_t **)&bits, &size)) {
+    err = hg_frontend_compile_spir(source, opts, &bits, &size, &log);
+    if (err == CL_SUCCESS)
+      hg_cache_put(&key, bits, size);
+  }
+  hg_cache_key_free(&key);
+  cl_program prog = err == CL_SUCCESS ? program_from_binary(vb, bits, size, true, &err) : NULL;
+  if (!prog)
+    HG_LOG(HG_LOG_COMPILE, "%s: the lowered source did not build as SPIR bitcode (%d%s%.300s): from source instead",
+           vb->base.name, err, log && *log ? ": " : "", log ? log : "");
+  free(bits);
+  free(log);
+  return prog;
+}
+
+cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust, bool via_spir,
+                              cl_program *out, char **log) {
   hg_backend *be = &vb->base;
   *out = NULL;
   hg_cache_key key = {0};
@@ -91,6 +137,14 @@ cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const c
   if (prog) {
     hg_cache_key_free(&key);
     HG_LOG(HG_LOG_CACHE, "%s: vendor binary from the cache", be->name);
+    *out = prog;
+    return CL_SUCCESS;
+  }
+  prog = via_spir && vb->spir ? spir_from_source(vb, source, opts) : NULL;
+  if (prog) {
+    program_to_cache(vb, prog, &key);
+    hg_cache_key_free(&key);
+    HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of lowered OpenCL C through SPIR bitcode", be->name, strlen(source));
     *out = prog;
     return CL_SUCCESS;
   }
@@ -190,16 +244,9 @@ static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module 
     HG_LOG(HG_LOG_COMPILE, "%s: OpenCL C, not %s: %s", be->name, form, why);
     return NULL;
   }
-  cl_int err = CL_SUCCESS, status = CL_SUCCESS;
-  const unsigned char *bins[1] = {bin};
-  cl_program prog = VCL(vb->context)->clCreateProgramWithBinary(vb->context, 1, &vb->device, &size, bins, &status, &err);
+  cl_int err;
+  cl_program prog = program_from_binary(vb, bin, size, vb->spir, &err);
   free(bin);
-  if (prog &&
-      (err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, vb->spir ? "-x spir -spir-std=1.2" : "", NULL, NULL)) !=
-          CL_SUCCESS) {
-    VCL(prog)->clReleaseProgram(prog);
-    prog = NULL;
-  }
   if (!prog)
     HG_LOG(HG_LOG_COMPILE, "%s: the vendor refused the %s (%d); OpenCL C instead", be->name, form, err);
   else
@@ -278,7 +325,7 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   if (direct)
     p->program = direct;
   else
-    err = hg_vendor_build_source(vb, source, opts, robust, &p->program, log);
+    err = hg_vendor_build_source(vb, source, opts, robust, false, &p->program, log);
   if (err == CL_BUILD_PROGRAM_FAILURE && forms && !later && stop.num_kernels) {
     /* the forms must never cost the application its program: build the plain kernels alone */
     HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build; building the plain kernels", be->name);
@@ -286,10 +333,10 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
     hg_printf_table_free(&table);
     free(source);
     source = hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
-    err = source ? hg_vendor_build_source(vb, source, opts, false, &p->program, log) : CL_BUILD_PROGRAM_FAILURE;
+    err = source ? hg_vendor_build_source(vb, source, opts, false, false, &p->program, log) : CL_BUILD_PROGRAM_FAILURE;
   }
   if (err == CL_SUCCESS && forms_source) {
-    p->forms = hg_vendor_forms_queue(vb, forms_source, opts);
+    p->forms = hg_vendor_forms_queue(vb, forms_source, opts, direct != NULL);
     forms_source = NULL; /* the queue's now */
     if (!p->forms)
       hg_oc_stop_table_free(&stop); /* no forms: launches run plain */

@@ -28,6 +28,7 @@ struct hg_vendor_forms {
   cl_program program; /* FORMS_READY */
   forms_state state;
   bool dropped; /* its program was freed while the forms were building: whoever builds frees them */
+  bool via_spir;
   struct hg_vendor_forms *next;
 };
 
@@ -82,7 +83,7 @@ static void build(hg_vendor_forms *f) {
   pthread_mutex_unlock(&lock);
   cl_program prog = NULL;
   in_build = 1;
-  cl_int err = hg_vendor_build_source(f->vb, f->source, f->opts, false, &prog, NULL);
+  cl_int err = hg_vendor_build_source(f->vb, f->source, f->opts, false, f->via_spir, &prog, NULL);
   in_build = 0;
   if (err != CL_SUCCESS)
     HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build (%d): their kernels' launches run plain",
@@ -177,7 +178,7 @@ static void at_thread_end(void *unused) {
 
 static void quit_builder(void) { begin_exit(); }
 
-hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, const char *opts) {
+hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, const char *opts, bool via_spir) {
   hg_vendor_forms *f = calloc(1, sizeof *f);
   char *opts_copy = strdup(opts);
   if (!f || !opts_copy) {
@@ -189,6 +190,7 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, cons
   f->vb = vb;
   f->source = source;
   f->opts = opts_copy;
+  f->via_spir = via_spir;
   f->state = FORMS_QUEUED;
   static _Thread_local bool exit_hook_set;
   if (!exit_hook_set)

@@ -314,13 +314,15 @@ cl_int hg_vendor_shadows_copy_back(const hg_vendor_shadows *sh, cl_command_queue
 void hg_vendor_shadows_free(hg_vendor_shadows *sh);
 
 /* Builds `source` with `opts` (from the cache when it holds the vendor binary); *log receives
- * the vendor's build log when it built (log may be NULL). */
-cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust,
+ * the vendor's build log when it built (log may be NULL). via_spir: through our clang to SPIR
+ * bitcode where the vendor takes it (vb->spir), from source where that fails. */
+cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust, bool via_spir,
                               cl_program *out, char **log);
 
 /* Stoppable forms built after their program (vendor_forms.c). hg_vendor_forms_queue takes
- * `source` (the forms alone) and returns NULL when out of memory (nothing queued). */
-hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, const char *opts);
+ * `source` (the forms alone) and returns NULL when out of memory (nothing queued); via_spir as
+ * hg_vendor_build_source's (the plain kernels went as SPIR bitcode, which the forms may then too). */
+hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, const char *opts, bool via_spir);
 /* The vendor program holding the forms; NULL while they are not built (wait: after building
  * them, NULL only when they failed to build). */
 cl_program hg_vendor_forms_program(hg_vendor_forms *forms, bool wait);
