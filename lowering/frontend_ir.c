@@ -37,6 +37,8 @@ hg_ir_module *hg_frontend_bitcode_to_ir(const void *bc, size_t size, bool librar
 
 cl_int hg_frontend_finish_executable(hg_ir_module *m, char **log) {
   char err[512];
+  /* what no kernel calls is neither inlined into nor kept (a library's functions) */
+  hg_ir_drop_unused_functions(m);
   if (!hg_ir_inline_calls(m, err, sizeof err)) {
     log_message(log, err);
     return CL_LINK_PROGRAM_FAILURE;

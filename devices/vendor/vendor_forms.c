@@ -128,8 +128,9 @@ static void *builder(void *arg) {
  * cost an application's exit minutes (hashcat -m 1800's forms: over 5 minutes on the H200, the
  * process not ending). So exit does not wait: once it has begun, a fault in a thread inside a
  * forms build (the vendor's torn-down state) parks that thread for good instead of ending the
- * process, and exit() goes on to _exit, which ends it; any other fault goes to the handler that
- * was there before. exit() runs the exiting thread's thread_local destructors before every atexit
+ * process, and exit() goes on to _exit, which ends it (an abort() there too: CLBlast's xger
+ * ended with SIGABRT once in a loaded suite run, not reproduced since, where exit no longer
+ * waited for a build); any other fault goes to the handler that was there before. exit() runs the exiting thread's thread_local destructors before every atexit
  * handler: each thread that queues forms gets one, which begins the exit when it is the main
  * thread's (returning from main; another thread ending leaves the build running); quit_builder
  * covers exit() from any other thread, for vendor handlers registered before the builder started.
@@ -137,13 +138,12 @@ static void *builder(void *arg) {
 extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
 extern void *__dso_handle;
 
-static const int contained_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+static const int contained_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 #define NUM_CONTAINED (sizeof contained_signals / sizeof contained_signals[0])
 static struct sigaction previous_actions[NUM_CONTAINED];
 static atomic_bool exit_begun;
 
 static void park_faulting_build(int sig, siginfo_t *info, void *context) {
-  (void)info, (void)context;
   if (atomic_load(&exit_begun) && in_build) {
     sigset_t all;
     sigfillset(&all);
@@ -151,10 +151,18 @@ static void park_faulting_build(int sig, siginfo_t *info, void *context) {
     for (;;)
       pause();
   }
-  /* not a build's: the instruction faults again under the handler that was there before */
+  /* not a build's: the handler that was there before takes it; a fault's instruction faults
+   * again under it, and abort() raises again once a handler returns (with the default action
+   * then), so a handler of the application's is called here */
   for (size_t i = 0; i < NUM_CONTAINED; i++)
-    if (contained_signals[i] == sig)
-      sigaction(sig, &previous_actions[i], NULL);
+    if (contained_signals[i] == sig) {
+      struct sigaction before = previous_actions[i];
+      sigaction(sig, &before, NULL);
+      if (sig == SIGABRT && (before.sa_flags & SA_SIGINFO) && before.sa_sigaction)
+        before.sa_sigaction(sig, info, context);
+      else if (sig == SIGABRT && before.sa_handler != SIG_DFL && before.sa_handler != SIG_IGN)
+        before.sa_handler(sig);
+    }
 }
 
 static void begin_exit(void) {

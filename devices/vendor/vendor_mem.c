@@ -31,8 +31,8 @@ static cl_mem cpu_buffer(hg_vendor_backend *vb, size_t size, void **host, cl_int
   cl_mem mem = NULL;
   if (pages && ptr != MAP_FAILED)
     mem = VCL(vb->context)->clCreateBuffer(vb->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, size, ptr, err);
-  else
-    *err = CL_OUT_OF_HOST_MEMORY;
+  else /* the buffer's own memory could not be had (a size beyond what the host commits to) */
+    *err = pages ? CL_MEM_OBJECT_ALLOCATION_FAILURE : CL_OUT_OF_HOST_MEMORY;
   if (mem && (*err = VCL(mem)->clSetMemObjectDestructorCallback(mem, cpu_pages_free, pages)) != CL_SUCCESS) {
     VCL(mem)->clReleaseMemObject(mem);
     mem = NULL;
