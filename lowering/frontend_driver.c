@@ -149,7 +149,8 @@ static cl_int clang_to_bitcode(const char *dir, const char *source, const hg_fe_
       return CL_OUT_OF_HOST_MEMORY;
     }
   }
-  if (hg_tool_write_file(src, k_prelude, opt->cl_std >= 300 ? k_prelude_30 : "", "#line 1 \"<source>\"\n", source) != 0) {
+  const char *prelude_30 = opt->cl_std >= 300 ? k_prelude_30 : "";
+  if (hg_tool_write_file(src, k_prelude, prelude_30, "#line 1 \"<source>\"\n", source) != 0) {
     hg_log_append(log, "error: cannot write the temporary source file");
     return CL_OUT_OF_HOST_MEMORY;
   }

@@ -126,15 +126,16 @@ static void *builder(void *arg) {
  * "A crash at exit"), and its handlers may be registered after any of ours: NVIDIA's compiler
  * registers some when it first reaches a path, on whatever thread compiles. Waiting for the build
  * cost an application's exit minutes (hashcat -m 1800's forms: over 5 minutes on the H200, the
- * process not ending). So exit does not wait: once it has begun, a fault in a thread inside a
- * forms build (the vendor's torn-down state) parks that thread for good instead of ending the
- * process, and exit() goes on to _exit, which ends it (an abort() there too: CLBlast's xger
- * ended with SIGABRT once in a loaded suite run, not reproduced since, where exit no longer
- * waited for a build); any other fault goes to the handler that was there before. exit() runs the exiting thread's thread_local destructors before every atexit
- * handler: each thread that queues forms gets one, which begins the exit when it is the main
- * thread's (returning from main; another thread ending leaves the build running); quit_builder
- * covers exit() from any other thread, for vendor handlers registered before the builder started.
- * No new build starts once exit has begun. */
+ * process not ending). So exit does not wait: once it has begun, a fault or an abort() in a
+ * thread inside a forms build (the vendor's torn-down state) parks that thread for good instead
+ * of ending the process, and exit() goes on to _exit, which ends it; any other fault goes to the
+ * handler that was there before. (CLBlast's xger ended with SIGABRT once in a loaded suite run
+ * after exit stopped waiting, not reproduced since: aborts are parked too.) exit() runs the
+ * exiting thread's thread_local destructors before every atexit handler: each thread that queues
+ * forms gets one, which begins the exit when it is the main thread's (returning from main;
+ * another thread ending leaves the build running); quit_builder covers exit() from any other
+ * thread, for vendor handlers registered before the builder started. No new build starts once
+ * exit has begun. */
 extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
 extern void *__dso_handle;
 
