@@ -151,9 +151,8 @@ static LLVMValueRef constant_rotate64(hg_llvm_emit *e, LLVMValueRef value, LLVMV
       return NULL;
     unsigned n = (unsigned)(LLVMConstIntGetZExtValue(lane) & 63);
     left[i] = LLVMConstInt(e->i64, n, 0);
+    /* a rotate by 0 shifts by 0 both ways: a shift by 64 would be poison */
     right[i] = LLVMConstInt(e->i64, (64 - n) & 63, 0);
-    if (!n) /* a shift by 64 is poison: a rotate by 0 keeps the value */
-      right[i] = LLVMConstInt(e->i64, 0, 0), left[i] = LLVMConstInt(e->i64, 0, 0);
   }
   LLVMValueRef l = lanes > 1 ? LLVMConstVector(left, lanes) : left[0];
   LLVMValueRef r = lanes > 1 ? LLVMConstVector(right, lanes) : right[0];

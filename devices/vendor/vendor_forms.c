@@ -133,9 +133,9 @@ static void *builder(void *arg) {
  * after exit stopped waiting, not reproduced since: aborts are parked too.) exit() runs the
  * exiting thread's thread_local destructors before every atexit handler: each thread that queues
  * forms gets one, which begins the exit when it is the main thread's (returning from main;
- * another thread ending leaves the build running); quit_builder covers exit() from any other
- * thread, for vendor handlers registered before the builder started. No new build starts once
- * exit has begun. */
+ * another thread ending leaves the build running); begin_exit as an atexit handler covers exit()
+ * from any other thread, for vendor handlers registered before the builder started. No new build
+ * starts once exit has begun. */
 extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
 extern void *__dso_handle;
 
@@ -185,8 +185,6 @@ static void at_thread_end(void *unused) {
     begin_exit();
 }
 
-static void quit_builder(void) { begin_exit(); }
-
 hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, const char *opts, bool via_spir) {
   hg_vendor_forms *f = calloc(1, sizeof *f);
   char *opts_copy = strdup(opts);
@@ -210,7 +208,7 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, cons
     builder_started = pthread_create(&t, NULL, builder, NULL) == 0;
     if (builder_started) {
       pthread_detach(t);
-      atexit(quit_builder);
+      atexit(begin_exit);
     } else {
       HG_LOG(HG_LOG_COMPILE, "no thread for building stoppable forms: they are built when first needed");
     }
