@@ -49,6 +49,15 @@ static void binary_key(hg_backend *be, const char *source, const char *opts, boo
   hg_cache_key_add_str(key, source);
 }
 
+/* clBuildProgram inside hg_vendor_compiler_enter / leave (vendor_forms.c: exit). */
+static cl_int build_program(hg_vendor_backend *vb, cl_program prog, const char *opts) {
+  if (!hg_vendor_compiler_enter(vb))
+    return CL_BUILD_PROGRAM_FAILURE;
+  cl_int err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, opts, NULL, NULL);
+  hg_vendor_compiler_leave();
+  return err;
+}
+
 /* A program from a cached vendor binary, built; NULL on a miss or if the vendor refuses it. */
 static cl_program program_from_cache(hg_vendor_backend *vb, const hg_cache_key *key, const char *opts) {
   uint8_t *bin;
@@ -60,7 +69,7 @@ static cl_program program_from_cache(hg_vendor_backend *vb, const hg_cache_key *
   cl_program prog =
       VCL(vb->context)->clCreateProgramWithBinary(vb->context, 1, &vb->device, &size, bins, &status, &err);
   free(bin);
-  if (prog && VCL(prog)->clBuildProgram(prog, 1, &vb->device, opts, NULL, NULL) != CL_SUCCESS) {
+  if (prog && build_program(vb, prog, opts) != CL_SUCCESS) {
     VCL(prog)->clReleaseProgram(prog);
     prog = NULL;
   }
@@ -88,8 +97,7 @@ static cl_program program_from_binary(hg_vendor_backend *vb, const void *bin, si
   const unsigned char *bins[1] = {bin};
   *err = CL_SUCCESS;
   cl_program prog = VCL(vb->context)->clCreateProgramWithBinary(vb->context, 1, &vb->device, &size, bins, &status, err);
-  if (prog && (*err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, spir ? "-x spir -spir-std=1.2" : "", NULL,
-                                                 NULL)) != CL_SUCCESS) {
+  if (prog && (*err = build_program(vb, prog, spir ? "-x spir -spir-std=1.2" : "")) != CL_SUCCESS) {
     VCL(prog)->clReleaseProgram(prog);
     prog = NULL;
   }
@@ -155,7 +163,7 @@ cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const c
     hg_cache_key_free(&key);
     return hg_vendor_error(err);
   }
-  cl_int build_err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, opts, NULL, NULL);
+  cl_int build_err = build_program(vb, prog, opts);
   if (log) {
     free(*log);
     *log = build_log(vb, prog);

@@ -45,7 +45,9 @@ static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a job queued, a bui
 static hg_vendor_forms *head, *tail;
 static bool builder_started, quitting;
 static unsigned building;       /* builds in progress on any thread */
+static unsigned in_cpu_compiler; /* forms builds inside a CPU vendor's compiler call, which exit waits for */
 static _Thread_local volatile sig_atomic_t in_build; /* this thread is inside a vendor build of forms */
+static _Thread_local bool in_compiler;                /* ... and inside a call to the vendor's compiler */
 static uint64_t last_queued_ns; /* CLOCK_REALTIME, which `changed` waits by */
 
 static uint64_t realtime_ns(void) {
@@ -123,19 +125,23 @@ static void *builder(void *arg) {
 
 /* Exiting while a build runs. The vendor's exit handlers tear its compiler down under a build
  * still running on another thread (NVIDIA: a SIGSEGV in NvCliCompileBitcode, docs/ptx-backend.md
- * "A crash at exit"), and its handlers may be registered after any of ours: NVIDIA's compiler
- * registers some when it first reaches a path, on whatever thread compiles. Waiting for the build
- * cost an application's exit minutes (hashcat -m 1800's forms: over 5 minutes on the H200, the
- * process not ending). So exit does not wait: once it has begun, a fault or an abort() in a
- * thread inside a forms build (the vendor's torn-down state) parks that thread for good instead
- * of ending the process, and exit() goes on to _exit, which ends it; any other fault goes to the
- * handler that was there before. (CLBlast's xger ended with SIGABRT once in a loaded suite run
- * after exit stopped waiting, not reproduced since: aborts are parked too.) exit() runs the
- * exiting thread's thread_local destructors before every atexit handler: each thread that queues
- * forms gets one, which begins the exit when it is the main thread's (returning from main;
- * another thread ending leaves the build running); begin_exit as an atexit handler covers exit()
- * from any other thread, for vendor handlers registered before the builder started. No new build
- * starts once exit has begun. */
+ * "A crash at exit"; PoCL: its static maps freed under a lookup, which ThreadSanitizer saw in
+ * migrate_threads), and their handlers may be registered after any of ours: NVIDIA's compiler
+ * registers some when it first reaches a path, on whatever thread compiles. Once exit has begun
+ * no forms build enters a vendor's compiler (hg_vendor_compiler_enter), and:
+ * - a call already inside a CPU vendor's compiler is waited for: PoCL builds the forms' SPIR
+ *   bitcode in milliseconds (the out-of-process clang before it is not waited for);
+ * - one inside a GPU vendor's is not: it cost an application's exit minutes (hashcat -m 1800's
+ *   forms: over 5 minutes on the H200, the process not ending). A fault or an abort() in a thread
+ *   inside a forms build (the vendor's torn-down state) parks that thread for good instead of
+ *   ending the process, and exit() goes on to _exit, which ends it; any other fault goes to the
+ *   handler that was there before. (CLBlast's xger ended with SIGABRT once in a loaded suite run
+ *   after exit stopped waiting, not reproduced since: aborts are parked too.)
+ * exit() runs the exiting thread's thread_local destructors before every atexit handler: each
+ * thread that queues forms gets one, which begins the exit when it is the main thread's
+ * (returning from main; another thread ending leaves the build running); begin_exit as an atexit
+ * handler covers exit() from any other thread, for vendor handlers registered before the builder
+ * started. */
 extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
 extern void *__dso_handle;
 
@@ -170,8 +176,10 @@ static void begin_exit(void) {
   if (atomic_exchange(&exit_begun, true))
     return;
   pthread_mutex_lock(&lock);
-  quitting = true; /* no new build starts */
+  quitting = true; /* no new build starts, no build enters a compiler */
   pthread_cond_broadcast(&changed);
+  while (in_cpu_compiler > (in_compiler ? 1u : 0u))
+    pthread_cond_wait(&changed, &lock);
   pthread_mutex_unlock(&lock);
   struct sigaction park = {.sa_sigaction = park_faulting_build, .sa_flags = SA_SIGINFO};
   sigemptyset(&park.sa_mask);
@@ -183,6 +191,29 @@ static void at_thread_end(void *unused) {
   (void)unused;
   if (gettid() == getpid())
     begin_exit();
+}
+
+bool hg_vendor_compiler_enter(hg_vendor_backend *vb) {
+  if (!in_build)
+    return true; /* the application's own build: exit does not begin under it */
+  pthread_mutex_lock(&lock);
+  bool enter = !quitting;
+  if (enter && (vb->base.type & CL_DEVICE_TYPE_CPU)) {
+    in_cpu_compiler++;
+    in_compiler = true;
+  }
+  pthread_mutex_unlock(&lock);
+  return enter;
+}
+
+void hg_vendor_compiler_leave(void) {
+  if (!in_compiler)
+    return;
+  pthread_mutex_lock(&lock);
+  in_cpu_compiler--;
+  in_compiler = false;
+  pthread_cond_broadcast(&changed);
+  pthread_mutex_unlock(&lock);
 }
 
 hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, const char *opts, bool via_spir) {
