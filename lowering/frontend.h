@@ -53,6 +53,28 @@ cl_int hg_frontend_source_to_ir_deps(const char *source, const char *options, co
                                      unsigned num_headers, bool library, hg_ir_module **out, char **log,
                                      hg_frontend_deps *deps);
 
+/* A compiled object whose translation waits for its link: clang's bitcode before LLVM's passes
+ * and the options it was compiled with (lowering/frontend_object.c). A link of such objects
+ * optimises only the functions its kernels reach: a program that includes a library of
+ * hundreds of external functions (hashcat's inc_*.cl) would otherwise have them all optimised
+ * at its compile, most for nothing. */
+typedef struct hg_frontend_object hg_frontend_object;
+/* clCompileProgram's front end: hg_frontend_compile_deps's arguments and codes, an object out. */
+cl_int hg_frontend_compile_object(const char *source, const char *options, const hg_source_header *headers,
+                                  unsigned num_headers, hg_frontend_object **out, char **log,
+                                  hg_frontend_deps *deps);
+/* The object's IR (HG_IR_PROGRAM_OBJECT, every function optimised as clang -O2 would): what
+ * hg_frontend_source_to_ir gives for a library. CL_COMPILE_PROGRAM_FAILURE with *log. */
+cl_int hg_frontend_object_to_ir(const hg_frontend_object *obj, hg_ir_module **out, char **log);
+/* Links objects into an executable (finished: hg_frontend_finish_executable), optimising what
+ * its kernels reach; the first object's source language and options describe it.
+ * CL_LINK_PROGRAM_FAILURE with *log (symbols defined twice, undefined functions). */
+cl_int hg_frontend_link_objects(const hg_frontend_object *const *objs, unsigned n, hg_ir_module **out, char **log);
+/* The object as bytes (a cache entry) and back; NULL from bytes that are not one. */
+uint8_t *hg_frontend_object_encode(const hg_frontend_object *obj, size_t *size);
+hg_frontend_object *hg_frontend_object_decode(const uint8_t *bytes, size_t size);
+void hg_frontend_object_free(hg_frontend_object *obj);
+
 /* Turns a module into an executable (after the front end, a link, or a loaded object): calls
  * inlined, marked HG_IR_PROGRAM_EXECUTABLE, execution state computed (hg_ir_compute_state:
  * safe points, private and local layouts), verified. CL_SUCCESS, or CL_LINK_PROGRAM_FAILURE

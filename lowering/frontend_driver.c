@@ -126,10 +126,11 @@ cl_int hg_frontend_compile(const char *source, const char *options, const hg_sou
 
 /* clang over one translation unit (the prelude, then the source) to SPIR bitcode in *bits
  * (malloc'd), with the embedded headers and, when `dep` is given, a dependency file there.
- * dir is the build's temporary directory. */
+ * dir is the build's temporary directory. defer_optimization: clang does not run LLVM's passes
+ * (hg_llvm_optimize_reached does, over what the kernels reach). */
 static cl_int clang_to_bitcode(const char *dir, const char *source, const hg_fe_options *opt,
-                               const hg_source_header *headers, unsigned num_headers, const char *dep, void **bits,
-                               size_t *size, uint64_t *clang_ns, char **log) {
+                               const hg_source_header *headers, unsigned num_headers, const char *dep,
+                               bool defer_optimization, void **bits, size_t *size, uint64_t *clang_ns, char **log) {
   char src[4200], hdr[4200], bc[4200];
   snprintf(src, sizeof src, "%s/source.cl", dir);
   snprintf(hdr, sizeof hdr, "%s/include", dir);
@@ -158,11 +159,12 @@ static cl_int clang_to_bitcode(const char *dir, const char *source, const hg_fe_
                              "-fdeclare-opencl-builtins", "-finclude-default-header", "-cl-kernel-arg-info",
                              "-ffp-contract=on", "-I", hdr};
   unsigned npre = sizeof fixed_pre / sizeof *fixed_pre;
-  char **argv = calloc(npre + opt->num_clang_args + 10, sizeof *argv);
+  char **argv = calloc(npre + opt->num_clang_args + 11, sizeof *argv);
   if (!argv) return CL_OUT_OF_HOST_MEMORY;
   unsigned k = 0;
   for (unsigned i = 0; i < npre; i++) argv[k++] = (char *)fixed_pre[i];
   for (unsigned i = 0; i < opt->num_clang_args; i++) argv[k++] = opt->clang_args[i];
+  if (defer_optimization) argv[k++] = "-disable-llvm-optzns";
   argv[k++] = "-x";
   argv[k++] = "cl";
   argv[k++] = src;
@@ -207,7 +209,7 @@ cl_int hg_frontend_compile_spir(const char *source, const char *options, void **
     hg_fe_options_free(&opt);
     return CL_OUT_OF_HOST_MEMORY;
   }
-  rc = clang_to_bitcode(dir, source, &opt, NULL, 0, NULL, bits, size, &clang_ns, log);
+  rc = clang_to_bitcode(dir, source, &opt, NULL, 0, NULL, false, bits, size, &clang_ns, log);
   if (rc == CL_SUCCESS)
     HG_LOG(HG_LOG_COMPILE, "front end: clang %.1f ms (%zu bytes of SPIR bitcode)", clang_ns / 1e6, *size);
   hg_tool_remove_tree(dir);
@@ -215,42 +217,86 @@ cl_int hg_frontend_compile_spir(const char *source, const char *options, void **
   return rc;
 }
 
+/* clang over the source in a temporary directory: *opt parsed from the options (the caller
+ * frees it on CL_SUCCESS), *bits its bitcode, before LLVM's passes when `defer` and optimising,
+ * the included files in *deps (may be NULL). */
+static cl_int source_to_bitcode(const char *source, const char *options, const hg_source_header *headers,
+                                unsigned num_headers, bool defer, hg_fe_options *opt, void **bits, size_t *size,
+                                char **log, hg_frontend_deps *deps) {
+  *bits = NULL;
+  *size = 0;
+  if (deps) *deps = (hg_frontend_deps){0};
+  *log = calloc(1, 1);
+  if (!*log) return CL_OUT_OF_HOST_MEMORY;
+  cl_int rc = hg_fe_parse_options(options, opt, log);
+  if (rc != CL_SUCCESS) return rc;
+  char dir[4096], dep[4200];
+  uint64_t clang_ns = 0;
+  if (!hg_tool_tmpdir(dir, sizeof dir, log)) {
+    hg_fe_options_free(opt);
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  snprintf(dep, sizeof dep, "%s/out.d", dir);
+  defer = defer && opt->optimize;
+  rc = clang_to_bitcode(dir, source, opt, headers, num_headers, deps ? dep : NULL, defer, bits, size, &clang_ns, log);
+  if (rc == CL_SUCCESS) {
+    HG_LOG(HG_LOG_COMPILE, "front end: clang %.1f ms (%zu bytes of bitcode%s)", clang_ns / 1e6, *size,
+           defer ? ", LLVM's passes deferred" : "");
+    if (deps) {
+      char real_dir[4096];
+      read_deps(dep, realpath(dir, real_dir) ? real_dir : dir, deps);
+    }
+  } else {
+    hg_fe_options_free(opt);
+  }
+  hg_tool_remove_tree(dir);
+  return rc;
+}
+
+cl_int hg_frontend_compile_object(const char *source, const char *options, const hg_source_header *headers,
+                                  unsigned num_headers, hg_frontend_object **out, char **log,
+                                  hg_frontend_deps *deps) {
+  *out = NULL;
+  hg_fe_options opt;
+  void *bits;
+  size_t size;
+  cl_int rc = source_to_bitcode(source, options, headers, num_headers, true, &opt, &bits, &size, log, deps);
+  if (rc != CL_SUCCESS) return rc;
+  hg_fe_options_free(&opt);
+  *out = hg_frontend_object_new(bits, size, options);
+  if (!*out) {
+    if (deps) hg_frontend_deps_free(deps);
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  return CL_SUCCESS;
+}
+
 cl_int hg_frontend_compile_deps(const char *source, const char *options, const hg_source_header *headers,
                                 unsigned num_headers, bool library, hg_ir_module **out, char **log,
                                 hg_frontend_deps *deps) {
   *out = NULL;
-  if (deps) *deps = (hg_frontend_deps){0};
-  *log = calloc(1, 1);
-  if (!*log) return CL_OUT_OF_HOST_MEMORY;
-  hg_fe_options opt;
-  cl_int rc = hg_fe_parse_options(options, &opt, log);
-  if (rc != CL_SUCCESS) return rc;
-  char dir[4096], dep[4200];
-  void *bits = NULL;
-  size_t size = 0;
-  uint64_t clang_ns = 0;
-  if (!hg_tool_tmpdir(dir, sizeof dir, log)) {
+  cl_int rc;
+  if (library) { /* the path of clCompileProgram's objects, translated at once */
+    hg_frontend_object *obj;
+    rc = hg_frontend_compile_object(source, options, headers, num_headers, &obj, log, deps);
+    if (rc != CL_SUCCESS) return rc;
+    rc = hg_frontend_object_to_ir(obj, out, log);
+    hg_frontend_object_free(obj);
+  } else { /* an executable's functions are optimised once the kernels show which are reached */
+    hg_fe_options opt;
+    void *bits;
+    size_t size;
+    rc = source_to_bitcode(source, options, headers, num_headers, true, &opt, &bits, &size, log, deps);
+    if (rc != CL_SUCCESS) return rc;
+    uint64_t t0 = hg_host_clock_ns();
+    *out = hg_frontend_bitcode_to_ir(bits, size, false, opt.optimize ? hg_llvm_optimize_reached : NULL, false,
+                                     opt.source_language, opt.semantic, log);
+    HG_LOG(HG_LOG_COMPILE, "front end: %sbitcode to IR %.1f ms", opt.optimize ? "LLVM -O2 over what the kernels reach, " : "",
+           (hg_host_clock_ns() - t0) / 1e6);
+    free(bits);
     hg_fe_options_free(&opt);
-    return CL_OUT_OF_HOST_MEMORY;
+    rc = *out ? CL_SUCCESS : CL_COMPILE_PROGRAM_FAILURE;
   }
-  snprintf(dep, sizeof dep, "%s/out.d", dir);
-  rc = clang_to_bitcode(dir, source, &opt, headers, num_headers, deps ? dep : NULL, &bits, &size, &clang_ns, log);
-  if (rc != CL_SUCCESS) goto out;
-  rc = CL_COMPILE_PROGRAM_FAILURE;
-  uint64_t t1 = hg_host_clock_ns();
-  hg_ir_module *m = hg_frontend_bitcode_to_ir(bits, size, library, NULL, false, opt.source_language, opt.semantic, log);
-  if (!m) goto out;
-  HG_LOG(HG_LOG_COMPILE, "front end: clang %.1f ms (%zu bytes of bitcode), bitcode to IR %.1f ms", clang_ns / 1e6, size,
-         (hg_host_clock_ns() - t1) / 1e6);
-  *out = m;
-  rc = CL_SUCCESS;
-  if (deps) {
-    char real_dir[4096];
-    read_deps(dep, realpath(dir, real_dir) ? real_dir : dir, deps);
-  }
-out:
-  free(bits);
-  hg_tool_remove_tree(dir);
-  hg_fe_options_free(&opt);
+  if (rc != CL_SUCCESS && deps) hg_frontend_deps_free(deps);
   return rc;
 }

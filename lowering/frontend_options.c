@@ -117,6 +117,7 @@ int hg_fe_parse_options(const char *options, hg_fe_options *o, char **log) {
     }
   }
   opt_disable = seen[0];
+  o->optimize = !opt_disable;
   if (rc == CL_SUCCESS) {
     char std[32];
     snprintf(std, sizeof std, "-cl-std=CL%u.%u", o->cl_std / 100, o->cl_std / 10 % 10);

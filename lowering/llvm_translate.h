@@ -167,6 +167,16 @@ typedef bool (*hg_llvm_prepare_fn)(LLVMModuleRef mod, char **log);
 hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, hg_llvm_prepare_fn prepare,
                                         bool contract_all, char **log);
 
+/* llvm_optimize.c: clang's -O2 pipeline over the functions an executable's kernels reach (the
+ * others dropped); a prepare step for bitcode from clang -O2 -disable-llvm-optzns */
+bool hg_llvm_optimize_reached(LLVMModuleRef mod, char **log);
+/* ... over every function (a compiled object's: a link may call any) */
+bool hg_llvm_optimize_all(LLVMModuleRef mod, char **log);
+
+/* frontend_object.c: an object of clang's bitcode (taken) and the options it was compiled with;
+ * NULL when out of memory (the bitcode freed) */
+hg_frontend_object *hg_frontend_object_new(void *bitcode, size_t size, const char *options);
+
 /* frontend_ir.c: a front end tool's bitcode -> a verified module recording its source language
  * and the semantic build options; NULL after logging */
 hg_ir_module *hg_frontend_bitcode_to_ir(const void *bc, size_t size, bool library, hg_llvm_prepare_fn prepare,
@@ -179,6 +189,7 @@ typedef struct hg_fe_options {
   char *semantic;        /* options the back end needs, canonical order, "" when none */
   char *source_language; /* "OpenCL C 1.2" ... */
   unsigned cl_std;       /* 100, 110, 120, 200, 300 */
+  bool optimize;         /* -O2 (not -cl-opt-disable) */
 } hg_fe_options;
 
 /* Parses OpenCL build options. Returns CL_SUCCESS, or CL_INVALID_BUILD_OPTIONS after logging

@@ -45,6 +45,7 @@ static void program_free(cl_program p) {
   if (p->module)
     hg_ir_module_free(p->module);
   free(p->binary);
+  hg_frontend_object_free(p->object);
   free(p->source);
   free(p->il);
   free(p->spec);
@@ -74,11 +75,14 @@ static void set_module_encoded(cl_program p, hg_ir_module *module, uint8_t *byte
   if (p->module)
     hg_ir_module_free(p->module);
   free(p->binary);
+  hg_frontend_object_free(p->object);
+  p->object = NULL;
   p->module = module;
   p->binary = bytes;
   p->binary_size = size;
   p->binary_type = type;
-  hg_cache_hash(bytes, size, p->digest); /* every build needs it: a tenth of what the encoding cost */
+  if (bytes)
+    hg_cache_hash(bytes, size, p->digest); /* every build needs it: a tenth of what the encoding cost */
 }
 
 cl_int hg_program_set_module(cl_program p, hg_ir_module *module, cl_program_binary_type type) {
@@ -90,6 +94,29 @@ cl_int hg_program_set_module(cl_program p, hg_ir_module *module, cl_program_bina
   }
   set_module_encoded(p, module, bytes, size, type);
   return CL_SUCCESS;
+}
+
+void hg_program_set_object(cl_program p, hg_frontend_object *object) {
+  set_module_encoded(p, NULL, NULL, 0, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  p->object = object;
+}
+
+cl_int hg_program_object_ir(cl_program p) {
+  if (p->module || !p->object)
+    return p->module ? CL_SUCCESS : CL_INVALID_PROGRAM;
+  hg_ir_module *m;
+  char *log = NULL;
+  cl_int err = hg_frontend_object_to_ir(p->object, &m, &log);
+  if (err == CL_SUCCESS) {
+    hg_frontend_object *object = p->object; /* kept: a later link of objects takes it */
+    p->object = NULL;
+    err = hg_program_set_module(p, m, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    p->object = object;
+  } else if (log && log[0]) { /* the object's build log says why it has no binary */
+    hg_log_append(&p->build_log, "%s", log);
+  }
+  free(log);
+  return err;
 }
 
 uint32_t hg_program_find_kernel(cl_program p, const char *name) {
@@ -300,6 +327,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_
     HG_INFO_ARRAY(p->il, p->il ? p->il_length : 0);
   case CL_PROGRAM_BINARY_SIZES: {
     pthread_mutex_lock(&p->lock);
+    hg_program_object_ir(p); /* none: no binary (size 0) */
     size_t size = p->binary_size;
     pthread_mutex_unlock(&p->lock);
     HG_INFO_VALUE(size_t, size);
@@ -312,6 +340,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_
         return CL_INVALID_VALUE;
       unsigned char *dst = ((unsigned char **)param_value)[0];
       pthread_mutex_lock(&p->lock);
+      hg_program_object_ir(p);
       if (dst && p->binary)
         memcpy(dst, p->binary, p->binary_size);
       pthread_mutex_unlock(&p->lock);

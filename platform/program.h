@@ -8,6 +8,7 @@
 
 #include "devices/backend.h"
 #include "ir/ir.h"
+#include "lowering/frontend.h"
 #include "lowering/frontend_spirv.h"
 #include "platform/object.h"
 
@@ -32,6 +33,9 @@ struct _cl_program {
   size_t binary_size;
   uint8_t digest[16];   /* hg_cache_hash of binary: backends key what they keep of the module by
                            it (made once: hashcat's main program encodes to 67 MB) */
+  /* An object compiled from source: its bitcode, which a link of such objects takes
+   * (lowering/frontend.h); module and binary stay NULL until needed (hg_program_object_ir) */
+  hg_frontend_object *object;
 
   cl_build_status build_status;
   char *build_options;
@@ -56,8 +60,13 @@ bool hg_program_option_given(const char *options, const char *name);
 cl_int hg_program_device(cl_program program, hg_backend *be, hg_dev_program **out);
 /* The index of a kernel function in the module, or HG_IR_NONE. */
 uint32_t hg_program_find_kernel(cl_program program, const char *name);
-/* Replaces the program's module (taking ownership) and its encoded binary. */
+/* Replaces the program's module (taking ownership) and its encoded binary (and any object). */
 cl_int hg_program_set_module(cl_program program, hg_ir_module *module, cl_program_binary_type type);
+/* Makes the program a compiled object of `object` (taken), with no module until one is needed. */
+void hg_program_set_object(cl_program program, hg_frontend_object *object);
+/* The module of a compiled object, translated from its bitcode the first time (its binary is
+ * asked for, a link takes IR); CL_SUCCESS when the program has a module. Under program->lock. */
+cl_int hg_program_object_ir(cl_program program);
 
 /* IL -> IR through the IR cache, with the program's specialization constants: what
  * clBuildProgram (library false) and clCompileProgram (true) store (program_il.c). Under

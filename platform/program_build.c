@@ -46,22 +46,28 @@ static cl_int check_build_args(cl_program program, cl_uint num_devices, const cl
   return CL_SUCCESS;
 }
 
-/* Source -> IR through the IR cache (with the files the source included: program_ir_cache.c). */
-static cl_int compile_source(cl_program p, const char *options, const hg_source_header *headers, unsigned num_headers,
-                             bool library, hg_ir_module **out, char **log) {
-  hg_cache_key key = {0};
-  hg_cache_key_add_str(&key, library ? "ir-object" : "ir-executable");
-  hg_cache_key_add_str(&key, HETGPU_DRIVER_VERSION);
-  hg_cache_key_add_str(&key, hg_frontend_clang_path());
-  hg_cache_key_add(&key, p->source, p->source_length);
-  hg_cache_key_add_str(&key, options);
+/* The cache key of what the front end makes of the program's source with these options. */
+static void source_key(cl_program p, const char *kind, const char *options, const hg_source_header *headers,
+                       unsigned num_headers, hg_cache_key *key) {
+  hg_cache_key_add_str(key, kind);
+  hg_cache_key_add_str(key, HETGPU_DRIVER_VERSION);
+  hg_cache_key_add_str(key, hg_frontend_clang_path());
+  hg_cache_key_add(key, p->source, p->source_length);
+  hg_cache_key_add_str(key, options);
   char cwd[4096];
   if (options && strstr(options, "-I") && getcwd(cwd, sizeof cwd)) /* a relative -I resolves from here */
-    hg_cache_key_add_str(&key, cwd);
+    hg_cache_key_add_str(key, cwd);
   for (unsigned i = 0; i < num_headers; i++) {
-    hg_cache_key_add_str(&key, headers[i].name);
-    hg_cache_key_add_str(&key, headers[i].text);
+    hg_cache_key_add_str(key, headers[i].name);
+    hg_cache_key_add_str(key, headers[i].text);
   }
+}
+
+/* Source -> executable IR through the IR cache (with the files the source included:
+ * program_ir_cache.c). */
+static cl_int compile_source(cl_program p, const char *options, hg_ir_module **out, char **log) {
+  hg_cache_key key = {0};
+  source_key(p, "ir-executable", options, NULL, 0, &key);
   if (hg_program_ir_cache_get(&key, out)) {
     hg_cache_key_free(&key);
     *log = strdup("");
@@ -69,9 +75,39 @@ static cl_int compile_source(cl_program p, const char *options, const hg_source_
     return CL_SUCCESS;
   }
   hg_frontend_deps deps;
-  cl_int err = hg_frontend_source_to_ir_deps(p->source, options, headers, num_headers, library, out, log, &deps);
+  cl_int err = hg_frontend_source_to_ir_deps(p->source, options, NULL, 0, false, out, log, &deps);
   if (err == CL_SUCCESS) {
     hg_program_ir_cache_put(&key, *out, &deps);
+    hg_frontend_deps_free(&deps);
+  }
+  hg_cache_key_free(&key);
+  return err;
+}
+
+/* Source -> a compiled object (its bitcode: lowering/frontend.h) through the same cache. */
+static cl_int compile_object(cl_program p, const char *options, const hg_source_header *headers,
+                             unsigned num_headers, hg_frontend_object **out, char **log) {
+  hg_cache_key key = {0};
+  source_key(p, "object-bitcode", options, headers, num_headers, &key);
+  uint8_t *bytes;
+  size_t size;
+  if (hg_program_cache_get(&key, &bytes, &size)) {
+    *out = hg_frontend_object_decode(bytes, size);
+    free(bytes);
+    if (*out) {
+      hg_cache_key_free(&key);
+      *log = strdup("");
+      HG_LOG(HG_LOG_COMPILE, "object cache hit");
+      return CL_SUCCESS;
+    }
+  }
+  hg_frontend_deps deps;
+  cl_int err = hg_frontend_compile_object(p->source, options, headers, num_headers, out, log, &deps);
+  if (err == CL_SUCCESS) {
+    bytes = hg_frontend_object_encode(*out, &size);
+    if (bytes)
+      hg_program_cache_put(&key, bytes, size, &deps);
+    free(bytes);
     hg_frontend_deps_free(&deps);
   }
   hg_cache_key_free(&key);
@@ -129,7 +165,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
   char *log = NULL;
   hg_ir_module *module = NULL;
   if (p->source || p->il) {
-    err = p->source ? compile_source(p, p->build_options, NULL, 0, false, &module, &log)
+    err = p->source ? compile_source(p, p->build_options, &module, &log)
                     : hg_program_compile_il(p, p->build_options, false, &module, &log);
     if (err == CL_COMPILE_PROGRAM_FAILURE)
       err = CL_BUILD_PROGRAM_FAILURE;
@@ -195,11 +231,14 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
   p->arg_info = p->source && hg_program_option_given(options, "-cl-kernel-arg-info");
   char *log = NULL;
   hg_ir_module *module = NULL;
-  err = p->source ? compile_source(p, p->build_options, headers, num_input_headers, true, &module, &log)
+  hg_frontend_object *object = NULL;
+  err = p->source ? compile_object(p, p->build_options, headers, num_input_headers, &object, &log)
                   : hg_program_compile_il(p, p->build_options, true, &module, &log);
   if (err == CL_INVALID_BUILD_OPTIONS) /* the front end's word; clCompileProgram's is this one */
     err = CL_INVALID_COMPILER_OPTIONS;
-  if (err == CL_SUCCESS)
+  if (err == CL_SUCCESS && object)
+    hg_program_set_object(p, object);
+  else if (err == CL_SUCCESS)
     err = hg_program_set_module(p, module, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
   set_log(p, log);
   p->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
@@ -232,6 +271,78 @@ static bool link_options_valid(const char *options, bool *create_library) {
   }
   free(copy);
   return ok;
+}
+
+/* An executable from objects compiled from source, linked as bitcode (lowering/frontend.h),
+ * through the IR cache keyed by the objects; *applicable false (nothing done) when an input
+ * has no bitcode (loaded as a binary, compiled from IL). */
+static cl_int link_objects(const cl_program *inputs, cl_uint n, hg_ir_module **out, char **log, bool *applicable) {
+  uint8_t **encoded = calloc(n, sizeof *encoded);
+  size_t *sizes = calloc(n, sizeof *sizes);
+  hg_frontend_object **objs = calloc(n, sizeof *objs);
+  *applicable = encoded && sizes && objs;
+  for (cl_uint i = 0; *applicable && i < n; i++) { /* copies: an input may be rebuilt meanwhile */
+    pthread_mutex_lock(&inputs[i]->lock);
+    if (inputs[i]->object)
+      encoded[i] = hg_frontend_object_encode(inputs[i]->object, &sizes[i]);
+    pthread_mutex_unlock(&inputs[i]->lock);
+    *applicable = encoded[i] && (objs[i] = hg_frontend_object_decode(encoded[i], sizes[i])) != NULL;
+  }
+  cl_int err = CL_SUCCESS;
+  if (*applicable) {
+    hg_cache_key key = {0};
+    hg_cache_key_add_str(&key, "linked-executable");
+    hg_cache_key_add_str(&key, HETGPU_DRIVER_VERSION);
+    for (cl_uint i = 0; i < n; i++)
+      hg_cache_key_add(&key, encoded[i], sizes[i]);
+    if (hg_program_ir_cache_get(&key, out)) {
+      HG_LOG(HG_LOG_COMPILE, "IR cache hit (a link)");
+    } else {
+      err = hg_frontend_link_objects((const hg_frontend_object *const *)objs, n, out, log);
+      if (err == CL_SUCCESS)
+        hg_program_ir_cache_put(&key, *out, &(hg_frontend_deps){0});
+    }
+    hg_cache_key_free(&key);
+  }
+  for (cl_uint i = 0; i < n && encoded && objs; i++) {
+    free(encoded[i]);
+    hg_frontend_object_free(objs[i]);
+  }
+  free(encoded);
+  free(sizes);
+  free(objs);
+  return err;
+}
+
+/* The inputs' IR linked (an executable is not finished yet). */
+static cl_int link_ir(const cl_program *inputs, cl_uint n, bool create_library, hg_ir_module **out, char **log) {
+  hg_ir_module **mods = calloc(n, sizeof *mods);
+  char msg[512] = "";
+  cl_int err = mods ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+  for (cl_uint i = 0; mods && err == CL_SUCCESS && i < n; i++) {
+    pthread_mutex_lock(&inputs[i]->lock);
+    if (hg_program_object_ir(inputs[i]) != CL_SUCCESS)
+      err = CL_LINK_PROGRAM_FAILURE; /* the object's IR could not be made: its build log says why */
+    else if (!(mods[i] = hg_ir_decode(inputs[i]->binary, inputs[i]->binary_size, msg, sizeof msg)))
+      err = CL_OUT_OF_HOST_MEMORY;
+    pthread_mutex_unlock(&inputs[i]->lock);
+  }
+  *out = NULL;
+  if (err == CL_SUCCESS) {
+    *out = hg_ir_link((const hg_ir_module *const *)mods, n,
+                      create_library ? HG_IR_PROGRAM_LIBRARY : HG_IR_PROGRAM_EXECUTABLE, msg, sizeof msg);
+    if (!*out) {
+      err = CL_LINK_PROGRAM_FAILURE;
+      *log = strdup(msg);
+    }
+  }
+  for (cl_uint i = 0; mods && i < n; i++)
+    if (mods[i])
+      hg_ir_module_free(mods[i]);
+  free(mods);
+  if (err == CL_SUCCESS && !create_library)
+    err = finish_executable(*out, log);
+  return err;
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
@@ -274,34 +385,20 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
     HG_SET_ERR(errcode_ret, err);
     return NULL;
   }
-  hg_ir_module **mods = calloc(num_input_programs, sizeof *mods);
-  char msg[512] = "";
-  char *log = NULL;
   bool arg_info = true;
-  for (cl_uint i = 0; mods && i < num_input_programs; i++) {
+  for (cl_uint i = 0; i < num_input_programs; i++) {
     pthread_mutex_lock(&input_programs[i]->lock);
-    mods[i] = hg_ir_decode(input_programs[i]->binary, input_programs[i]->binary_size, msg, sizeof msg);
     arg_info &= input_programs[i]->arg_info;
     pthread_mutex_unlock(&input_programs[i]->lock);
-    if (!mods[i])
-      err = CL_OUT_OF_HOST_MEMORY;
   }
+  char *log = NULL;
   hg_ir_module *linked = NULL;
-  if (!mods)
-    err = CL_OUT_OF_HOST_MEMORY;
-  else if (err == CL_SUCCESS) {
-    linked = hg_ir_link((const hg_ir_module *const *)mods, num_input_programs,
-                        create_library ? HG_IR_PROGRAM_LIBRARY : HG_IR_PROGRAM_EXECUTABLE, msg, sizeof msg);
-    if (!linked) {
-      err = CL_LINK_PROGRAM_FAILURE;
-      log = strdup(msg);
-    }
-  }
-  for (cl_uint i = 0; mods && i < num_input_programs; i++)
-    if (mods[i])
-      hg_ir_module_free(mods[i]);
-  free(mods);
-  if (err == CL_SUCCESS && !create_library && (err = finish_executable(linked, &log)) == CL_SUCCESS)
+  bool as_bitcode = !create_library;
+  if (as_bitcode)
+    err = link_objects(input_programs, num_input_programs, &linked, &log, &as_bitcode);
+  if (!as_bitcode)
+    err = link_ir(input_programs, num_input_programs, create_library, &linked, &log);
+  if (err == CL_SUCCESS && !create_library)
     warn_parameter_size(linked, &log);
   pthread_mutex_lock(&p->lock);
   free(p->build_options);

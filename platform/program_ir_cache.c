@@ -1,7 +1,7 @@
 /* The source -> IR cache entries with their included files (platform/program_ir_cache.h).
  *
  * Value layout: "HGIRDEP1", uint32 count, then per file uint32 path length, the path, uint64
- * size, 16-byte hash of its bytes; then the IR binary. Everything is checked on the way in (the
+ * size, 16-byte hash of its bytes; then the value (an IR binary, an object's bitcode). Everything is checked on the way in (the
  * cache itself checks the entry's integrity; this checks its shape). */
 #include "platform/program_ir_cache.h"
 
@@ -58,8 +58,8 @@ static bool take(reader *r, void *to, size_t n) {
   return true;
 }
 
-bool hg_program_ir_cache_get(const hg_cache_key *key, hg_ir_module **out) {
-  *out = NULL;
+bool hg_program_cache_get(const hg_cache_key *key, uint8_t **value, size_t *value_size) {
+  *value = NULL;
   uint8_t *bytes;
   size_t size;
   if (!hg_cache_get(key, &bytes, &size))
@@ -84,19 +84,15 @@ bool hg_program_ir_cache_get(const hg_cache_key *key, hg_ir_module **out) {
     }
     free(path);
   }
-  if (ok) {
-    char msg[128];
-    *out = hg_ir_decode(r.p, r.left, msg, sizeof msg);
+  if (ok && (*value = malloc(r.left ? r.left : 1)) != NULL) {
+    memcpy(*value, r.p, r.left);
+    *value_size = r.left;
   }
   free(bytes);
-  return *out != NULL;
+  return *value != NULL;
 }
 
-void hg_program_ir_cache_put(const hg_cache_key *key, const hg_ir_module *m, const hg_frontend_deps *deps) {
-  uint8_t *ir;
-  size_t ir_size;
-  if (hg_ir_encode(m, &ir, &ir_size) != 0)
-    return;
+void hg_program_cache_put(const hg_cache_key *key, const uint8_t *ir, size_t ir_size, const hg_frontend_deps *deps) {
   size_t cap = 12 + ir_size, used = 12;
   for (unsigned i = 0; i < deps->count; i++)
     cap += 4 + strlen(deps->paths[i]) + 8 + 16;
@@ -125,5 +121,24 @@ void hg_program_ir_cache_put(const hg_cache_key *key, const hg_ir_module *m, con
     hg_cache_put(key, v, used + ir_size);
   }
   free(v);
+}
+
+bool hg_program_ir_cache_get(const hg_cache_key *key, hg_ir_module **out) {
+  uint8_t *bytes;
+  size_t size;
+  *out = NULL;
+  if (!hg_program_cache_get(key, &bytes, &size))
+    return false;
+  char msg[128];
+  *out = hg_ir_decode(bytes, size, msg, sizeof msg);
+  free(bytes);
+  return *out != NULL;
+}
+
+void hg_program_ir_cache_put(const hg_cache_key *key, const hg_ir_module *m, const hg_frontend_deps *deps) {
+  uint8_t *ir = NULL;
+  size_t ir_size;
+  if (hg_ir_encode(m, &ir, &ir_size) == 0)
+    hg_program_cache_put(key, ir, ir_size, deps);
   free(ir);
 }

@@ -240,6 +240,64 @@ HG_TEST(compile_and_link) {
   clReleaseContext(ctx);
 }
 
+/* An object compiled from source is linked as bitcode, one loaded as a binary as IR: a link
+ * that mixes them works, and a function two objects define fails it with the name in the log.
+ * The library object holds many functions the kernel never calls (optimised only if reached). */
+HG_TEST(link_mixed_objects_and_duplicates) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  const char *lib = "int unused_a(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * x; return s; }\n"
+                    "int sq(int x) { return x * x; }\n"
+                    "int unused_b(int x) { return unused_a(x) ^ x; }\n";
+  const char *again = "int sq(int x) { return x + x; }\n";
+  const char *main_src = "int sq(int x);\n"
+                         "__kernel void square(__global const int *in, __global int *out) {\n"
+                         "  size_t i = get_global_id(0); out[i] = sq(in[i]); }\n";
+  cl_program pl = clCreateProgramWithSource(ctx, 1, &lib, NULL, &err);
+  cl_program pa = clCreateProgramWithSource(ctx, 1, &again, NULL, &err);
+  cl_program pm = clCreateProgramWithSource(ctx, 1, &main_src, NULL, &err);
+  CHECK_CL(clCompileProgram(pl, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL));
+  CHECK_CL(clCompileProgram(pa, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL));
+  CHECK_CL(clCompileProgram(pm, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL));
+  cl_program both[2] = {pm, pl};
+  cl_program exe = clLinkProgram(ctx, 0, NULL, NULL, 2, both, NULL, NULL, &err);
+  CHECK_CL(err);
+  CHECK(run_square(ctx, exe));
+  /* the library object's binary, loaded again: linked with the source object as IR */
+  size_t size = 0;
+  CHECK_CL(clGetProgramInfo(pl, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
+  CHECK(size > 0);
+  unsigned char *bin = malloc(size);
+  CHECK_CL(clGetProgramInfo(pl, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL));
+  const unsigned char *bins[1] = {bin};
+  cl_int status;
+  cl_program loaded = clCreateProgramWithBinary(ctx, 1, &hg_test_device, &size, bins, &status, &err);
+  CHECK_CL(err);
+  free(bin);
+  cl_program_binary_type bt;
+  CHECK_CL(clGetProgramBuildInfo(loaded, hg_test_device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL));
+  CHECK(bt == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  cl_program mixed[2] = {pm, loaded};
+  cl_program exe2 = clLinkProgram(ctx, 0, NULL, NULL, 2, mixed, NULL, NULL, &err);
+  CHECK_CL(err);
+  CHECK(run_square(ctx, exe2));
+  /* sq defined twice */
+  cl_program twice[3] = {pm, pl, pa};
+  cl_program dup = clLinkProgram(ctx, 0, NULL, NULL, 3, twice, NULL, NULL, &err);
+  CHECK(err == CL_LINK_PROGRAM_FAILURE && dup != NULL);
+  char log[2048] = "";
+  CHECK_CL(clGetProgramBuildInfo(dup, hg_test_device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+  CHECK_MSG(strstr(log, "sq") != NULL, "link log does not name the function defined twice: %s", log);
+  clReleaseProgram(dup);
+  clReleaseProgram(exe2);
+  clReleaseProgram(loaded);
+  clReleaseProgram(exe);
+  clReleaseProgram(pm);
+  clReleaseProgram(pa);
+  clReleaseProgram(pl);
+  clReleaseContext(ctx);
+}
+
 /* Program-scope variables across compiled objects: an `extern constant` declaration reads the
  * other object's definition, `static` variables of one name stay each object's own, and a
  * declaration nothing defines fails the link with the variable's name in the log. */
