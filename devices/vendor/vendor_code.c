@@ -49,15 +49,6 @@ static void binary_key(hg_backend *be, const char *source, const char *opts, boo
   hg_cache_key_add_str(key, source);
 }
 
-/* clBuildProgram inside hg_vendor_compiler_enter / leave (vendor_forms.c: exit). */
-static cl_int build_program(hg_vendor_backend *vb, cl_program prog, const char *opts) {
-  if (!hg_vendor_compiler_enter(vb))
-    return CL_BUILD_PROGRAM_FAILURE;
-  cl_int err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, opts, NULL, NULL);
-  hg_vendor_compiler_leave();
-  return err;
-}
-
 /* A program from a cached vendor binary, built; NULL on a miss or if the vendor refuses it. */
 static cl_program program_from_cache(hg_vendor_backend *vb, const hg_cache_key *key, const char *opts) {
   uint8_t *bin;
@@ -69,7 +60,7 @@ static cl_program program_from_cache(hg_vendor_backend *vb, const hg_cache_key *
   cl_program prog =
       VCL(vb->context)->clCreateProgramWithBinary(vb->context, 1, &vb->device, &size, bins, &status, &err);
   free(bin);
-  if (prog && build_program(vb, prog, opts) != CL_SUCCESS) {
+  if (prog && VCL(prog)->clBuildProgram(prog, 1, &vb->device, opts, NULL, NULL) != CL_SUCCESS) {
     VCL(prog)->clReleaseProgram(prog);
     prog = NULL;
   }
@@ -97,7 +88,8 @@ static cl_program program_from_binary(hg_vendor_backend *vb, const void *bin, si
   const unsigned char *bins[1] = {bin};
   *err = CL_SUCCESS;
   cl_program prog = VCL(vb->context)->clCreateProgramWithBinary(vb->context, 1, &vb->device, &size, bins, &status, err);
-  if (prog && (*err = build_program(vb, prog, spir ? "-x spir -spir-std=1.2" : "")) != CL_SUCCESS) {
+  if (prog && (*err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, spir ? "-x spir -spir-std=1.2" : "", NULL,
+                                                 NULL)) != CL_SUCCESS) {
     VCL(prog)->clReleaseProgram(prog);
     prog = NULL;
   }
@@ -109,67 +101,59 @@ static cl_program program_from_binary(hg_vendor_backend *vb, const void *bin, si
  * only, where a build from source holds it through its front end and optimiser (hashcat -m
  * 1800's forms: 172 s, during which every first launch of a kernel, which compiles there too,
  * waited), and a clang still running at exit dies with the process. The bitcode is kept in the
- * program cache (PoCL's own binaries are not asked for: program_to_cache). NULL when either
- * step fails (logged: the caller builds from source). */
-static cl_program spir_from_source(hg_vendor_backend *vb, const char *source, const char *opts) {
+ * program cache (PoCL's own binaries are not asked for: program_to_cache). NULL when clang
+ * fails (logged: the caller builds from source). */
+static void *spir_of_source(hg_vendor_backend *vb, const char *source, const char *opts, size_t *size) {
   void *bits = NULL;
-  size_t size = 0;
   char *log = NULL;
   hg_cache_key key = {0};
   hg_cache_key_add_str(&key, "spir-of-lowered-opencl-c");
   hg_cache_key_add_str(&key, opts);
   hg_cache_key_add_str(&key, source);
-  cl_int err = CL_SUCCESS;
-  if (!hg_cache_get(&key, (uint8_t **)&bits, &size)) {
-    err = hg_frontend_compile_spir(source, opts, &bits, &size, &log);
+  if (!hg_cache_get(&key, (uint8_t **)&bits, size)) {
+    cl_int err = hg_frontend_compile_spir(source, opts, &bits, size, &log);
     if (err == CL_SUCCESS)
-      hg_cache_put(&key, bits, size);
+      hg_cache_put(&key, bits, *size);
+    else
+      HG_LOG(HG_LOG_COMPILE, "%s: the lowered source did not compile to SPIR bitcode (%d%s%.300s): from source instead",
+             vb->base.name, err, log && *log ? ": " : "", log ? log : "");
   }
   hg_cache_key_free(&key);
-  cl_program prog = err == CL_SUCCESS ? program_from_binary(vb, bits, size, true, &err) : NULL;
-  if (!prog)
-    HG_LOG(HG_LOG_COMPILE, "%s: the lowered source did not build as SPIR bitcode (%d%s%.300s): from source instead",
-           vb->base.name, err, log && *log ? ": " : "", log ? log : "");
-  free(bits);
   free(log);
-  return prog;
+  return bits;
 }
 
-cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust, bool via_spir,
-                              cl_program *out, char **log) {
+/* The vendor calls of hg_vendor_build_source (spir: the lowered source as SPIR bitcode, or NULL). */
+static cl_int build_in_vendor(hg_vendor_backend *vb, const char *source, const void *spir, size_t spir_size,
+                              const char *opts, const hg_cache_key *key, cl_program *out, char **log) {
   hg_backend *be = &vb->base;
-  *out = NULL;
-  hg_cache_key key = {0};
-  binary_key(be, source, opts, robust, &key);
-  cl_program prog = program_from_cache(vb, &key, opts);
+  cl_int err = CL_SUCCESS;
+  cl_program prog = program_from_cache(vb, key, opts);
   if (prog) {
-    hg_cache_key_free(&key);
     HG_LOG(HG_LOG_CACHE, "%s: vendor binary from the cache", be->name);
     *out = prog;
     return CL_SUCCESS;
   }
-  prog = via_spir && vb->spir ? spir_from_source(vb, source, opts) : NULL;
-  if (prog) {
-    program_to_cache(vb, prog, &key);
-    hg_cache_key_free(&key);
-    HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of lowered OpenCL C through SPIR bitcode", be->name, strlen(source));
-    *out = prog;
-    return CL_SUCCESS;
+  if (spir) {
+    prog = program_from_binary(vb, spir, spir_size, true, &err);
+    if (prog) {
+      program_to_cache(vb, prog, key);
+      HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of lowered OpenCL C through SPIR bitcode", be->name, strlen(source));
+      *out = prog;
+      return CL_SUCCESS;
+    }
+    HG_LOG(HG_LOG_COMPILE, "%s: the vendor refused the SPIR bitcode (%d): from source instead", be->name, err);
   }
-  cl_int err = CL_SUCCESS;
   const char *sources[1] = {source};
   prog = VCL(vb->context)->clCreateProgramWithSource(vb->context, 1, sources, NULL, &err);
-  if (!prog) {
-    hg_cache_key_free(&key);
+  if (!prog)
     return hg_vendor_error(err);
-  }
-  cl_int build_err = build_program(vb, prog, opts);
+  cl_int build_err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, opts, NULL, NULL);
   if (log) {
     free(*log);
     *log = build_log(vb, prog);
   }
   if (build_err != CL_SUCCESS) {
-    hg_cache_key_free(&key);
     HG_LOG(HG_LOG_COMPILE, "%s: vendor build failed (%d) with options \"%s\"; source:\n%s", be->name, build_err, opts,
            source);
     VCL(prog)->clReleaseProgram(prog);
@@ -180,11 +164,27 @@ cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const c
                ? CL_BUILD_PROGRAM_FAILURE
                : hg_vendor_error(build_err);
   }
-  program_to_cache(vb, prog, &key);
-  hg_cache_key_free(&key);
+  program_to_cache(vb, prog, key);
   HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of lowered OpenCL C", be->name, strlen(source));
   *out = prog;
   return CL_SUCCESS;
+}
+
+cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust, bool via_spir,
+                              cl_program *out, char **log) {
+  *out = NULL;
+  size_t spir_size = 0;
+  void *spir = via_spir && vb->spir ? spir_of_source(vb, source, opts, &spir_size) : NULL;
+  cl_int err = CL_BUILD_PROGRAM_FAILURE; /* exit has begun under a forms build: nothing is built */
+  if (hg_vendor_compiler_enter()) {
+    hg_cache_key key = {0};
+    binary_key(&vb->base, source, opts, robust, &key);
+    err = build_in_vendor(vb, source, spir, spir_size, opts, &key, out, log);
+    hg_cache_key_free(&key);
+    hg_vendor_compiler_leave();
+  }
+  free(spir);
+  return err;
 }
 
 /* Program-scope variables a kernel may write: the forms must be in the same vendor program as

@@ -9,8 +9,6 @@
  * launches run plain (a migration waits for them at the kernel boundary); whoever needs the
  * forms themselves (a resume, a launch with a time limit or a test countdown) waits for them,
  * building them on its own thread when the builder has not reached them. */
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +27,7 @@ struct hg_vendor_forms {
   forms_state state;
   bool dropped; /* its program was freed while the forms were building: whoever builds frees them */
   bool via_spir;
+  bool on_demand; /* not built in the background: built by whoever needs it (FORMS_BACKGROUND_MAX_GPU) */
   struct hg_vendor_forms *next;
 };
 
@@ -40,14 +39,21 @@ struct hg_vendor_forms {
  * third program waited 24 s behind the forms of its second, begun 0.5 s before it, with 100 ms. */
 #define FORMS_QUIET_NS 1000000000ull
 
+/* A GPU vendor's forms larger than this (lowered OpenCL C) are not built in the background but
+ * when first needed (a resume, a launch with a time limit, CL_KERNEL_STOPPABLE_HETGPU): NVIDIA
+ * compiled hashcat -m 1800's 8 MB of forms for over 5 minutes, holding its compiler against the
+ * application's own builds (a 1 KB program waited 2.7 s behind them), and exit must wait for a
+ * build in progress (below). A migration without them waits for the kernels in flight to end,
+ * as it does while forms are queued. */
+#define FORMS_BACKGROUND_MAX_GPU (256u << 10)
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a job queued, a build ended, quitting */
 static hg_vendor_forms *head, *tail;
 static bool builder_started, quitting;
-static unsigned building;       /* builds in progress on any thread */
-static unsigned in_cpu_compiler; /* forms builds inside a CPU vendor's compiler call, which exit waits for */
-static _Thread_local volatile sig_atomic_t in_build; /* this thread is inside a vendor build of forms */
-static _Thread_local bool in_compiler;                /* ... and inside a call to the vendor's compiler */
+static unsigned building;      /* builds in progress on any thread */
+static unsigned in_vendor;     /* forms builds inside their vendor calls, which exit waits for */
+static _Thread_local bool in_build, in_vendor_call; /* this thread builds forms / is in its vendor calls */
 static uint64_t last_queued_ns; /* CLOCK_REALTIME, which `changed` waits by */
 
 static uint64_t realtime_ns(void) {
@@ -106,6 +112,8 @@ static void *builder(void *arg) {
   pthread_mutex_lock(&lock);
   while (!quitting) {
     hg_vendor_forms *f = head;
+    while (f && f->on_demand)
+      f = f->next;
     if (!f) {
       pthread_cond_wait(&changed, &lock);
       continue;
@@ -125,66 +133,28 @@ static void *builder(void *arg) {
 
 /* Exiting while a build runs. The vendor's exit handlers tear its compiler down under a build
  * still running on another thread (NVIDIA: a SIGSEGV in NvCliCompileBitcode, docs/ptx-backend.md
- * "A crash at exit"; PoCL: its static maps freed under a lookup, which ThreadSanitizer saw in
- * migrate_threads), and their handlers may be registered after any of ours: NVIDIA's compiler
- * registers some when it first reaches a path, on whatever thread compiles. Once exit has begun
- * no forms build enters a vendor's compiler (hg_vendor_compiler_enter), and:
- * - a call already inside a CPU vendor's compiler is waited for: PoCL builds the forms' SPIR
- *   bitcode in milliseconds (the out-of-process clang before it is not waited for);
- * - one inside a GPU vendor's is not: it cost an application's exit minutes (hashcat -m 1800's
- *   forms: over 5 minutes on the H200, the process not ending). A fault or an abort() in a thread
- *   inside a forms build (the vendor's torn-down state) parks that thread for good instead of
- *   ending the process, and exit() goes on to _exit, which ends it; any other fault goes to the
- *   handler that was there before. (CLBlast's xger ended with SIGABRT once in a loaded suite run
- *   after exit stopped waiting, not reproduced since: aborts are parked too.)
- * exit() runs the exiting thread's thread_local destructors before every atexit handler: each
- * thread that queues forms gets one, which begins the exit when it is the main thread's
- * (returning from main; another thread ending leaves the build running); begin_exit as an atexit
- * handler covers exit() from any other thread, for vendor handlers registered before the builder
- * started. */
+ * "A crash at exit", and heap corruption found by malloc on the exiting thread; PoCL: its static
+ * maps freed under a lookup, which ThreadSanitizer saw in migrate_threads), and their handlers
+ * may be registered after any of ours: NVIDIA's compiler registers some when it first reaches a
+ * path, on whatever thread compiles. So once exit has begun no forms build makes a vendor call
+ * (hg_vendor_compiler_enter), and exit waits for the vendor calls of builds in progress: PoCL
+ * builds the forms' SPIR bitcode in milliseconds (the out-of-process clang before it is not waited
+ * for), and a GPU vendor's large forms are not built in the background at all
+ * (FORMS_BACKGROUND_MAX_GPU). exit() runs the exiting thread's thread_local destructors before
+ * every atexit handler: each thread that queues forms gets one, which begins the exit when it is
+ * the main thread's (returning from main; another thread ending leaves the build running);
+ * begin_exit as an atexit handler covers exit() from any other thread, for vendor handlers
+ * registered before the builder started. */
 extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
 extern void *__dso_handle;
 
-static const int contained_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-#define NUM_CONTAINED (sizeof contained_signals / sizeof contained_signals[0])
-static struct sigaction previous_actions[NUM_CONTAINED];
-static atomic_bool exit_begun;
-
-static void park_faulting_build(int sig, siginfo_t *info, void *context) {
-  if (atomic_load(&exit_begun) && in_build) {
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, NULL);
-    for (;;)
-      pause();
-  }
-  /* not a build's: the handler that was there before takes it; a fault's instruction faults
-   * again under it, and abort() raises again once a handler returns (with the default action
-   * then), so a handler of the application's is called here */
-  for (size_t i = 0; i < NUM_CONTAINED; i++)
-    if (contained_signals[i] == sig) {
-      struct sigaction before = previous_actions[i];
-      sigaction(sig, &before, NULL);
-      if (sig == SIGABRT && (before.sa_flags & SA_SIGINFO) && before.sa_sigaction)
-        before.sa_sigaction(sig, info, context);
-      else if (sig == SIGABRT && before.sa_handler != SIG_DFL && before.sa_handler != SIG_IGN)
-        before.sa_handler(sig);
-    }
-}
-
 static void begin_exit(void) {
-  if (atomic_exchange(&exit_begun, true))
-    return;
   pthread_mutex_lock(&lock);
-  quitting = true; /* no new build starts, no build enters a compiler */
+  quitting = true; /* no new build starts, no build makes a vendor call */
   pthread_cond_broadcast(&changed);
-  while (in_cpu_compiler > (in_compiler ? 1u : 0u))
+  while (in_vendor > (in_vendor_call ? 1u : 0u))
     pthread_cond_wait(&changed, &lock);
   pthread_mutex_unlock(&lock);
-  struct sigaction park = {.sa_sigaction = park_faulting_build, .sa_flags = SA_SIGINFO};
-  sigemptyset(&park.sa_mask);
-  for (size_t i = 0; i < NUM_CONTAINED; i++)
-    sigaction(contained_signals[i], &park, &previous_actions[i]);
 }
 
 static void at_thread_end(void *unused) {
@@ -193,25 +163,25 @@ static void at_thread_end(void *unused) {
     begin_exit();
 }
 
-bool hg_vendor_compiler_enter(hg_vendor_backend *vb) {
+bool hg_vendor_compiler_enter(void) {
   if (!in_build)
     return true; /* the application's own build: exit does not begin under it */
   pthread_mutex_lock(&lock);
   bool enter = !quitting;
-  if (enter && (vb->base.type & CL_DEVICE_TYPE_CPU)) {
-    in_cpu_compiler++;
-    in_compiler = true;
+  if (enter) {
+    in_vendor++;
+    in_vendor_call = true;
   }
   pthread_mutex_unlock(&lock);
   return enter;
 }
 
 void hg_vendor_compiler_leave(void) {
-  if (!in_compiler)
+  if (!in_vendor_call)
     return;
   pthread_mutex_lock(&lock);
-  in_cpu_compiler--;
-  in_compiler = false;
+  in_vendor--;
+  in_vendor_call = false;
   pthread_cond_broadcast(&changed);
   pthread_mutex_unlock(&lock);
 }
@@ -229,7 +199,11 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, cons
   f->source = source;
   f->opts = opts_copy;
   f->via_spir = via_spir;
+  f->on_demand = !(vb->base.type & CL_DEVICE_TYPE_CPU) && strlen(source) > FORMS_BACKGROUND_MAX_GPU;
   f->state = FORMS_QUEUED;
+  if (f->on_demand)
+    HG_LOG(HG_LOG_COMPILE, "%s: %zu bytes of stoppable forms: built when first needed", vb->base.name,
+           strlen(source));
   static _Thread_local bool exit_hook_set;
   if (!exit_hook_set)
     exit_hook_set = __cxa_thread_atexit_impl(at_thread_end, NULL, &__dso_handle) == 0;

@@ -328,9 +328,9 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, cons
 cl_program hg_vendor_forms_program(hg_vendor_forms *forms, bool wait);
 /* With the program: forgets the forms, whatever their state. */
 void hg_vendor_forms_drop(hg_vendor_forms *forms);
-/* Around every call into vb's compiler: false (nothing to call) when this thread builds forms
- * and the process has begun to exit; on a CPU vendor, exit waits for the call to leave. */
-bool hg_vendor_compiler_enter(hg_vendor_backend *vb);
+/* Around a build's vendor calls (hg_vendor_build_source): false (no call to make) when this
+ * thread builds forms and the process has begun to exit, which waits for them to leave. */
+bool hg_vendor_compiler_enter(void);
 void hg_vendor_compiler_leave(void);
 
 cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const uint8_t *digest, const char *options,
