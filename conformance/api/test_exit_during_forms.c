@@ -1,7 +1,7 @@
-/* A process that exits while a program's stoppable forms are being built ends at once, with its
- * own exit status: the build is not waited for (it can take minutes), and the vendor's exit
- * handlers tearing its compiler down under the build do not crash the process
- * (devices/vendor/vendor_forms.c). The test runs itself again as the child: the child builds a
+/* A process that exits while a program's stoppable forms are being built ends with its own exit
+ * status, not a crash: exit waits for the build's vendor calls in progress (the vendor's exit
+ * handlers would tear its compiler down under them), makes no new one, and leaves an
+ * out-of-process clang to die with it (devices/vendor/vendor_forms.c). The test runs itself again as the child: the child builds a
  * program of many loops, asks CL_KERNEL_STOPPABLE_HETGPU on a second thread (which builds the
  * forms there) and calls exit(7) from the main thread while that build runs. */
 #include <pthread.h>

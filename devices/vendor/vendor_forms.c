@@ -5,7 +5,8 @@
  * the plain kernels are built first and clBuildProgram returns; the forms, lowered alone
  * (hg_lower_opencl_c_forms), go to one thread per process that builds them in a vendor program of
  * their own, in the order the programs were built, once no program was built for a while
- * (FORMS_QUIET_NS). Until a program's forms are ready its fresh
+ * (FORMS_QUIET_NS), but for a GPU vendor's large forms (FORMS_BACKGROUND_MAX_GPU). Until a
+ * program's forms are ready its fresh
  * launches run plain (a migration waits for them at the kernel boundary); whoever needs the
  * forms themselves (a resume, a launch with a time limit or a test countdown) waits for them,
  * building them on its own thread when the builder has not reached them. */
