@@ -11,6 +11,7 @@
  * forms themselves (a resume, a launch with a time limit or a test countdown) waits for them,
  * building them on its own thread when the builder has not reached them. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -139,29 +140,53 @@ static void *builder(void *arg) {
  * may be registered after any of ours: NVIDIA's compiler registers some when it first reaches a
  * path, on whatever thread compiles. So once exit has begun no forms build makes a vendor call
  * (hg_vendor_compiler_enter), and exit waits for the vendor calls of builds in progress: PoCL
- * builds the forms' SPIR bitcode in milliseconds (the out-of-process clang before it is not waited
- * for), and a GPU vendor's large forms are not built in the background at all
- * (FORMS_BACKGROUND_MAX_GPU). exit() runs the exiting thread's thread_local destructors before
- * every atexit handler: each thread that queues forms gets one, which begins the exit when it is
- * the main thread's (returning from main; another thread ending leaves the build running);
- * begin_exit as an atexit handler covers exit() from any other thread, for vendor handlers
- * registered before the builder started. */
+ * builds the forms' SPIR bitcode in milliseconds (the out-of-process clang before it is not
+ * waited for), and a GPU vendor's large forms are not built in the background at all
+ * (FORMS_BACKGROUND_MAX_GPU). One that is still in the vendor after EXIT_WAIT_NS (large forms
+ * built on demand: NVIDIA takes minutes) ends the process at once with the exit status, before
+ * any vendor handler runs and skipping the handlers and destructors still to come (stdio is
+ * flushed).
+ * exit() runs the exiting thread's thread_local destructors before every atexit handler: each
+ * thread that queues forms gets one, which on the main thread (returning from main; another
+ * thread ending leaves the build running) stops new vendor calls and registers the handler that
+ * waits: registered during exit, it is the first to run, and on_exit gives it the status. The
+ * same handler, registered when the builder starts, covers exit() from another thread (for
+ * vendor handlers registered before it). */
+#define EXIT_WAIT_NS 5000000000ull
+
 extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
 extern void *__dso_handle;
 
-static void begin_exit(void) {
+static void stop_vendor_calls(void) {
   pthread_mutex_lock(&lock);
   quitting = true; /* no new build starts, no build makes a vendor call */
   pthread_cond_broadcast(&changed);
-  while (in_vendor > (in_vendor_call ? 1u : 0u))
-    pthread_cond_wait(&changed, &lock);
   pthread_mutex_unlock(&lock);
+}
+
+static void wait_at_exit(int status, void *unused) {
+  (void)unused;
+  stop_vendor_calls();
+  uint64_t until_ns = realtime_ns() + EXIT_WAIT_NS;
+  struct timespec until = {(time_t)(until_ns / 1000000000ull), (long)(until_ns % 1000000000ull)};
+  pthread_mutex_lock(&lock);
+  bool done = true;
+  while (done && in_vendor > (in_vendor_call ? 1u : 0u))
+    done = pthread_cond_timedwait(&changed, &lock, &until) == 0 || in_vendor <= (in_vendor_call ? 1u : 0u);
+  pthread_mutex_unlock(&lock);
+  if (!done) {
+    HG_LOG(HG_LOG_COMPILE, "exit: a build of stoppable forms is still in the vendor's compiler: ending now");
+    fflush(NULL);
+    _exit(status);
+  }
 }
 
 static void at_thread_end(void *unused) {
   (void)unused;
-  if (gettid() == getpid())
-    begin_exit();
+  if (gettid() == getpid()) {
+    stop_vendor_calls();
+    on_exit(wait_at_exit, NULL);
+  }
 }
 
 bool hg_vendor_compiler_enter(void) {
@@ -214,7 +239,7 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, cons
     builder_started = pthread_create(&t, NULL, builder, NULL) == 0;
     if (builder_started) {
       pthread_detach(t);
-      atexit(begin_exit);
+      on_exit(wait_at_exit, NULL);
     } else {
       HG_LOG(HG_LOG_COMPILE, "no thread for building stoppable forms: they are built when first needed");
     }
