@@ -218,11 +218,11 @@ cl_int hg_frontend_compile_spir(const char *source, const char *options, void **
 }
 
 /* clang over the source in a temporary directory: *opt parsed from the options (the caller
- * frees it on CL_SUCCESS), *bits its bitcode, before LLVM's passes when `defer` and optimising,
- * the included files in *deps (may be NULL). */
+ * frees it on CL_SUCCESS), *bits its bitcode (before LLVM's passes when optimising: they run
+ * over what the kernels reach), the included files in *deps (may be NULL). */
 static cl_int source_to_bitcode(const char *source, const char *options, const hg_source_header *headers,
-                                unsigned num_headers, bool defer, hg_fe_options *opt, void **bits, size_t *size,
-                                char **log, hg_frontend_deps *deps) {
+                                unsigned num_headers, hg_fe_options *opt, void **bits, size_t *size, char **log,
+                                hg_frontend_deps *deps) {
   *bits = NULL;
   *size = 0;
   if (deps) *deps = (hg_frontend_deps){0};
@@ -237,7 +237,7 @@ static cl_int source_to_bitcode(const char *source, const char *options, const h
     return CL_OUT_OF_HOST_MEMORY;
   }
   snprintf(dep, sizeof dep, "%s/out.d", dir);
-  defer = defer && opt->optimize;
+  bool defer = opt->optimize;
   rc = clang_to_bitcode(dir, source, opt, headers, num_headers, deps ? dep : NULL, defer, bits, size, &clang_ns, log);
   if (rc == CL_SUCCESS) {
     HG_LOG(HG_LOG_COMPILE, "front end: clang %.1f ms (%zu bytes of bitcode%s)", clang_ns / 1e6, *size,
@@ -260,7 +260,7 @@ cl_int hg_frontend_compile_object(const char *source, const char *options, const
   hg_fe_options opt;
   void *bits;
   size_t size;
-  cl_int rc = source_to_bitcode(source, options, headers, num_headers, true, &opt, &bits, &size, log, deps);
+  cl_int rc = source_to_bitcode(source, options, headers, num_headers, &opt, &bits, &size, log, deps);
   if (rc != CL_SUCCESS) return rc;
   hg_fe_options_free(&opt);
   *out = hg_frontend_object_new(bits, size, options);
@@ -286,7 +286,7 @@ cl_int hg_frontend_compile_deps(const char *source, const char *options, const h
     hg_fe_options opt;
     void *bits;
     size_t size;
-    rc = source_to_bitcode(source, options, headers, num_headers, true, &opt, &bits, &size, log, deps);
+    rc = source_to_bitcode(source, options, headers, num_headers, &opt, &bits, &size, log, deps);
     if (rc != CL_SUCCESS) return rc;
     uint64_t t0 = hg_host_clock_ns();
     *out = hg_frontend_bitcode_to_ir(bits, size, false, opt.optimize ? hg_llvm_optimize_reached : NULL, false,

@@ -53,17 +53,11 @@ cl_int hg_frontend_object_to_ir(const hg_frontend_object *obj, hg_ir_module **ou
   return *out ? CL_SUCCESS : CL_COMPILE_PROGRAM_FAILURE;
 }
 
-static void link_diagnostic(LLVMDiagnosticInfoRef info, void *log) {
-  char *text = LLVMGetDiagInfoDescription(info);
-  hg_log_append(log, "%s: %s", LLVMGetDiagInfoSeverity(info) == LLVMDSError ? "error" : "warning", text);
-  LLVMDisposeMessage(text);
-}
-
 /* The objects' bitcode linked into one module, written as bitcode; NULL after logging. */
 static LLVMMemoryBufferRef link_bitcode(const hg_frontend_object *const *objs, unsigned n, char **log) {
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMContextSetOpaquePointers(ctx, 1);
-  LLVMContextSetDiagnosticHandler(ctx, link_diagnostic, log);
+  LLVMContextSetDiagnosticHandler(ctx, hg_llvm_diagnostic_to_log, log);
   LLVMModuleRef linked = NULL;
   bool ok = true;
   for (unsigned i = 0; ok && i < n; i++) {

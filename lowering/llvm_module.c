@@ -203,9 +203,18 @@ out:
   return result;
 }
 
+void hg_llvm_diagnostic_to_log(LLVMDiagnosticInfoRef info, void *log) {
+  if (LLVMGetDiagInfoSeverity(info) != LLVMDSError)
+    return;
+  char *text = LLVMGetDiagInfoDescription(info);
+  hg_log_append(log, "error: %s", text);
+  LLVMDisposeMessage(text);
+}
+
 hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, hg_llvm_prepare_fn prepare,
                                         bool contract_all, char **log) {
   LLVMContextRef ctx = LLVMContextCreate();
+  LLVMContextSetDiagnosticHandler(ctx, hg_llvm_diagnostic_to_log, log);
   /* the translator is written for opaque pointers; llvm-spirv writes typed ones, which the
    * reader then upgrades */
   LLVMContextSetOpaquePointers(ctx, 1);

@@ -164,6 +164,10 @@ hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, bool contract_a
  * contract_all: every floating-point multiply, add and subtract may be contracted (a SPIR-V
  * module none of whose kernels says ContractionOff); clang marks each one it allows itself. */
 typedef bool (*hg_llvm_prepare_fn)(LLVMModuleRef mod, char **log);
+/* llvm_module.c: a context's diagnostic handler (LLVMContextSetDiagnosticHandler, the char **
+ * log as its context) appending LLVM's errors to the build log: without one, LLVM ends the
+ * process on an error (unreadable bitcode: "can't skip to bit ..."). */
+void hg_llvm_diagnostic_to_log(LLVMDiagnosticInfoRef info, void *log);
 hg_ir_module *hg_llvm_translate_bitcode(const void *bc, size_t size, bool library, hg_llvm_prepare_fn prepare,
                                         bool contract_all, char **log);
 

@@ -176,11 +176,13 @@ static void wait_at_exit(int status, void *unused) {
   uint64_t until_ns = realtime_ns() + EXIT_WAIT_NS;
   struct timespec until = {(time_t)(until_ns / 1000000000ull), (long)(until_ns % 1000000000ull)};
   pthread_mutex_lock(&lock);
-  bool done = true;
-  while (done && in_vendor > (in_vendor_call ? 1u : 0u))
-    done = pthread_cond_timedwait(&changed, &lock, &until) == 0 || in_vendor <= (in_vendor_call ? 1u : 0u);
+  unsigned own = in_vendor_call ? 1u : 0u; /* (exit called from inside a vendor call) */
+  int err = 0;
+  while (in_vendor > own && err == 0) /* ETIMEDOUT ends it */
+    err = pthread_cond_timedwait(&changed, &lock, &until);
+  bool still_building = in_vendor > own;
   pthread_mutex_unlock(&lock);
-  if (!done) {
+  if (still_building) {
     HG_LOG(HG_LOG_COMPILE, "exit: a build of stoppable forms is still in the vendor's compiler: ending now");
     fflush(NULL);
     _exit(status);
