@@ -274,19 +274,18 @@ static bool link_options_valid(const char *options, bool *create_library) {
 }
 
 /* An executable from objects compiled from source, linked as bitcode (lowering/frontend.h),
- * through the IR cache keyed by the objects; *applicable false (nothing done) when an input
- * has no bitcode (loaded as a binary, compiled from IL). */
+ * through the IR cache keyed by the objects' bytes; *applicable false (nothing done) when an
+ * input has no bitcode (loaded as a binary, compiled from IL). */
 static cl_int link_objects(const cl_program *inputs, cl_uint n, hg_ir_module **out, char **log, bool *applicable) {
-  uint8_t **encoded = calloc(n, sizeof *encoded);
+  uint8_t **encoded = calloc(n, sizeof *encoded); /* copies: an input may be rebuilt meanwhile */
   size_t *sizes = calloc(n, sizeof *sizes);
-  hg_frontend_object **objs = calloc(n, sizeof *objs);
-  *applicable = encoded && sizes && objs;
-  for (cl_uint i = 0; *applicable && i < n; i++) { /* copies: an input may be rebuilt meanwhile */
+  *applicable = encoded && sizes;
+  for (cl_uint i = 0; *applicable && i < n; i++) {
     pthread_mutex_lock(&inputs[i]->lock);
     if (inputs[i]->object)
       encoded[i] = hg_frontend_object_encode(inputs[i]->object, &sizes[i]);
     pthread_mutex_unlock(&inputs[i]->lock);
-    *applicable = encoded[i] && (objs[i] = hg_frontend_object_decode(encoded[i], sizes[i])) != NULL;
+    *applicable = encoded[i] != NULL;
   }
   cl_int err = CL_SUCCESS;
   if (*applicable) {
@@ -298,19 +297,25 @@ static cl_int link_objects(const cl_program *inputs, cl_uint n, hg_ir_module **o
     if (hg_program_ir_cache_get(&key, out)) {
       HG_LOG(HG_LOG_COMPILE, "IR cache hit (a link)");
     } else {
-      err = hg_frontend_link_objects((const hg_frontend_object *const *)objs, n, out, log);
+      hg_frontend_object **objs = calloc(n, sizeof *objs);
+      err = objs ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+      for (cl_uint i = 0; err == CL_SUCCESS && i < n; i++)
+        if (!(objs[i] = hg_frontend_object_decode(encoded[i], sizes[i])))
+          err = CL_OUT_OF_HOST_MEMORY; /* its own encoding: only memory can fail it */
+      if (err == CL_SUCCESS)
+        err = hg_frontend_link_objects((const hg_frontend_object *const *)objs, n, out, log);
       if (err == CL_SUCCESS)
         hg_program_ir_cache_put(&key, *out, &(hg_frontend_deps){0});
+      for (cl_uint i = 0; objs && i < n; i++)
+        hg_frontend_object_free(objs[i]);
+      free(objs);
     }
     hg_cache_key_free(&key);
   }
-  for (cl_uint i = 0; i < n && encoded && objs; i++) {
+  for (cl_uint i = 0; encoded && i < n; i++)
     free(encoded[i]);
-    hg_frontend_object_free(objs[i]);
-  }
   free(encoded);
   free(sizes);
-  free(objs);
   return err;
 }
 

@@ -1,8 +1,9 @@
 /* The source -> IR cache entries with their included files (platform/program_ir_cache.h).
  *
  * Value layout: "HGIRDEP1", uint32 count, then per file uint32 path length, the path, uint64
- * size, 16-byte hash of its bytes; then the value (an IR binary, an object's bitcode). Everything is checked on the way in (the
- * cache itself checks the entry's integrity; this checks its shape). */
+ * size, 16-byte hash of its bytes; then the value (an IR binary, an object's bitcode).
+ * Everything is checked on the way in (the cache itself checks the entry's integrity; this
+ * checks its shape). */
 #include "platform/program_ir_cache.h"
 
 #include <stdint.h>
@@ -84,16 +85,18 @@ bool hg_program_cache_get(const hg_cache_key *key, uint8_t **value, size_t *valu
     }
     free(path);
   }
-  if (ok && (*value = malloc(r.left ? r.left : 1)) != NULL) {
-    memcpy(*value, r.p, r.left);
+  if (ok) { /* the value moved to the front of the entry's own buffer */
+    memmove(bytes, r.p, r.left);
+    *value = bytes;
     *value_size = r.left;
+  } else {
+    free(bytes);
   }
-  free(bytes);
-  return *value != NULL;
+  return ok;
 }
 
-void hg_program_cache_put(const hg_cache_key *key, const uint8_t *ir, size_t ir_size, const hg_frontend_deps *deps) {
-  size_t cap = 12 + ir_size, used = 12;
+void hg_program_cache_put(const hg_cache_key *key, const uint8_t *value, size_t size, const hg_frontend_deps *deps) {
+  size_t cap = 12 + size, used = 12;
   for (unsigned i = 0; i < deps->count; i++)
     cap += 4 + strlen(deps->paths[i]) + 8 + 16;
   uint8_t *v = malloc(cap);
@@ -117,8 +120,8 @@ void hg_program_cache_put(const hg_cache_key *key, const uint8_t *ir, size_t ir_
     }
   }
   if (ok) {
-    memcpy(v + used, ir, ir_size);
-    hg_cache_put(key, v, used + ir_size);
+    memcpy(v + used, value, size);
+    hg_cache_put(key, v, used + size);
   }
   free(v);
 }

@@ -54,7 +54,6 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a job queued, a build ended, quitting */
 static hg_vendor_forms *head, *tail;
 static bool builder_started, quitting;
-static unsigned building;      /* builds in progress on any thread */
 static unsigned in_vendor;     /* forms builds inside their vendor calls, which exit waits for */
 static _Thread_local bool in_build, in_vendor_call; /* this thread builds forms / is in its vendor calls */
 static uint64_t last_queued_ns; /* CLOCK_REALTIME, which `changed` waits by */
@@ -90,7 +89,6 @@ static void unlink_job(hg_vendor_forms *f) {
 /* Builds f, taken from the queue (lock held; released during the build). */
 static void build(hg_vendor_forms *f) {
   f->state = FORMS_BUILDING;
-  building++;
   pthread_mutex_unlock(&lock);
   cl_program prog = NULL;
   in_build = 1;
@@ -100,7 +98,6 @@ static void build(hg_vendor_forms *f) {
     HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build (%d): their kernels' launches run plain",
            f->vb->base.name, err);
   pthread_mutex_lock(&lock);
-  building--;
   f->program = prog;
   f->state = prog ? FORMS_READY : FORMS_FAILED;
   free(f->source); /* kept until now for a waiter that builds it itself */
