@@ -13,18 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "conformance/harness/unit_check.h"
 #include "devices/cache.h"
-
-static int failures;
-#define CHECK(cond, ...)                                                  \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                       \
-      fputc('\n', stderr);                                                \
-      failures++;                                                         \
-    }                                                                     \
-  } while (0)
 
 static char dir[256];
 

@@ -13,18 +13,8 @@
 #include <unistd.h>
 
 #include "ir/ir.h"
+#include "conformance/harness/unit_check.h"
 #include "lowering/frontend.h"
-
-static int failures;
-#define CHECK(cond, ...)                                                        \
-  do {                                                                          \
-    if (!(cond)) {                                                              \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                             \
-      fputc('\n', stderr);                                                      \
-      failures++;                                                               \
-    }                                                                           \
-  } while (0)
 
 static char tmp[256];
 

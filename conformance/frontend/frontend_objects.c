@@ -12,18 +12,8 @@
 #include <time.h>
 
 #include "ir/ir.h"
+#include "conformance/harness/unit_check.h"
 #include "lowering/frontend.h"
-
-static int failures;
-#define CHECK(cond, ...)                                                        \
-  do {                                                                          \
-    if (!(cond)) {                                                              \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                             \
-      fputc('\n', stderr);                                                      \
-      failures++;                                                               \
-    }                                                                           \
-  } while (0)
 
 static const char k_lib[] = "int unused_a(int x) { int s = 0; for (int i = 0; i < x; i++) s += i ^ x; return s; }\n"
                             "int sq(int x) { return x * x; }\n"
