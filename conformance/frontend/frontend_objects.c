@@ -1,11 +1,11 @@
-/* Compiled objects as bitcode (lowering/frontend_object.c): an object's bytes (what the program
- * cache stores) round-trip; a damaged header and truncated bytes decode to nothing or to an
- * object whose translation fails cleanly, never a crash (flipped bytes inside the bitcode are
- * the cache's to refuse, by the hash it checks every entry against: LLVM's bitcode reader is not
- * written for hostile input); an object's IR keeps every external
- * function, and a link of objects keeps only what its kernels reach and computes as the same
- * source built whole does (the IR of both is interpreted by nothing here: the functions kept
- * are what is checked). Seeded by HETGPU_TEST_SEED. */
+/* Compiled objects as bitcode (lowering/frontend_object.c): an object's IR keeps every
+ * external function, a link of objects keeps only what its kernels reach (what the linked
+ * kernels compute is api_program's link_mixed_objects_and_duplicates), and a link with a
+ * function undefined fails; an object's bytes (what the program cache stores) round-trip, and a
+ * damaged header or truncated bytes decode to nothing or to an object whose translation
+ * succeeds or fails cleanly, never a crash (flipped bytes inside the bitcode are the cache's to
+ * refuse, by the hash it checks every entry against: LLVM's bitcode reader is not written for
+ * hostile input). Seeded by HETGPU_TEST_SEED. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
