@@ -454,9 +454,13 @@ static void *emit(hg_ptx *s, size_t *size) {
   /* indvars rewrites a counted loop's exit test to compare its counter for equality with the
    * final count, as NVVM's PTX does: ptxas unrolls such loops further and resolves tests on the
    * counter (the bench's hashint, a 64-round loop with a four-way choice on the round: 1.94x
-   * NVIDIA's device time with a less-than exit test, 1.00 with it) */
+   * NVIDIA's device time with a less-than exit test, 1.00 with it). licm: the IR inlines its
+   * calls after LLVM's -O2, so what a callee computed in a loop from its caller's private array
+   * (hashcat's m01400s from the password words) becomes loop-invariant only once sroa has
+   * made that array registers here, and ptxas does not hoist it (-m 1400 at 0.944x NVIDIA's own
+   * build without it, docs/performance.md) */
   LLVMErrorRef perr = LLVMRunPasses(M, "function(sroa,early-cse,instcombine,infer-address-spaces,simplifycfg,"
-                                            "loop(loop-rotate,indvars),loop-unroll<O3>,instcombine,simplifycfg)",
+                                            "loop-mssa(licm),loop(loop-rotate,indvars),loop-unroll<O3>,instcombine,simplifycfg)",
                                     tm, opts);
   LLVMDisposePassBuilderOptions(opts);
   drop_loop_metadata(M);
