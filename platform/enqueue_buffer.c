@@ -2,6 +2,7 @@
  * here, run against the buffer's copy in backend memory: submitted to the backend's stream when
  * it has asynchronous operations (token not NULL), else run synchronously on the queue's
  * worker thread. */
+#include <pthread.h>
 #include <string.h>
 
 #include "common/log.h"
@@ -15,6 +16,8 @@ typedef struct buffer_io_cmd {
   cl_mem mem; /* retained */
   size_t offset, size;
   void *ptr;
+  bool blocking;
+  pthread_t enqueuer;
 } buffer_io_cmd;
 
 static void buffer_io_cleanup(hg_command *c) { hg_mem_release(((buffer_io_cmd *)c)->mem); }
@@ -50,9 +53,18 @@ static cl_int write_go(hg_command *c, hg_token **token) {
 }
 
 static cl_int read_run(hg_command *c) { return read_go(c, NULL); }
-static cl_int read_submit(hg_command *c, hg_token **token) { return read_go(c, token); }
+/* A blocking transfer whose times nobody asks for, handed to the stream by the thread that
+ * enqueued it (and waits for it next), runs synchronously there: a vendor's own blocking
+ * transfer costs less than one waited for through its event (NVIDIA: 20 against 100 us for a
+ * 4-byte read after a long kernel, docs/performance.md). */
+static hg_token **stream_token(hg_command *c, hg_token **token) {
+  buffer_io_cmd *cmd = (buffer_io_cmd *)c;
+  return cmd->blocking && !hg_command_timed(c) && pthread_equal(cmd->enqueuer, pthread_self()) ? NULL : token;
+}
+
+static cl_int read_submit(hg_command *c, hg_token **token) { return read_go(c, stream_token(c, token)); }
 static cl_int write_run(hg_command *c) { return write_go(c, NULL); }
-static cl_int write_submit(hg_command *c, hg_token **token) { return write_go(c, token); }
+static cl_int write_submit(hg_command *c, hg_token **token) { return write_go(c, stream_token(c, token)); }
 
 static cl_int buffer_io_enqueue(cl_command_queue queue, cl_command_type type, cl_mem buffer, bool blocking,
                                 size_t offset, size_t size, void *ptr, cl_uint num_events_in_wait_list,
@@ -79,6 +91,8 @@ static cl_int buffer_io_enqueue(cl_command_queue queue, cl_command_type type, cl
   cmd->offset = offset;
   cmd->size = size;
   cmd->ptr = ptr;
+  cmd->blocking = blocking;
+  cmd->enqueuer = pthread_self();
   hg_mem_retain(buffer);
   c->run = reading ? read_run : write_run;
   c->submit = reading ? read_submit : write_submit;

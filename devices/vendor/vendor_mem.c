@@ -196,6 +196,15 @@ cl_int hg_vendor_transfer_end(hg_vendor_backend *vb, const hg_vendor_slot *slot,
   return err == CL_SUCCESS ? hg_vendor_wait(ev) : hg_vendor_error(err);
 }
 
+/* A synchronous read or write blocks in the vendor's call: NVIDIA serves a blocking transfer
+ * of pageable memory in the calling thread, a non-blocking one through its driver's own thread
+ * (a 4-byte read after a long kernel: 100 us waited for through its event, 20 us blocking,
+ * docs/performance.md). Done when the call returns, so later operations need no event of it. */
+static cl_int sync_end(hg_vendor_backend *vb, const hg_vendor_slot *slot, cl_int err) {
+  hg_vendor_stream_give(vb, slot, NULL);
+  return err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST ? CL_OUT_OF_RESOURCES : hg_vendor_error(err);
+}
+
 static cl_int mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t size, void *dst, bool timed,
                        hg_token **token) {
   hg_vendor_backend *vb = hg_vendor_of(be);
@@ -206,6 +215,9 @@ static cl_int mem_read(hg_backend *be, hg_dev_mem *src, size_t offset, size_t si
   cl_event ev = NULL;
   hg_vendor_slot slot;
   hg_vendor_stream_take(vb, timed, &slot);
+  if (!token)
+    return sync_end(vb, &slot, VCL(slot.queue)->clEnqueueReadBuffer(slot.queue, src->mem, CL_TRUE, offset, size, dst,
+                                                                    HG_VENDOR_WAIT(slot), NULL));
   cl_int err = VCL(slot.queue)->clEnqueueReadBuffer(slot.queue, src->mem, CL_FALSE, offset, size, dst,
                                                     HG_VENDOR_WAIT(slot), hg_vendor_transfer_event(timed, token, &ev));
   return hg_vendor_transfer_end(vb, &slot, err, ev, timed, token);
@@ -221,6 +233,9 @@ static cl_int mem_write(hg_backend *be, hg_dev_mem *dst, size_t offset, size_t s
   cl_event ev = NULL;
   hg_vendor_slot slot;
   hg_vendor_stream_take(vb, timed, &slot);
+  if (!token)
+    return sync_end(vb, &slot, VCL(slot.queue)->clEnqueueWriteBuffer(slot.queue, dst->mem, CL_TRUE, offset, size, src,
+                                                                     HG_VENDOR_WAIT(slot), NULL));
   cl_int err = VCL(slot.queue)->clEnqueueWriteBuffer(slot.queue, dst->mem, CL_FALSE, offset, size, src,
                                                      HG_VENDOR_WAIT(slot), hg_vendor_transfer_event(timed, token, &ev));
   return hg_vendor_transfer_end(vb, &slot, err, ev, timed, token);
