@@ -262,8 +262,9 @@ typedef struct hg_backend_ops {
    * migration commits to this backend (a kernel may have no resume form on some device). */
   bool (*kernel_can_resume)(hg_backend *be, hg_dev_kernel *kernel, const struct hg_ir_ndrange_state *state);
   /* Optional (NULL: every kernel kernel_run takes): whether the kernel's launches can stop at
-   * safe points here; waits for its stoppable forms when they are still being built. */
-  bool (*kernel_stoppable)(hg_backend *be, hg_dev_kernel *kernel);
+   * safe points here. wait: waits for its stoppable forms when they are still being built (or
+   * not yet begun); else false until they are built. */
+  bool (*kernel_stoppable)(hg_backend *be, hg_dev_kernel *kernel, bool wait);
 
   /* Optional asynchronous forms (see the top of this file). Each returns CL_SUCCESS with *token
    * set (NULL: nothing was submitted, the work is done), or an error with nothing submitted.

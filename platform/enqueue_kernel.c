@@ -86,8 +86,6 @@ static void limit_passed(void *launch_stop) { hg_launch_stop_limit(launch_stop);
 
 /* True when this launch may run plain (the kernel's last stoppable launch was short). */
 static bool take_plain_launch(cl_kernel kernel) {
-  if (hg_stop_after_active())
-    return false; /* the test setting stops every launch */
   unsigned n = atomic_load(&kernel->plain_launches);
   while (n && !atomic_compare_exchange_weak(&kernel->plain_launches, &n, n - 1))
     ;
@@ -95,17 +93,23 @@ static bool take_plain_launch(cl_kernel kernel) {
 }
 
 /* The form of the command's next launch, decided once per launch (by kernel_command_blocks
- * before the submission when the engine asks, else by the launch): stoppable to resume or under
- * a time limit, else unless the kernel has plain launches to take. */
+ * before the submission when the engine asks, else by the launch): stoppable to resume, under a
+ * time limit or the test countdown, else unless the kernel has plain launches to take or cannot
+ * stop yet: until its stoppable forms are built (large ones wait until needed) a stoppable launch
+ * would run plain anyway, only synchronously on the queue's worker, a hand-off to that thread per
+ * launch (every launch of a kernel longer than SHORT_LAUNCH_NS: hashcat's). */
 enum { FORM_PLAIN = 1, FORM_STOPPABLE = 2 };
-static uint8_t launch_form(kernel_command *kc) {
+static uint8_t launch_form(kernel_command *kc, hg_backend *be) {
   if (!kc->form)
-    kc->form = kc->resume || hg_kernel_timeout_ns() || !take_plain_launch(kc->kernel) ? FORM_STOPPABLE : FORM_PLAIN;
+    kc->form = kc->resume || hg_kernel_timeout_ns() || hg_stop_after_active() ||
+                       (!take_plain_launch(kc->kernel) && hg_kernel_stoppable(kc->kernel, be, false))
+                   ? FORM_STOPPABLE
+                   : FORM_PLAIN;
   return kc->form;
 }
 
 static bool launch_stoppable(kernel_command *kc, hg_backend *be) {
-  bool stoppable = launch_form(kc) == FORM_STOPPABLE;
+  bool stoppable = launch_form(kc, be) == FORM_STOPPABLE;
   kc->form = 0; /* the next launch (a resume) decides again */
   return stoppable && be->ops->kernel_run && hg_safepoints_enabled();
 }
@@ -115,7 +119,7 @@ static bool launch_stoppable(kernel_command *kc, hg_backend *be) {
 static bool kernel_command_blocks(hg_command *c) {
   kernel_command *kc = (kernel_command *)c;
   hg_backend *be = hg_context_backend(c->queue->context);
-  return be->ops->kernel_run && hg_safepoints_enabled() && launch_form(kc) == FORM_STOPPABLE;
+  return be->ops->kernel_run && hg_safepoints_enabled() && launch_form(kc, be) == FORM_STOPPABLE;
 }
 
 /* Runs the launch in its stoppable form, from kc->resume, polling a request of its own (which a

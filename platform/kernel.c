@@ -290,7 +290,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
   case CL_KERNEL_ATTRIBUTES:
     HG_INFO_STRING(f->attributes ? f->attributes : "");
   case CL_KERNEL_STOPPABLE_HETGPU:
-    HG_INFO_VALUE(cl_bool, hg_kernel_stoppable(kernel) ? CL_TRUE : CL_FALSE);
+    HG_INFO_VALUE(cl_bool, hg_kernel_stoppable(kernel, hg_context_backend(kernel->program->context), true) ? CL_TRUE : CL_FALSE);
   default:
     return CL_INVALID_VALUE;
   }
@@ -403,12 +403,11 @@ size_t hg_kernel_work_group_size(cl_kernel k) {
   return best;
 }
 
-bool hg_kernel_stoppable(cl_kernel k) {
-  hg_backend *be = hg_context_backend(k->program->context);
+bool hg_kernel_stoppable(cl_kernel k, hg_backend *be, bool wait) {
   hg_dev_kernel *dk;
   if (!hg_safepoints_enabled() || !be || !be->ops->kernel_run || hg_kernel_device(k, be, &dk) != CL_SUCCESS)
     return false;
-  return !be->ops->kernel_stoppable || be->ops->kernel_stoppable(be, dk);
+  return !be->ops->kernel_stoppable || be->ops->kernel_stoppable(be, dk, wait);
 }
 
 size_t hg_kernel_safe_work_group_size(cl_kernel k) {

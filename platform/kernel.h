@@ -50,9 +50,9 @@ size_t hg_kernel_work_group_size(cl_kernel kernel);
  * anywhere when its private memory is small (HG_KERNEL_SAFE_WORK_GROUP_SIZE), else
  * hg_kernel_work_group_size: what launches check and choose against. */
 size_t hg_kernel_safe_work_group_size(cl_kernel kernel);
-/* CL_KERNEL_STOPPABLE_HETGPU: whether the kernel's launches can stop at safe points on the
- * context's backend now (waits for its stoppable forms there). */
-bool hg_kernel_stoppable(cl_kernel kernel);
+/* Whether the kernel's launches can stop at safe points on backend be: waiting for its
+ * stoppable forms there (CL_KERNEL_STOPPABLE_HETGPU), or (wait false) as they are now. */
+bool hg_kernel_stoppable(cl_kernel kernel, hg_backend *be, bool wait);
 /* The backend kernel, created on first use. */
 cl_int hg_kernel_device(cl_kernel kernel, hg_backend *be, hg_dev_kernel **out);
 

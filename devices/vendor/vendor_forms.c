@@ -5,11 +5,10 @@
  * the plain kernels are built first and clBuildProgram returns; the forms, lowered alone
  * (hg_lower_opencl_c_forms), go to one thread per process that builds them in a vendor program of
  * their own, in the order the programs were built, once no program was built for a while
- * (FORMS_QUIET_NS), but for a GPU vendor's large forms (FORMS_BACKGROUND_MAX_GPU). Until a
- * program's forms are ready its fresh
- * launches run plain (a migration waits for them at the kernel boundary); whoever needs the
- * forms themselves (a resume, a launch with a time limit or a test countdown) waits for them,
- * building them on its own thread when the builder has not reached them. */
+ * (FORMS_QUIET_NS), but for large forms (FORMS_BACKGROUND_MAX). Until a program's forms are
+ * ready its fresh launches run plain (a migration waits for them at the kernel boundary);
+ * whoever needs the forms themselves (a resume, a launch with a time limit or a test countdown)
+ * waits for them, building them on its own thread when the builder has not reached them. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +29,7 @@ struct hg_vendor_forms {
   forms_state state;
   bool dropped; /* its program was freed while the forms were building: whoever builds frees them */
   bool via_spir;
-  bool on_demand; /* not built in the background: built by whoever needs it (FORMS_BACKGROUND_MAX_GPU) */
+  bool on_demand; /* not built in the background: built by whoever needs it (FORMS_BACKGROUND_MAX) */
   struct hg_vendor_forms *next;
 };
 
@@ -42,13 +41,16 @@ struct hg_vendor_forms {
  * third program waited 24 s behind the forms of its second, begun 0.5 s before it, with 100 ms. */
 #define FORMS_QUIET_NS 1000000000ull
 
-/* A GPU vendor's forms larger than this (lowered OpenCL C) are not built in the background but
- * when first needed (a resume, a launch with a time limit, CL_KERNEL_STOPPABLE_HETGPU): NVIDIA
- * compiled hashcat -m 1800's 8 MB of forms for over 5 minutes, holding its compiler against the
+/* Forms larger than this (lowered OpenCL C) are not built in the background but when first
+ * needed (a resume, a launch with a time limit, CL_KERNEL_STOPPABLE_HETGPU). NVIDIA compiled
+ * hashcat -m 1800's 8 MB of forms for over 5 minutes, holding its compiler against the
  * application's own builds (a 1 KB program waited 2.7 s behind them), and exit must wait for a
- * build in progress (below). A migration without them waits for the kernels in flight to end,
- * as it does while forms are queued. */
-#define FORMS_BACKGROUND_MAX_GPU (256u << 10)
+ * build in progress (below). On the CPU the build competes with the application's kernels for
+ * the same cores, even at the lowest priority: clang alone takes 19 s over hashcat -m 0's 9.3 MB
+ * of forms, so each short run started it again and never cached it, and PoCL ran the benchmark's
+ * kernel 14-20% slower meanwhile (docs/performance.md). A migration without them waits for the
+ * kernels in flight to end, as it does while forms are queued. */
+#define FORMS_BACKGROUND_MAX (256u << 10)
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a job queued, a build ended, quitting */
@@ -144,11 +146,10 @@ static void *builder(void *arg) {
  * path, on whatever thread compiles. So once exit has begun no forms build makes a vendor call
  * (hg_vendor_compiler_enter), and exit waits for the vendor calls of builds in progress: PoCL
  * builds the forms' SPIR bitcode in milliseconds (the out-of-process clang before it is not
- * waited for), and a GPU vendor's large forms are not built in the background at all
- * (FORMS_BACKGROUND_MAX_GPU). One that is still in the vendor after EXIT_WAIT_NS (large forms
- * built on demand: NVIDIA takes minutes) ends the process at once with the exit status, before
- * any vendor handler runs and skipping the handlers and destructors still to come (stdio is
- * flushed).
+ * waited for), and large forms are not built in the background at all (FORMS_BACKGROUND_MAX).
+ * One that is still in the vendor after EXIT_WAIT_NS (large forms built on demand: NVIDIA takes
+ * minutes) ends the process at once with the exit status, before any vendor handler runs and
+ * skipping the handlers and destructors still to come (stdio is flushed).
  * exit() runs the exiting thread's thread_local destructors before every atexit handler: each
  * thread that queues forms gets one, which on the main thread (returning from main; another
  * thread ending leaves the build running) stops new vendor calls and registers the handler that
@@ -230,7 +231,7 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, cons
   f->source = source;
   f->opts = opts_copy;
   f->via_spir = via_spir;
-  f->on_demand = !(vb->base.type & CL_DEVICE_TYPE_CPU) && strlen(source) > FORMS_BACKGROUND_MAX_GPU;
+  f->on_demand = strlen(source) > FORMS_BACKGROUND_MAX;
   f->state = FORMS_QUEUED;
   if (f->on_demand)
     HG_LOG(HG_LOG_COMPILE, "%s: %zu bytes of stoppable forms: built when first needed", vb->base.name,

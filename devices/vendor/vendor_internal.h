@@ -359,7 +359,7 @@ size_t hg_vendor_kernel_work_group_size_known(hg_backend *be, const struct hg_ir
 cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, const struct hg_ir_ndrange_state *resume,
                             struct hg_ir_ndrange_state **stopped, uint64_t *device_ns);
 void hg_vendor_kernel_stop(hg_backend *be, hg_stop_request *stop);
-bool hg_vendor_kernel_stoppable(hg_backend *be, hg_dev_kernel *k);
+bool hg_vendor_kernel_stoppable(hg_backend *be, hg_dev_kernel *k, bool wait);
 bool hg_vendor_kernel_can_resume(hg_backend *be, hg_dev_kernel *k, const struct hg_ir_ndrange_state *state);
 void hg_vendor_stops_free(hg_vendor_backend *vb);
 

@@ -462,8 +462,8 @@ static cl_int catch_up(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch 
   return err;
 }
 
-bool hg_vendor_kernel_stoppable(hg_backend *be, hg_dev_kernel *k) {
-  return k->stop_info && make_forms(hg_vendor_of(be), k, true, 0);
+bool hg_vendor_kernel_stoppable(hg_backend *be, hg_dev_kernel *k, bool wait) {
+  return k->stop_info && make_forms(hg_vendor_of(be), k, wait, 0);
 }
 
 bool hg_vendor_kernel_can_resume(hg_backend *be, hg_dev_kernel *k, const hg_ir_ndrange_state *state) {
