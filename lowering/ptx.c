@@ -460,7 +460,8 @@ static void *emit(hg_ptx *s, size_t *size) {
    * made that array registers here, and ptxas does not hoist it (-m 1400 at 0.944x NVIDIA's own
    * build without it, docs/performance.md) */
   LLVMErrorRef perr = LLVMRunPasses(M, "function(sroa,early-cse,instcombine,infer-address-spaces,simplifycfg,"
-                                            "loop-mssa(licm),loop(loop-rotate,indvars),loop-unroll<O3>,instcombine,simplifycfg)",
+                                            "loop-mssa(licm),loop(loop-rotate,indvars),loop-unroll<O3>,"
+                                            "instcombine,simplifycfg)",
                                     tm, opts);
   LLVMDisposePassBuilderOptions(opts);
   drop_loop_metadata(M);

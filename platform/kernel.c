@@ -289,8 +289,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
     HG_INFO_VALUE(cl_program, kernel->program);
   case CL_KERNEL_ATTRIBUTES:
     HG_INFO_STRING(f->attributes ? f->attributes : "");
-  case CL_KERNEL_STOPPABLE_HETGPU:
-    HG_INFO_VALUE(cl_bool, hg_kernel_stoppable(kernel, hg_context_backend(kernel->program->context), true) ? CL_TRUE : CL_FALSE);
+  case CL_KERNEL_STOPPABLE_HETGPU: {
+    bool stoppable = hg_kernel_stoppable(kernel, hg_context_backend(kernel->program->context), true);
+    HG_INFO_VALUE(cl_bool, stoppable ? CL_TRUE : CL_FALSE);
+  }
   default:
     return CL_INVALID_VALUE;
   }
