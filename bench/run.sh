@@ -9,3 +9,4 @@ trap 'rm -rf "$vendors"' EXIT
 hg_bench_vendors "$build" "$vendors"
 OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors "$build/bench/bench-kernels" "$native"
 OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors "$build/bench/bench-footprint" "$native"
+OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors "$build/bench/bench-round" "$native"
