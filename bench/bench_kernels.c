@@ -88,11 +88,6 @@ static double wall_per_launch(platform_run *r, cl_kernel k, const bench_case *c,
   return (bench_now_s() - t0) / iters;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* Median device seconds of `iters` profiled launches (END - START of each launch's event). */
 static double device_time(platform_run *r, cl_kernel k, const bench_case *c, int iters) {
   cl_event *ev = calloc((size_t)iters, sizeof *ev);
@@ -107,7 +102,7 @@ static double device_time(platform_run *r, cl_kernel k, const bench_case *c, int
     t[i] = (double)(e - s) * 1e-9;
     clReleaseEvent(ev[i]);
   }
-  qsort(t, (size_t)iters, sizeof *t, cmp_double);
+  bench_sort(t, (size_t)iters);
   double med = t[iters / 2];
   free(ev);
   free(t);
@@ -232,8 +227,8 @@ int main(int argc, char **argv) {
   free(cold_src);
   clReleaseProgram(warm_up_h);
   clReleaseProgram(warm_up_n);
-  qsort(cold_h, COLD_ROUNDS, sizeof *cold_h, cmp_double);
-  qsort(cold_n, COLD_ROUNDS, sizeof *cold_n, cmp_double);
+  bench_sort(cold_h, COLD_ROUNDS);
+  bench_sort(cold_n, COLD_ROUNDS);
   double med_h = cold_h[COLD_ROUNDS / 2], med_n = cold_n[COLD_ROUNDS / 2];
   printf("%-28s %12.3f ms %12.3f ms %10.3f\n", "clBuildProgram (first)", med_h * 1e3, med_n * 1e3, med_h / med_n);
   printf("%-28s %9.0f-%.0f ms %9.0f-%.0f ms\n", "  (cold builds' range)", cold_h[0] * 1e3, cold_h[COLD_ROUNDS - 1] * 1e3,

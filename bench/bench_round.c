@@ -39,13 +39,8 @@ typedef struct run {
 
 static double now_us(void) { return bench_now_s() * 1e6; }
 
-static int cmp_double(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
-  return a < b ? -1 : a > b;
-}
-
 static double median(double *v) {
-  qsort(v, ROUNDS, sizeof *v, cmp_double);
+  bench_sort(v, ROUNDS);
   return v[ROUNDS / 2];
 }
 

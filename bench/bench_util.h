@@ -28,6 +28,13 @@ static inline double bench_now_s(void) {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Sorts v[0..n) in increasing order. */
+static inline int bench_cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+static inline void bench_sort(double *v, size_t n) { qsort(v, n, sizeof *v, bench_cmp_double); }
+
 /* The first platform whose name contains `want`, or NULL. */
 static inline cl_platform_id bench_find_platform(const char *want) {
   cl_platform_id ids[16];
