@@ -620,14 +620,58 @@ static void cmp_operand(oc_ctx *c, oc_buf *b, const strip_loop *L, uint32_t v) {
 }
 
 /* hg_e<H> = the end of the chunk that starts at this iteration: at most `interval` iterations
- * (hg_k >= 1), never past the bound, computed without overflow in the IV's own width. hg_q is
- * the number of iterations after this one: for < it is (bound - iv - 1) / step when bound > iv
- * (none otherwise: the loop ends after this one); for != (step 1) bound - iv - 1, wrapping as
- * the loop itself wraps. hg_q >= hg_k guards iv + hg_k * step, which then stays below bound.
+ * (hg_k >= 1), computed in the IV's own width. hg_q is the number of iterations after this
+ * one: for < it is (bound - iv - 1) / step when bound > iv (none otherwise: the loop ends after
+ * this one); for != (step 1) bound - iv - 1, wrapping as the loop itself wraps. hg_q >= hg_k
+ * guards iv + hg_k * step, which then stays below bound.
+ * The stoppable form's chunk ends exactly where its last iteration's iv_next lands, and the
+ * chunk's test is `iv_next != hg_e<H>` (exact_chunk_end): a loop whose trip count is a plain
+ * difference, which LLVM unrolls at run time. The `<` test's trip count needs a umax that LLVM
+ * does not expand for the spir64 target, so on PoCL (SPIR bitcode) that loop stayed scalar
+ * while the plain kernel's was unrolled (bench-round's loop 61x). Where a resume form may enter
+ * a chunk without its end (exact_chunk_end), the end is never past the bound and the test is
+ * `iv_next < hg_e<H>`.
  * hg_cnt: the check counted this crossing of the header, the chunk's others are added here, so
  * a check still comes about every `interval` crossings, also for short loops entered often. */
+static bool live_at(const hg_ir_safepoint *sp, uint32_t v) {
+  for (uint32_t i = 0; i < sp->num_live; i++)
+    if (sp->live[i] == v) return true;
+  return false;
+}
+
+/* Whether loop L's chunks end exactly (above). In a resume form, a work-item resumed at a safe
+ * point deeper in the loop enters the chunk without computing its end (dispatch()); with iv or
+ * iv_next live there it can be set, and a loop with such a safe point where neither is (then
+ * no latch is reachable from it, as the latch compares iv_next) keeps `<` to be safe. */
+static bool exact_chunk_end(const oc_ctx *c, const strip_loop *L) {
+  if (L->pred == STRIP_NE || !c->stop->resume) return true;
+  const oc_stop_plan *p = c->stop->plan;
+  for (uint32_t s = 1; s < c->f->num_safepoints; s++) {
+    const hg_ir_safepoint *sp = &c->f->safepoints[s];
+    if (!(p->sp[s] & SP_RESUMABLE) || (sp->kind == HG_SAFEPOINT_LOOP_HEADER && sp->block == L->header)) continue;
+    bool inside = false;
+    for (uint32_t i = 0; i < p->chain_len[s]; i++) inside |= p->chain[s][i] == L->header;
+    if (inside && !live_at(sp, L->iv) && !live_at(sp, L->iv_next)) return false;
+  }
+  return true;
+}
+
+/* iv + <count> * step in the IV's type (count: a C expression of that type). */
+static void iv_plus_steps(oc_ctx *c, oc_buf *b, const strip_loop *L, const char *count) {
+  const char *u = oc_uname((hg_ir_scalar)L->type.scalar);
+  oc_printf(b, "(%s)(", u);
+  oc_value(c, b, L->iv);
+  oc_printf(b, " + (%s)%s", u, count);
+  if (L->step != 1) {
+    oc_puts(b, " * ");
+    oc_value(c, b, L->step_value);
+  }
+  oc_puts(b, ")");
+}
+
 static void chunk_end(oc_ctx *c, oc_buf *b, const strip_loop *L, const char *in) {
   const char *u = oc_uname((hg_ir_scalar)L->type.scalar);
+  bool exact = exact_chunk_end(c, L);
   uint32_t h = L->header;
   if (L->pred == STRIP_NE) {
     oc_printf(b, "%s{\n", in);
@@ -637,7 +681,10 @@ static void chunk_end(oc_ctx *c, oc_buf *b, const strip_loop *L, const char *in)
     oc_puts(b, " <= ");
     cmp_operand(c, b, L, L->iv);
     oc_printf(b, ") hg_e%u = ", h);
-    oc_value(c, b, L->bound);
+    if (exact)
+      iv_plus_steps(c, b, L, "1u");
+    else
+      oc_value(c, b, L->bound);
     oc_printf(b, ";\n%selse {\n", in);
   }
   oc_printf(b, "%s  %s hg_q = (%s)(", in, u, u);
@@ -649,15 +696,13 @@ static void chunk_end(oc_ctx *c, oc_buf *b, const strip_loop *L, const char *in)
     oc_puts(b, " / ");
     oc_value(c, b, L->step_value);
   }
-  oc_printf(b, ";\n%s  if (hg_q >= hg_k) { hg_e%u = (%s)(", in, h, u);
-  oc_value(c, b, L->iv);
-  oc_printf(b, " + (%s)hg_k", u);
-  if (L->step != 1) {
-    oc_puts(b, " * ");
-    oc_value(c, b, L->step_value);
-  }
-  oc_printf(b, "); hg_cnt += hg_k - 1u; }\n%s  else { hg_e%u = ", in, h);
-  oc_value(c, b, L->bound);
+  oc_printf(b, ";\n%s  if (hg_q >= hg_k) { hg_e%u = ", in, h);
+  iv_plus_steps(c, b, L, "hg_k");
+  oc_printf(b, "; hg_cnt += hg_k - 1u; }\n%s  else { hg_e%u = ", in, h);
+  if (exact && L->step != 1)
+    iv_plus_steps(c, b, L, "(hg_q + 1u)"); /* may wrap, as iv_next itself then does */
+  else
+    oc_value(c, b, L->bound);
   oc_printf(b, "; hg_cnt += (uint)hg_q; }\n%s}\n", in);
 }
 
@@ -669,9 +714,14 @@ static void chunk_end(oc_ctx *c, oc_buf *b, const strip_loop *L, const char *in)
 static void chunk_back_edge(oc_ctx *c, const strip_loop *L) {
   oc_buf *body = c->body, aside = {0};
   oc_puts(body, "  if (");
-  cmp_operand(c, body, L, L->iv_next);
-  oc_puts(body, L->pred == STRIP_NE ? " != " : " < ");
-  if (L->pred == STRIP_SLT) oc_printf(body, "(%s)", oc_sname((hg_ir_scalar)L->type.scalar));
+  if (exact_chunk_end(c, L)) { /* both in the IV's (unsigned) type: a signed cast of one would widen differently */
+    oc_value(c, body, L->iv_next);
+    oc_puts(body, " != ");
+  } else {
+    cmp_operand(c, body, L, L->iv_next);
+    oc_puts(body, " < ");
+    if (L->pred == STRIP_SLT) oc_printf(body, "(%s)", oc_sname((hg_ir_scalar)L->type.scalar));
+  }
   oc_printf(body, "hg_e%u) {\n", L->header);
   uint32_t target = L->header;
   hg_ir_inst br = {.op = HG_OP_BR, .id = HG_IR_NONE, .num_imm = 1, .imm = &target};
@@ -712,17 +762,16 @@ static void dispatch(oc_ctx *c, uint32_t h) {
     if (L && !(sp->kind == HG_SAFEPOINT_LOOP_HEADER && sp->block == h)) {
       /* on to a safe point deeper in this strip-mined loop: this way in passes no hg_R<H>, yet
        * the latch compares with the chunk end. From the iteration's iv when the state has it
-       * (the phi's variable holds it all through the iteration); otherwise the bound itself,
-       * for which the chunk's test is the loop's own (the rest of this run of the loop then
-       * goes without checks at its header; inner loops still check) */
+       * (the phi's variable holds it all through the iteration); else this iteration's
+       * iv_next, so that the chunk ends at its latch (the next chunk starts at hg_L<H>); else
+       * (`<` only, exact_chunk_end) the bound itself, for which the chunk's test is the loop's
+       * own (the rest of this run of the loop goes without checks at its header) */
       oc_printf(c->body, "    case %uu:\n", s);
-      bool iv_live = false;
-      for (uint32_t i = 0; i < sp->num_live; i++) iv_live |= sp->live[i] == L->iv;
-      if (iv_live) {
+      if (live_at(sp, L->iv)) {
         chunk_end(c, c->body, L, "      ");
       } else {
         oc_printf(c->body, "      hg_e%u = ", h);
-        oc_value(c, c->body, L->bound);
+        oc_value(c, c->body, live_at(sp, L->iv_next) ? L->iv_next : L->bound);
         oc_puts(c->body, ";\n");
       }
       oc_puts(c->body, "      ");

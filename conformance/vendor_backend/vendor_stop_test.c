@@ -94,7 +94,8 @@ static const char *source =
     "  }\n"
     "}\n"
     /* counted loops, whose checks are strip-mined (one per chunk of `interval` iterations): signed
-     * <, unsigned < by 3, !=, a short inner loop (0-2 iterations) entered often, and bounds at
+     * <, unsigned < by 3, !=, a short inner loop (0-2 iterations) entered often, the same where
+     * only iv + 1 is live in the inner loop (a resume there sets the chunk end from it), bounds at
      * INT_MAX and UINT_MAX - 4 (a chunk's end must not overflow); trip counts 1 and up, rarely a
      * multiple of the interval */
     "kernel void stripk(global uint *out, global const uint *in, uint n, int hi, uint hu) {\n"
@@ -106,6 +107,11 @@ static const char *source =
     "  for (uint r = 0; r < m; r++) {\n"
     "    uint t = in[(r + g) % size] % 3u;\n"
     "    for (uint j = 0; j < t; j++) acc = acc * 3u + in[(j + r + acc) % size];\n"
+    "  }\n"
+    "  for (uint i = 0; i < m;) {\n"
+    "    uint nx = i + 1u, t = in[(nx + g) % size] % 3u;\n"
+    "    for (uint j = 0; j < t; j++) acc = acc * 11u + in[(j + nx + acc) % size];\n"
+    "    i = nx;\n"
     "  }\n"
     "  for (int i = hi - (int)m * 3; i < hi; i += 3) acc = acc * 5u + (uint)i;\n"
     "  for (uint i = hu - m * 5u; i < hu; i += 5u) acc = acc * 7u + i;\n"
@@ -133,6 +139,12 @@ static uint32_t strip_host(const uint32_t *in, uint32_t size, uint32_t g, uint32
     uint32_t t = in[(r + g) % size] % 3u;
     for (uint32_t j = 0; j < t; j++)
       acc = acc * 3u + in[(j + r + acc) % size];
+  }
+  for (uint32_t i = 0; i < m;) {
+    uint32_t nx = i + 1u, t = in[(nx + g) % size] % 3u;
+    for (uint32_t j = 0; j < t; j++)
+      acc = acc * 11u + in[(j + nx + acc) % size];
+    i = nx;
   }
   for (int32_t i = hi - (int32_t)m * 3; i < hi; i += 3)
     acc = acc * 5u + (uint32_t)i;
@@ -550,8 +562,8 @@ static void test_sliced_stop(hg_backend *be, hg_dev_program *p) {
 
 /* The strip-mined checks are what the lowering emits for counted loops (docs/opencl-c-safe-points.md):
  * the chunk's own back edge (`goto hg_I<header>`) in the stoppable and resume forms, for loopk's
- * plain `i < n` loop and for every loop of stripk, so the optimisation cannot silently stop
- * applying. */
+ * plain `i < n` loop and for every loop of stripk, each testing `iv_next != hg_e<header>` (the
+ * exact chunk end LLVM unrolls), so the optimisation cannot silently stop applying. */
 static unsigned count_in_form(const char *src, const char *form, const char *what) {
   char head[96];
   snprintf(head, sizeof head, "void %s(", form);
@@ -572,10 +584,12 @@ static void test_strip_emitted(const hg_ir_module *m) {
   static const struct {
     const char *form;
     unsigned loops;
-  } want[] = {{"hg_stop_loopk", 1}, {"hg_resume_loopk", 1}, {"hg_stop_stripk", 7}, {"hg_resume_stripk", 7}};
+  } want[] = {{"hg_stop_loopk", 1}, {"hg_resume_loopk", 1}, {"hg_stop_stripk", 9}, {"hg_resume_stripk", 9}};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     unsigned got = count_in_form(src, want[i].form, "goto hg_I");
     CHECK(got == want[i].loops, "%s: %u strip-mined loops, want %u", want[i].form, got, want[i].loops);
+    got = count_in_form(src, want[i].form, " != hg_e");
+    CHECK(got == want[i].loops, "%s: %u chunks end exactly, want %u", want[i].form, got, want[i].loops);
   }
   free(src);
   hg_oc_stop_table_free(&t);
