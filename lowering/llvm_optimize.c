@@ -15,6 +15,7 @@
 #include <llvm-c/Error.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include "lowering/llvm_barrier_loops.h"
 #include "lowering/llvm_translate.h"
 
 #define CFG_OPTS(x) "simplifycfg<bonus-inst-threshold=1;" x ">"
@@ -68,7 +69,16 @@ static bool run(LLVMModuleRef mod, const char *passes, char **log) {
   return true;
 }
 
-bool hg_llvm_optimize_all(LLVMModuleRef mod, char **log) { return run(mod, k_clang_o2_pipeline, log); }
+/* -O2, with the inner loops of loops that reach a barrier kept as loops (llvm_barrier_loops.h) */
+static bool optimize(LLVMModuleRef mod, char **log) {
+  if (!hg_llvm_keep_loops_in_barrier_loops(mod)) {
+    hg_log_append(log, "error: out of memory");
+    return false;
+  }
+  return run(mod, k_clang_o2_pipeline, log);
+}
+
+bool hg_llvm_optimize_all(LLVMModuleRef mod, char **log) { return optimize(mod, log); }
 
 bool hg_llvm_optimize_reached(LLVMModuleRef mod, char **log) {
   /* internal: globaldce drops what no kernel reaches, and -O2 then sees every function's
@@ -76,5 +86,5 @@ bool hg_llvm_optimize_reached(LLVMModuleRef mod, char **log) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
     if (LLVMCountBasicBlocks(fn) > 0 && LLVMGetFunctionCallConv(fn) != SPIR_KERNEL_CC)
       LLVMSetLinkage(fn, LLVMInternalLinkage);
-  return run(mod, "globaldce", log) && run(mod, k_clang_o2_pipeline, log);
+  return run(mod, "globaldce", log) && optimize(mod, log);
 }

@@ -2,7 +2,6 @@
  * marked in nvvm.annotations, work-item functions from NVIDIA OpenCL's special registers, then
  * LLVM's NVPTX back end. IR address spaces map to NVPTX's: private and generic to generic (0;
  * allocas become local memory), global 1, constant 4 (.const), local 3 (.shared). */
-#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -12,6 +11,7 @@
 #include <string.h>
 
 #include "lowering/llvm_builtins.h"
+#include "lowering/llvm_loop_id.h"
 #include "lowering/llvm_unit.h"
 #include "lowering/ptx.h"
 
@@ -406,11 +406,8 @@ static void unroll_hints(LLVMContextRef C, LLVMModuleRef M) {
         continue;
       LLVMMetadataRef count[2] = {LLVMMDStringInContext2(C, "llvm.loop.unroll.count", 22),
                                   LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(C), 4, 0))};
-      LLVMMetadataRef self = LLVMTemporaryMDNode(C, NULL, 0);
-      LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(C, count, 2)};
-      LLVMMetadataRef loop = LLVMMDNodeInContext2(C, ops, 2);
-      LLVMMetadataReplaceAllUsesWith(self, loop); /* a loop's ID names itself */
-      LLVMSetMetadata(LLVMGetBasicBlockTerminator(bbs[i]), kind, LLVMMetadataAsValue(C, loop));
+      LLVMMetadataRef ops[2] = {NULL, LLVMMDNodeInContext2(C, count, 2)};
+      LLVMSetMetadata(LLVMGetBasicBlockTerminator(bbs[i]), kind, LLVMMetadataAsValue(C, hg_llvm_loop_id(C, ops, 2)));
     }
     free(bbs), free(insts), free(back);
   }
