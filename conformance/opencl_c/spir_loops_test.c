@@ -1,6 +1,6 @@
 /* Loops as PoCL gets them (docs/spir-backend.md, "Loops left to the vendor"): through hetGPU's
- * front end and the SPIR back end, a tiled matrix product's 16-step dot product between two
- * barriers stays a loop (lowering/llvm_barrier_loops.c: the front end does not unroll loops
+ * front end and the SPIR back end, bench sgemm's 16-step dot product (a tiled matrix product:
+ * between two barriers in the tile loop) stays a loop (lowering/llvm_barrier_loops.c: the front end does not unroll loops
  * nested in a loop that reaches a barrier), the same dot product after a barrier but in no loop
  * is still unrolled (the rule is that narrow), and every loop of the bitcode carries
  * llvm.loop.unroll.disable, as PoCL's own front end leaves the loops of a source. A loop
@@ -11,23 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench_kernels_src.h"
 #include "ir/ir.h"
 #include "lowering/frontend.h"
 #include "lowering/spir.h"
 
-static const char k_source[] =
-    "kernel void tiled(global const float *a, global const float *b, global float *c, int n) {\n"
-    "  local float ta[16][16], tb[16][16];\n"
-    "  int row = get_global_id(1), col = get_global_id(0), lr = get_local_id(1), lc = get_local_id(0);\n"
-    "  float sum = 0.0f;\n"
-    "  for (int t = 0; t < n; t += 16) {\n"
-    "    ta[lr][lc] = a[row * n + t + lc]; tb[lr][lc] = b[(t + lr) * n + col];\n"
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    for (int k = 0; k < 16; k++) sum += ta[lr][k] * tb[k][lc];\n"
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "  }\n"
-    "  c[row * n + col] = sum;\n"
-    "}\n"
+/* bench's kernels (sgemm: the tiled product) and one with the same dot product after a barrier
+ * but in no loop */
+static const char k_once[] =
     "kernel void once(global const float *a, global const float *b, global float *c) {\n"
     "  local float ta[16][16], tb[16][16];\n"
     "  int lr = get_local_id(1), lc = get_local_id(0);\n"
@@ -91,7 +82,13 @@ static void loops_of(LLVMModuleRef M, const char *name, unsigned *loops, unsigne
 int main(void) {
   hg_ir_module *m = NULL;
   char *log = NULL;
-  if (hg_frontend_source_to_ir(k_source, "", NULL, 0, false, &m, &log) != CL_SUCCESS) {
+  size_t len = strlen(hg_bench_kernels_src) + sizeof k_once;
+  char *source = malloc(len);
+  if (!source) return 1;
+  snprintf(source, len, "%s%s", hg_bench_kernels_src, k_once);
+  cl_int fe = hg_frontend_source_to_ir(source, "", NULL, 0, false, &m, &log);
+  free(source);
+  if (fe != CL_SUCCESS) {
     fprintf(stderr, "FAIL: front end: %s\n", log ? log : "");
     return 1;
   }
@@ -112,9 +109,9 @@ int main(void) {
     return 1;
   }
   unsigned loops, disabled;
-  loops_of(M, "tiled", &loops, &disabled);
-  CHECK(loops == 2, "tiled: %u loops, want 2 (the tile loop and its dot product)", loops);
-  CHECK(disabled == loops, "tiled: %u of %u loops marked llvm.loop.unroll.disable", disabled, loops);
+  loops_of(M, "sgemm", &loops, &disabled);
+  CHECK(loops == 2, "sgemm: %u loops, want 2 (the tile loop and its dot product)", loops);
+  CHECK(disabled == loops, "sgemm: %u of %u loops marked llvm.loop.unroll.disable", disabled, loops);
   loops_of(M, "once", &loops, &disabled);
   CHECK(loops == 0, "once: %u loops, want 0 (its 16 steps, after its barrier but in no loop, unrolled)", loops);
   LLVMDisposeModule(M);
