@@ -30,8 +30,7 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 int hg_ir_cfg_build(const hg_ir_function *f, hg_ir_cfg *c) {
-  memset(c, 0, sizeof *c);
-  uint32_t n = c->n = f->num_blocks;
+  uint32_t n = f->num_blocks;
   size_t nedges = 0;
   for (uint32_t b = 0; b < n; b++) {
     const hg_ir_inst *t = terminator(f, b);
@@ -39,6 +38,33 @@ int hg_ir_cfg_build(const hg_ir_function *f, hg_ir_cfg *c) {
     if (t)
       nedges += hg_ir_successors(t, &s);
   }
+  uint32_t *succ_start = malloc(((size_t)n + 1) * sizeof *succ_start);
+  uint32_t *succ = malloc((nedges ? nedges : 1) * sizeof *succ);
+  int rc = -1;
+  if (succ_start && succ) {
+    uint32_t e = 0;
+    for (uint32_t b = 0; b < n; b++) {
+      succ_start[b] = e;
+      const hg_ir_inst *t = terminator(f, b);
+      const uint32_t *s;
+      uint32_t k = t ? hg_ir_successors(t, &s) : 0;
+      for (uint32_t i = 0; i < k; i++)
+        succ[e++] = s[i];
+    }
+    succ_start[n] = e;
+    rc = hg_ir_cfg_build_edges(n, succ_start, succ, c);
+  } else {
+    memset(c, 0, sizeof *c);
+  }
+  free(succ_start);
+  free(succ);
+  return rc;
+}
+
+int hg_ir_cfg_build_edges(uint32_t n, const uint32_t *succ_start, const uint32_t *succ, hg_ir_cfg *c) {
+  memset(c, 0, sizeof *c);
+  c->n = n;
+  size_t nedges = n ? succ_start[n] : 0;
   c->pred_start = calloc((size_t)n + 1, sizeof *c->pred_start);
   c->pred_list = malloc((nedges ? nedges : 1) * sizeof *c->pred_list);
   c->rpo = malloc((n ? n : 1) * sizeof *c->rpo);
@@ -54,22 +80,13 @@ int hg_ir_cfg_build(const hg_ir_function *f, hg_ir_cfg *c) {
       !pos || !post)
     goto out;
   /* predecessor lists: count, place, then sort and drop duplicates per block */
-  for (uint32_t b = 0; b < n; b++) {
-    const hg_ir_inst *t = terminator(f, b);
-    const uint32_t *s;
-    uint32_t k = t ? hg_ir_successors(t, &s) : 0;
-    for (uint32_t i = 0; i < k; i++)
-      c->pred_start[s[i] + 1]++;
-  }
+  for (size_t i = 0; i < nedges; i++)
+    c->pred_start[succ[i] + 1]++;
   for (uint32_t b = 0; b < n; b++)
     c->pred_start[b + 1] += c->pred_start[b];
-  for (uint32_t b = 0; b < n; b++) {
-    const hg_ir_inst *t = terminator(f, b);
-    const uint32_t *s;
-    uint32_t k = t ? hg_ir_successors(t, &s) : 0;
-    for (uint32_t i = 0; i < k; i++)
-      c->pred_list[c->pred_start[s[i]] + fill[s[i]]++] = b;
-  }
+  for (uint32_t b = 0; b < n; b++)
+    for (uint32_t i = succ_start[b]; i < succ_start[b + 1]; i++)
+      c->pred_list[c->pred_start[succ[i]] + fill[succ[i]]++] = b;
   uint32_t w = 0;
   for (uint32_t b = 0; b < n; b++) {
     uint32_t lo = c->pred_start[b], hi = c->pred_start[b + 1];
@@ -92,11 +109,8 @@ int hg_ir_cfg_build(const hg_ir_function *f, hg_ir_cfg *c) {
     c->rpo_index[0] = 0; /* marks visited */
     while (sp) {
       uint32_t b = stack[sp - 1];
-      const hg_ir_inst *t = terminator(f, b);
-      const uint32_t *s = NULL;
-      uint32_t k = t ? hg_ir_successors(t, &s) : 0;
-      if (pos[b] < k) {
-        uint32_t nx = s[pos[b]++];
+      if (succ_start[b] + pos[b] < succ_start[b + 1]) {
+        uint32_t nx = succ[succ_start[b] + pos[b]++];
         if (c->rpo_index[nx] == HG_IR_NONE) {
           c->rpo_index[nx] = 0;
           stack[sp++] = nx;

@@ -1,5 +1,7 @@
 /* Control-flow graph of one function: predecessors, reverse post-order, dominator tree.
- * Built only on functions whose terminators name blocks in range (the verifier checks first). */
+ * Built only on functions whose terminators name blocks in range (the verifier checks first);
+ * hg_ir_cfg_build_edges builds it from plain successor lists (lowering/llvm_barrier_loops.c
+ * uses it on LLVM's functions). */
 #ifndef HETGPU_IR_CFG_H
 #define HETGPU_IR_CFG_H
 #include "ir/ir_internal.h"
@@ -17,6 +19,9 @@ typedef struct hg_ir_cfg {
 } hg_ir_cfg;
 
 int hg_ir_cfg_build(const hg_ir_function *f, hg_ir_cfg *c); /* 0 on success */
+/* The same over any graph of n blocks (block 0 the entry): the successors of b are
+ * succ[succ_start[b] .. succ_start[b + 1]), each < n. */
+int hg_ir_cfg_build_edges(uint32_t n, const uint32_t *succ_start, const uint32_t *succ, hg_ir_cfg *c);
 void hg_ir_cfg_free(hg_ir_cfg *c);
 /* True when block a dominates block b (both reachable). */
 bool hg_ir_cfg_dominates(const hg_ir_cfg *c, uint32_t a, uint32_t b);

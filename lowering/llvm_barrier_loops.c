@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/cfg.h"
 #include "lowering/llvm_barrier_loops.h"
 #include "lowering/llvm_loop_id.h"
 
@@ -70,19 +71,15 @@ static bool find_barrier_fns(LLVMModuleRef mod, barrier_fns *s) {
   return true;
 }
 
-/* One function's control flow: blocks by index, successors, and immediate dominators. */
+/* One function's blocks by index and its control-flow graph (ir/cfg.h). */
 typedef struct cfg {
-  unsigned n;
   LLVMBasicBlockRef *bbs;
-  unsigned *succ_start, *succ; /* successors of i: succ[succ_start[i] .. succ_start[i + 1]) */
-  unsigned *pred_start, *pred; /* predecessors, likewise */
-  unsigned *rpo_num;           /* reverse post-order number; UINT32_MAX: unreachable */
-  unsigned *idom;
+  hg_ir_cfg g;
 } cfg;
 
 typedef struct block_index {
   LLVMBasicBlockRef bb;
-  unsigned i;
+  uint32_t i;
 } block_index;
 
 static int by_block(const void *a, const void *b) {
@@ -90,111 +87,45 @@ static int by_block(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static void cfg_free(cfg *g) {
-  free(g->bbs), free(g->succ_start), free(g->succ), free(g->pred_start), free(g->pred), free(g->rpo_num), free(g->idom);
-}
-
-static unsigned intersect(const cfg *g, unsigned a, unsigned b) {
-  while (a != b) {
-    while (g->rpo_num[a] > g->rpo_num[b]) a = g->idom[a];
-    while (g->rpo_num[b] > g->rpo_num[a]) b = g->idom[b];
-  }
-  return a;
-}
-
-/* Blocks, successors, and dominators (Cooper, Harvey and Kennedy's iteration over reverse
- * post-order). False when out of memory. */
-static bool cfg_build(LLVMValueRef fn, cfg *g) {
-  memset(g, 0, sizeof *g);
-  g->n = LLVMCountBasicBlocks(fn);
-  unsigned n = g->n, edges = 0;
-  g->bbs = malloc(n * sizeof *g->bbs);
+/* False when out of memory. */
+static bool cfg_build(LLVMValueRef fn, cfg *c) {
+  uint32_t n = LLVMCountBasicBlocks(fn), edges = 0;
+  c->bbs = malloc(n * sizeof *c->bbs);
   block_index *index = malloc(n * sizeof *index);
-  g->succ_start = malloc((n + 1) * sizeof *g->succ_start);
-  g->pred_start = calloc(n + 1, sizeof *g->pred_start);
-  g->rpo_num = malloc(n * sizeof *g->rpo_num);
-  g->idom = malloc(n * sizeof *g->idom);
-  unsigned *order = malloc(n * sizeof *order), *stack = malloc(n * sizeof *stack), *next = malloc(n * sizeof *next);
-  bool ok = g->bbs && index && g->succ_start && g->pred_start && g->rpo_num && g->idom && order && stack && next;
+  uint32_t *succ_start = malloc((n + 1) * sizeof *succ_start), *succ = NULL;
+  bool ok = c->bbs && index && succ_start;
   if (ok) {
-    LLVMGetBasicBlocks(fn, g->bbs);
-    for (unsigned i = 0; i < n; i++) {
-      index[i] = (block_index){g->bbs[i], i};
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bbs[i]);
+    LLVMGetBasicBlocks(fn, c->bbs);
+    for (uint32_t i = 0; i < n; i++) {
+      index[i] = (block_index){c->bbs[i], i};
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[i]);
       edges += t ? LLVMGetNumSuccessors(t) : 0;
     }
     qsort(index, n, sizeof *index, by_block);
-    g->succ = malloc((edges ? edges : 1) * sizeof *g->succ);
-    g->pred = malloc((edges ? edges : 1) * sizeof *g->pred);
-    ok = g->succ && g->pred;
+    ok = (succ = malloc((edges ? edges : 1) * sizeof *succ)) != NULL;
   }
   if (ok) {
-    unsigned e = 0;
-    for (unsigned i = 0; i < n; i++) {
-      g->succ_start[i] = e;
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bbs[i]);
+    uint32_t e = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      succ_start[i] = e;
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[i]);
       for (unsigned k = 0; t && k < LLVMGetNumSuccessors(t); k++) {
         block_index key = {LLVMGetSuccessor(t, k), 0};
         const block_index *hit = bsearch(&key, index, n, sizeof *index, by_block);
-        if (hit) g->succ[e++] = hit->i;
+        if (hit) succ[e++] = hit->i;
       }
     }
-    g->succ_start[n] = e;
-    for (unsigned k = 0; k < e; k++) g->pred_start[g->succ[k] + 1]++;
-    for (unsigned i = 0; i < n; i++) g->pred_start[i + 1] += g->pred_start[i];
-    for (unsigned i = 0; i < n; i++) next[i] = g->pred_start[i];
-    for (unsigned i = 0; i < n; i++)
-      for (unsigned k = g->succ_start[i]; k < g->succ_start[i + 1]; k++) g->pred[next[g->succ[k]]++] = i;
-    /* post-order by an explicit depth-first walk from the entry */
-    unsigned depth = 0, num = 0;
-    for (unsigned i = 0; i < n; i++) g->rpo_num[i] = UINT32_MAX;
-    g->rpo_num[0] = 0; /* visited */
-    stack[depth] = 0, next[depth++] = g->succ_start[0];
-    while (depth) {
-      unsigned b = stack[depth - 1];
-      if (next[depth - 1] < g->succ_start[b + 1]) {
-        unsigned s = g->succ[next[depth - 1]++];
-        if (g->rpo_num[s] == UINT32_MAX) {
-          g->rpo_num[s] = 0;
-          stack[depth] = s, next[depth++] = g->succ_start[s];
-        }
-      } else {
-        order[num++] = b;
-        depth--;
-      }
-    }
-    for (unsigned i = 0; i < n; i++) g->rpo_num[i] = UINT32_MAX;
-    for (unsigned k = 0; k < num; k++) g->rpo_num[order[k]] = num - 1 - k;
-    for (unsigned i = 0; i < n; i++) g->idom[i] = UINT32_MAX;
-    g->idom[0] = 0;
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (unsigned k = num; k-- > 0;) { /* reverse post-order: order[num - 1] is the entry */
-        unsigned b = order[k];
-        if (b == 0) continue;
-        unsigned nd = UINT32_MAX;
-        for (unsigned k2 = g->pred_start[b]; k2 < g->pred_start[b + 1]; k2++) {
-          unsigned p = g->pred[k2];
-          if (g->idom[p] != UINT32_MAX) nd = nd == UINT32_MAX ? p : intersect(g, p, nd);
-        }
-        if (nd != UINT32_MAX && g->idom[b] != nd) {
-          g->idom[b] = nd;
-          changed = true;
-        }
-      }
-    }
+    succ_start[n] = e;
+    ok = hg_ir_cfg_build_edges(n, succ_start, succ, &c->g) == 0;
   }
-  free(index), free(order), free(stack), free(next);
-  if (!ok) cfg_free(g);
+  free(index), free(succ_start), free(succ);
+  if (!ok) free(c->bbs);
   return ok;
 }
 
-static bool dominates(const cfg *g, unsigned a, unsigned b) {
-  for (;;) {
-    if (a == b) return true;
-    if (b == 0 || g->idom[b] == UINT32_MAX) return false;
-    b = g->idom[b];
-  }
+static void cfg_free(cfg *c) {
+  free(c->bbs);
+  hg_ir_cfg_free(&c->g);
 }
 
 /* The first operand of metadata node md, as a string (NULL if it is none). */
@@ -250,21 +181,21 @@ static void disable_unroll(LLVMContextRef C, unsigned kind, LLVMValueRef term) {
 /* Natural loops by header: body[h] (NULL: h is no header) marks the blocks of the loop(s)
  * whose back edges come to h. */
 static bool mark_function(LLVMContextRef C, unsigned kind, const barrier_fns *bf, LLVMValueRef fn) {
-  cfg g;
-  if (!cfg_build(fn, &g)) return false;
-  unsigned n = g.n;
+  cfg c;
+  if (!cfg_build(fn, &c)) return false;
+  const hg_ir_cfg *g = &c.g;
+  unsigned n = g->n;
   uint8_t **body = calloc(n, sizeof *body), *barrier = calloc(n, 1);
   unsigned *work = malloc(n * sizeof *work);
   bool ok = body && barrier && work, any_barrier = false;
   for (unsigned b = 0; ok && b < n; b++) {
-    barrier[b] = block_reaches_barrier(bf, g.bbs[b]);
+    barrier[b] = block_reaches_barrier(bf, c.bbs[b]);
     any_barrier |= barrier[b];
   }
-  for (unsigned u = 0; ok && any_barrier && u < n; u++) {
-    if (g.rpo_num[u] == UINT32_MAX) continue;
-    for (unsigned e = g.succ_start[u]; ok && e < g.succ_start[u + 1]; e++) {
-      unsigned h = g.succ[e];
-      if (!dominates(&g, h, u)) continue;
+  for (unsigned h = 0; ok && any_barrier && h < n; h++) {
+    for (unsigned e = g->pred_start[h]; ok && e < g->pred_start[h + 1]; e++) {
+      unsigned u = g->pred_list[e];
+      if (!hg_ir_cfg_dominates(g, h, u)) continue; /* a back edge u -> h (both reachable) */
       if (!body[h] && !(body[h] = calloc(n, 1))) {
         ok = false;
         break;
@@ -275,9 +206,9 @@ static bool mark_function(LLVMContextRef C, unsigned kind, const barrier_fns *bf
       if (!in[u]) in[u] = 1, work[top++] = u;
       while (top) { /* what reaches the back edge without passing the header */
         unsigned b = work[--top];
-        for (unsigned k = g.pred_start[b]; k < g.pred_start[b + 1]; k++) {
-          unsigned p = g.pred[k];
-          if (!in[p] && g.rpo_num[p] != UINT32_MAX) in[p] = 1, work[top++] = p;
+        for (unsigned k = g->pred_start[b]; k < g->pred_start[b + 1]; k++) {
+          unsigned p = g->pred_list[k];
+          if (!in[p] && hg_ir_cfg_reachable(g, p)) in[p] = 1, work[top++] = p;
         }
       }
     }
@@ -291,12 +222,12 @@ static bool mark_function(LLVMContextRef C, unsigned kind, const barrier_fns *bf
       for (unsigned b = 0; b < n && !nested; b++) nested = body[h1][b] && barrier[b];
     }
     if (has_barrier || !nested) continue;
-    for (unsigned k = g.pred_start[h2]; k < g.pred_start[h2 + 1]; k++)
-      if (body[h2][g.pred[k]]) disable_unroll(C, kind, LLVMGetBasicBlockTerminator(g.bbs[g.pred[k]]));
+    for (unsigned k = g->pred_start[h2]; k < g->pred_start[h2 + 1]; k++)
+      if (body[h2][g->pred_list[k]]) disable_unroll(C, kind, LLVMGetBasicBlockTerminator(c.bbs[g->pred_list[k]]));
   }
   for (unsigned i = 0; body && i < n; i++) free(body[i]);
   free(body), free(barrier), free(work);
-  cfg_free(&g);
+  cfg_free(&c);
   return ok;
 }
 
