@@ -821,8 +821,8 @@ static void group_vote(oc_ctx *c, uint32_t s, const hg_ir_inst *barrier) {
    * taken (and read) by all or none. Local id 0 decides everything before the barrier (its
    * vote is the group record's index + 1, or all ones for "as if not started", or 0), so the
    * stop path needs no barrier of its own (PoCL also rejects one there). */
-  oc_puts(b, "  hg_v = ++hg_cnt >= hg_k;\n"
-             "  if (hg_v) {\n    hg_cnt = 0u;\n    if (hg_lid == 0u) {\n      uint hg_x = 0u;\n"
+  oc_puts(b, "  hg_v = ++hg_cnt >= hg_k;\n  hg_cnt = hg_v ? 0u : hg_cnt;\n"
+             "  if (hg_v) {\n    if (hg_lid == 0u) {\n      uint hg_x = 0u;\n"
              "      if (hg_fresh && !(hg_flags & 1u) ? hg_pre == hg_seq : hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 1u)) {\n");
   if (c->stop->plan->pure_prefix)
     /* nothing visible happened yet: stopping is as if the group had not started */
@@ -863,9 +863,9 @@ static void group_vote(oc_ctx *c, uint32_t s, const hg_ir_inst *barrier) {
   save_item(c, b, s, "hg_w", "      ");
   oc_puts(b, "      ");
   skip_on(c, b, s);
-  oc_puts(b, "\n    }\n    hg_nb++;\n  }\n");
+  oc_puts(b, "\n    }\n  }\n");
   if (split) oc_printf(b, "  else {\n    %s\n  }\n", bar);
-  oc_puts(b, "  hg_fresh = 0u;\n");
+  oc_puts(b, "  hg_nb += hg_v;\n  hg_fresh = 0u;\n");
 }
 
 bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst) {
