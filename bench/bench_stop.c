@@ -135,6 +135,10 @@ static hg_dev_kernel *build(hg_backend *be, const hg_ir_module *m, const char *n
   hg_dev_kernel *k;
   if ((err = be->ops->kernel_create(be, *prog, name, &k)))
     die("kernel_create", err);
+  /* a fresh launch whose forms are still being built (in the background on GPUs and beside SPIR
+   * or PTX programs) runs plain: wait for them, or the "stoppable" figures are the plain ones */
+  if (be->ops->kernel_stoppable && !be->ops->kernel_stoppable(be, k, true))
+    printf("       %-8s no stoppable form here: its launches run plain\n", name);
   return k;
 }
 

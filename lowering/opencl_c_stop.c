@@ -820,7 +820,10 @@ static void group_vote(oc_ctx *c, uint32_t s, const hg_ir_inst *barrier) {
   /* hg_cnt counts barrier crossings, the same in every work-item of the group: the vote is
    * taken (and read) by all or none. Local id 0 decides everything before the barrier (its
    * vote is the group record's index + 1, or all ones for "as if not started", or 0), so the
-   * stop path needs no barrier of its own (PoCL also rejects one there). */
+   * stop path needs no barrier of its own (PoCL also rejects one there). The vote branch
+   * changes nothing that outlives it: hg_cnt is reset before it and the vote parity hg_nb moves
+   * after it, from hg_cnt (0 only after a vote; hg_v there would live across the barrier, which
+   * PoCL keeps per work-item). Updated inside the branch, PoCL 5.0 aborts on the split form. */
   oc_puts(b, "  hg_v = ++hg_cnt >= hg_k;\n  hg_cnt = hg_v ? 0u : hg_cnt;\n"
              "  if (hg_v) {\n    if (hg_lid == 0u) {\n      uint hg_x = 0u;\n"
              "      if (hg_fresh && !(hg_flags & 1u) ? hg_pre == hg_seq : hg_stop_now(hg_ctl, hg_slot, hg_seq, hg_flags, 1u)) {\n");
@@ -865,7 +868,7 @@ static void group_vote(oc_ctx *c, uint32_t s, const hg_ir_inst *barrier) {
   skip_on(c, b, s);
   oc_puts(b, "\n    }\n  }\n");
   if (split) oc_printf(b, "  else {\n    %s\n  }\n", bar);
-  oc_puts(b, "  hg_nb += hg_v;\n  hg_fresh = 0u;\n");
+  oc_puts(b, "  hg_nb += hg_cnt == 0u;\n  hg_fresh = 0u;\n");
 }
 
 bool oc_stop_inst(oc_ctx *c, uint32_t block, uint32_t inst) {
