@@ -486,17 +486,17 @@ char *hg_lower_opencl_c_robust(const hg_ir_module *m, hg_printf_table *printf_ta
   return lower(m, printf_table, NULL, false, true, err, err_size);
 }
 
-char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *printf_table,
-                                  hg_oc_stop_table *stop, char *err, size_t err_size) {
+char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, const hg_oc_forms_target *target,
+                                  hg_printf_table *printf_table, hg_oc_stop_table *stop, char *err, size_t err_size) {
   memset(stop, 0, sizeof *stop);
-  stop->max_barriers = max_barriers;
+  stop->target = *target;
   return lower(m, printf_table, stop, false, false, err, err_size);
 }
 
-char *hg_lower_opencl_c_forms(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *printf_table,
-                              hg_oc_stop_table *stop, char *err, size_t err_size) {
+char *hg_lower_opencl_c_forms(const hg_ir_module *m, const hg_oc_forms_target *target,
+                              hg_printf_table *printf_table, hg_oc_stop_table *stop, char *err, size_t err_size) {
   memset(stop, 0, sizeof *stop);
-  stop->max_barriers = max_barriers;
+  stop->target = *target;
   return lower(m, printf_table, stop, true, false, err, err_size);
 }
 

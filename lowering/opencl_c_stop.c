@@ -79,6 +79,7 @@ typedef struct oc_stop_form {
   const oc_stop_plan *plan;
   bool resume;
   bool catchup; /* the catch-up form (a resume form without barriers, GROUP mode only) */
+  bool exact_chunks; /* hg_oc_forms_target */
 } oc_stop_form;
 
 /* ---- counted loops: which loop-header checks are strip-mined ---------------------------- */
@@ -624,13 +625,14 @@ static void cmp_operand(oc_ctx *c, oc_buf *b, const strip_loop *L, uint32_t v) {
  * one: for < it is (bound - iv - 1) / step when bound > iv (none otherwise: the loop ends after
  * this one); for != (step 1) bound - iv - 1, wrapping as the loop itself wraps. hg_q >= hg_k
  * guards iv + hg_k * step, which then stays below bound.
- * The stoppable form's chunk ends exactly where its last iteration's iv_next lands, and the
- * chunk's test is `iv_next != hg_e<H>` (exact_chunk_end): a loop whose trip count is a plain
- * difference, which LLVM unrolls at run time. The `<` test's trip count needs a umax that LLVM
- * does not expand for the spir64 target, so on PoCL (SPIR bitcode) that loop stayed scalar
- * while the plain kernel's was unrolled (bench-round's loop 61x). Where a resume form may enter
- * a chunk without its end (exact_chunk_end), the end is never past the bound and the test is
- * `iv_next < hg_e<H>`.
+ * For a target with exact chunks the stoppable form's chunk ends exactly where its last
+ * iteration's iv_next lands, and the chunk's test is `iv_next != hg_e<H>` (exact_chunk_end): a
+ * loop whose trip count is a plain difference, which LLVM unrolls at run time. The `<` test's
+ * trip count needs a umax that LLVM does not expand for the spir64 target, so on PoCL (SPIR
+ * bitcode) that loop stayed scalar while the plain kernel's was unrolled (bench-round's loop
+ * 61x). NVIDIA's compiler is the other way round (hg_oc_forms_target). Otherwise, and where a
+ * resume form may enter a chunk without its end (exact_chunk_end), the end is never past the
+ * bound and the test is `iv_next < hg_e<H>`.
  * hg_cnt: the check counted this crossing of the header, the chunk's others are added here, so
  * a check still comes about every `interval` crossings, also for short loops entered often. */
 static bool live_at(const hg_ir_safepoint *sp, uint32_t v) {
@@ -639,12 +641,15 @@ static bool live_at(const hg_ir_safepoint *sp, uint32_t v) {
   return false;
 }
 
-/* Whether loop L's chunks end exactly (above). In a resume form, a work-item resumed at a safe
+/* Whether loop L's chunks end exactly (above): a loop tested with != always, others where the
+ * target wants it. In a resume form, a work-item resumed at a safe
  * point deeper in the loop enters the chunk without computing its end (dispatch()); with iv or
  * iv_next live there it can be set, and a loop with such a safe point where neither is (then
  * no latch is reachable from it, as the latch compares iv_next) keeps `<` to be safe. */
 static bool exact_chunk_end(const oc_ctx *c, const strip_loop *L) {
-  if (L->pred == STRIP_NE || !c->stop->resume) return true;
+  if (L->pred == STRIP_NE) return true;
+  if (!c->stop->exact_chunks) return false;
+  if (!c->stop->resume) return true;
   const oc_stop_plan *p = c->stop->plan;
   for (uint32_t s = 1; s < c->f->num_safepoints; s++) {
     const hg_ir_safepoint *sp = &c->f->safepoints[s];
@@ -1035,7 +1040,7 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   /* image and sampler arguments pass through like the others: parameters are never state */
   uint32_t barriers = 0;
   for (uint32_t s = 0; s < f->num_safepoints; s++) barriers += f->safepoints[s].kind == HG_SAFEPOINT_BARRIER;
-  if (table->max_barriers && barriers > table->max_barriers) return;
+  if (table->target.max_barriers && barriers > table->target.max_barriers) return;
   hg_oc_stop_kernel k = {0};
   oc_stop_plan p = {0};
   oc_loops l = {0};
@@ -1112,7 +1117,7 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   hg_oc_stop_kernel *grown = realloc(table->kernels, (table->num_kernels + 1) * sizeof *grown);
   if (!grown) goto fail;
   table->kernels = grown;
-  oc_stop_form form = {.k = &k, .plan = &p, .resume = false};
+  oc_stop_form form = {.k = &k, .plan = &p, .resume = false, .exact_chunks = table->target.exact_chunks};
   c->stop = &form;
   if (k.mode != HG_OC_STOP_NONE) oc_emit_function(c, out, fidx, true);
   form.resume = true;

@@ -85,23 +85,33 @@ typedef struct hg_oc_stop_kernel {
   bool printf;               /* takes the printf buffer after the application's arguments */
 } hg_oc_stop_kernel;
 
+/* What the vendor's compiler needs of the forms (its backend decides, by device). */
+typedef struct hg_oc_forms_target {
+  /* kernels with more barrier safe points get no forms (0: no limit): PoCL's work-group
+   * compiler duplicates code per way into a barrier region, and with the resume form's many
+   * entries that grew without end (a tree reduction unrolled to 9 barriers) */
+  uint32_t max_barriers;
+  /* strip-mined chunks end exactly and test `iv_next != end` (a trip count LLVM unrolls for
+   * spir64, which PoCL needs) rather than `iv_next < end` (NVIDIA's compiler ran bench nbody's
+   * stoppable form 1.26x its plain kernel with !=, 1.03x with <; docs/opencl-c-safe-points.md) */
+  bool exact_chunks;
+} hg_oc_forms_target;
+
 typedef struct hg_oc_stop_table {
   hg_oc_stop_kernel *kernels;
   uint32_t num_kernels;
-  uint32_t max_barriers; /* the lowering's limit (hg_lower_opencl_c_stoppable) */
+  hg_oc_forms_target target; /* what the lowering was given */
 } hg_oc_stop_table;
 
 /* hg_lower_opencl_c plus, per kernel it can, the forms above (the plain kernels are the same
  * as hg_lower_opencl_c's); stop receives what the host needs to run them. A kernel that calls
  * functions, or whose name is too long for a vendor, gets no forms (not in the table), nor one
- * with more than max_barriers barrier safe points when max_barriers is not 0 (PoCL's
- * work-group compiler duplicates code per way into a barrier region: with the resume form's
- * many entries that grew without end, e.g. a tree reduction unrolled to 9 barriers). */
-char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *printf_table,
+ * over the target's barrier limit. */
+char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, const hg_oc_forms_target *target, hg_printf_table *printf_table,
                                   hg_oc_stop_table *stop, char *err, size_t err_size);
 /* The same forms without the plain kernels and functions, for a vendor program of their own
  * built after the plain one (devices/vendor/vendor_forms.c); the stop table is the same. */
-char *hg_lower_opencl_c_forms(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *printf_table,
+char *hg_lower_opencl_c_forms(const hg_ir_module *m, const hg_oc_forms_target *target, hg_printf_table *printf_table,
                               hg_oc_stop_table *stop, char *err, size_t err_size);
 void hg_oc_stop_table_free(hg_oc_stop_table *t);
 const hg_oc_stop_kernel *hg_oc_stop_table_find(const hg_oc_stop_table *t, const char *kernel);

@@ -9,6 +9,8 @@
  *   hetgpu-cc kernel.cl|kernel.hgir --emit-opencl-c      lower to OpenCL C (stdout, or -o file)
  *   hetgpu-cc kernel.cl|kernel.hgir --stoppable          the same with the stoppable, resume and
  *                                                        catch-up forms (docs/opencl-c-safe-points.md)
+ *                                                        as a CPU device gets them; --stoppable-gpu
+ *                                                        as a GPU does (hg_oc_forms_target)
  *   hetgpu-cc kernel.cl|kernel.hgir --robust             the robust form, every global access checked
  *                                                        (HETGPU_ROBUST, docs/robust-access.md)
  *   hetgpu-cc kernel.cl|kernel.hgir --emit-spir -o k.bc  lower to SPIR bitcode, as PoCL gets it
@@ -36,7 +38,7 @@
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: hetgpu-cc [build options] INPUT [-o OUTPUT] [--print | --verify | --emit-opencl-c | --stoppable | --robust | --emit-spir | --emit-ptx]\n"
+          "usage: hetgpu-cc [build options] INPUT [-o OUTPUT] [--print | --verify | --emit-opencl-c | --stoppable | --stoppable-gpu | --robust | --emit-spir | --emit-ptx]\n"
           "                 [--library] [--options \"OPTIONS\"]\n"
           "INPUT is OpenCL C source, a SPIR-V module or an IR binary; build options are passed to the front end.\n");
 }
@@ -101,7 +103,7 @@ static void print_printf_table(const hg_printf_table *pt) {
 
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
-  bool print = false, verify = false, emit_c = false, stoppable = false, robust = false, library = false, spir = false, ptx = false;
+  bool print = false, verify = false, emit_c = false, stoppable = false, gpu_forms = false, robust = false, library = false, spir = false, ptx = false;
   char *opts = calloc(1, 1);
   if (!opts) return 3;
   for (int i = 1; i < argc; i++) {
@@ -111,6 +113,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--verify")) verify = true;
     else if (!strcmp(a, "--emit-opencl-c")) emit_c = true;
     else if (!strcmp(a, "--stoppable")) emit_c = stoppable = true;
+    else if (!strcmp(a, "--stoppable-gpu")) emit_c = stoppable = gpu_forms = true;
     else if (!strcmp(a, "--robust")) emit_c = robust = true;
     else if (!strcmp(a, "--emit-spir")) spir = true;
     else if (!strcmp(a, "--emit-ptx")) ptx = true;
@@ -198,7 +201,7 @@ int main(int argc, char **argv) {
   } else if (m && emit_c && status == 0) {
     hg_printf_table pt;
     hg_oc_stop_table stop = {0};
-    char *src = stoppable ? hg_lower_opencl_c_stoppable(m, 0, &pt, &stop, err, sizeof err)
+    char *src = stoppable ? hg_lower_opencl_c_stoppable(m, &(hg_oc_forms_target){gpu_forms ? 0 : 4, !gpu_forms}, &pt, &stop, err, sizeof err)
                 : robust  ? hg_lower_opencl_c_robust(m, &pt, err, sizeof err)
                           : hg_lower_opencl_c(m, &pt, err, sizeof err);
     hg_oc_stop_table_free(&stop);

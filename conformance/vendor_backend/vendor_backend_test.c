@@ -35,14 +35,14 @@ char *hg_lower_opencl_c(const hg_ir_module *m, hg_printf_table *pt, char *err, s
   return strdup(test_source);
 }
 /* ... and no stoppable forms (vendor_stop_test tests those with the real lowering) */
-char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *pt,
+char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, const hg_oc_forms_target *target, hg_printf_table *pt,
                                   hg_oc_stop_table *stop, char *err, size_t err_size) {
   memset(stop, 0, sizeof *stop);
   return hg_lower_opencl_c(m, pt, err, err_size);
 }
-char *hg_lower_opencl_c_forms(const hg_ir_module *m, uint32_t max_barriers, hg_printf_table *pt,
+char *hg_lower_opencl_c_forms(const hg_ir_module *m, const hg_oc_forms_target *target, hg_printf_table *pt,
                               hg_oc_stop_table *stop, char *err, size_t err_size) {
-  return hg_lower_opencl_c_stoppable(m, max_barriers, pt, stop, err, err_size);
+  return hg_lower_opencl_c_stoppable(m, target, pt, stop, err, err_size);
 }
 /* ... and no robust form: its hidden arguments are not in the test's sources */
 char *hg_lower_opencl_c_robust(const hg_ir_module *m, hg_printf_table *pt, char *err, size_t err_size) {

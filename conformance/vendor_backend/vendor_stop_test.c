@@ -563,7 +563,8 @@ static void test_sliced_stop(hg_backend *be, hg_dev_program *p) {
 /* The strip-mined checks are what the lowering emits for counted loops (docs/opencl-c-safe-points.md):
  * the chunk's own back edge (`goto hg_I<header>`) in the stoppable and resume forms, for loopk's
  * plain `i < n` loop and for every loop of stripk, each testing `iv_next != hg_e<header>` (the
- * exact chunk end LLVM unrolls), so the optimisation cannot silently stop applying. */
+ * exact chunk end LLVM unrolls) for a CPU target, so the optimisation cannot silently stop
+ * applying. */
 static unsigned count_in_form(const char *src, const char *form, const char *what) {
   char head[96];
   snprintf(head, sizeof head, "void %s(", form);
@@ -593,7 +594,7 @@ static void check_votes(const char *src) {
 static void test_forms_emitted(const hg_ir_module *m) {
   hg_oc_stop_table t;
   char msg[256];
-  char *src = hg_lower_opencl_c_stoppable(m, 0, NULL, &t, msg, sizeof msg);
+  char *src = hg_lower_opencl_c_stoppable(m, &(hg_oc_forms_target){0, true}, NULL, &t, msg, sizeof msg);
   CHECK(src, "lowering: %s", msg);
   if (!src)
     return;
@@ -608,6 +609,15 @@ static void test_forms_emitted(const hg_ir_module *m) {
     CHECK(got == want[i].loops, "%s: %u chunks end exactly, want %u", want[i].form, got, want[i].loops);
   }
   check_votes(src);
+  free(src);
+  hg_oc_stop_table_free(&t);
+  /* as a GPU gets them: the chunks test iv_next < end, but for stripk's loop tested with != */
+  src = hg_lower_opencl_c_stoppable(m, &(hg_oc_forms_target){0, false}, NULL, &t, msg, sizeof msg);
+  CHECK(src, "lowering: %s", msg);
+  if (!src)
+    return;
+  unsigned loops = count_in_form(src, "hg_stop_stripk", "goto hg_I"), exact = count_in_form(src, "hg_stop_stripk", " != hg_e");
+  CHECK(loops == 9 && exact == 1, "hg_stop_stripk for a GPU: %u strip-mined loops, %u ending exactly", loops, exact);
   free(src);
   hg_oc_stop_table_free(&t);
 }
@@ -785,7 +795,7 @@ int main(void) {
   if (getenv("HG_STOP_DUMP")) {
     hg_oc_stop_table t;
     char msg[256];
-    char *src = hg_lower_opencl_c_stoppable(m, 0, NULL, &t, msg, sizeof msg);
+    char *src = hg_lower_opencl_c_stoppable(m, &(hg_oc_forms_target){0, true}, NULL, &t, msg, sizeof msg);
     printf("%s\n", src ? src : msg);
     for (uint32_t i = 0; i < t.num_kernels; i++)
       printf("kernel %s: mode %u, record %u bytes\n", t.kernels[i].name, t.kernels[i].mode, t.kernels[i].record_size);

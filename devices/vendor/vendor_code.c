@@ -276,8 +276,11 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   /* robust kernels have no stoppable forms: their launches run to the end (docs/robust-access.md) */
   bool robust = hg_robust_enabled();
   bool forms = hg_safepoints_enabled() && !robust; /* off, the forms would only cost compile time */
-  /* PoCL (CPU devices) compiles the forms of kernels with many barriers without end */
-  uint32_t max_barriers = (be->type & CL_DEVICE_TYPE_CPU) ? 4 : 0;
+  /* CPU devices (PoCL): its work-group compiler takes without end over the forms of kernels with
+   * many barriers, and its LLVM unrolls only chunks that end exactly; GPUs: no limit, and `<`
+   * chunks, on which NVIDIA's compiler is faster (hg_oc_forms_target) */
+  bool cpu = be->type & CL_DEVICE_TYPE_CPU;
+  const hg_oc_forms_target target = {.max_barriers = cpu ? 4 : 0, .exact_chunks = cpu};
   /* the plain kernels straight from the IR where the vendor takes SPIR bitcode or PTX */
   cl_program direct = (vb->spir || vb->ptx) && !robust ? build_direct(vb, module, digest) : NULL;
   /* the forms after the program, in a vendor program of their own (vendor_forms.c): by default
@@ -288,7 +291,7 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   char *forms_source = NULL;
   if (later) {
     hg_printf_table forms_table; /* the plain lowering's, string for string */
-    forms_source = hg_lower_opencl_c_forms(module, max_barriers, &forms_table, &stop, err_text, sizeof err_text);
+    forms_source = hg_lower_opencl_c_forms(module, &target, &forms_table, &stop, err_text, sizeof err_text);
     if (!forms_source) {
       if (direct)
         VCL(direct)->clReleaseProgram(direct);
@@ -304,7 +307,7 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   memset(&table, 0, sizeof table); /* a SPIR or PTX program never prints (lowering/spir.h, ptx.h) */
   char *source = direct            ? NULL
                  : robust          ? hg_lower_opencl_c_robust(module, &table, err_text, sizeof err_text)
-                 : forms && !later ? hg_lower_opencl_c_stoppable(module, max_barriers, &table, &stop, err_text,
+                 : forms && !later ? hg_lower_opencl_c_stoppable(module, &target, &table, &stop, err_text,
                                                                  sizeof err_text)
                                    : hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
   if (!source && !direct) {

@@ -66,7 +66,7 @@ static void lower_opencl_c(const hg_ir_module *m) {
   }
   hg_oc_stop_table stop = {0};
   err[0] = 0;
-  src = hg_lower_opencl_c_stoppable(m, 4, &table, &stop, err, sizeof err);
+  src = hg_lower_opencl_c_stoppable(m, &(hg_oc_forms_target){4, true}, &table, &stop, err, sizeof err);
   if (src) {
     hg_printf_table_free(&table);
     hg_oc_stop_table_free(&stop);
