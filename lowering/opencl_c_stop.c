@@ -642,10 +642,10 @@ static bool live_at(const hg_ir_safepoint *sp, uint32_t v) {
 }
 
 /* Whether loop L's chunks end exactly (above): a loop tested with != always, others where the
- * target wants it. In a resume form, a work-item resumed at a safe
- * point deeper in the loop enters the chunk without computing its end (dispatch()); with iv or
- * iv_next live there it can be set, and a loop with such a safe point where neither is (then
- * no latch is reachable from it, as the latch compares iv_next) keeps `<` to be safe. */
+ * target wants it. In a resume form, a work-item resumed at a safe point deeper in the loop
+ * enters the chunk without computing its end (dispatch()); with iv or iv_next live there it can
+ * be set, and a loop with such a safe point where neither is (then no latch is reachable from
+ * it, as the latch compares iv_next) keeps `<` to be safe. */
 static bool exact_chunk_end(const oc_ctx *c, const strip_loop *L) {
   if (L->pred == STRIP_NE) return true;
   if (!c->stop->exact_chunks) return false;

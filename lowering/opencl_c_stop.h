@@ -107,12 +107,12 @@ typedef struct hg_oc_stop_table {
  * as hg_lower_opencl_c's); stop receives what the host needs to run them. A kernel that calls
  * functions, or whose name is too long for a vendor, gets no forms (not in the table), nor one
  * over the target's barrier limit. */
-char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, const hg_oc_forms_target *target, hg_printf_table *printf_table,
-                                  hg_oc_stop_table *stop, char *err, size_t err_size);
+char *hg_lower_opencl_c_stoppable(const hg_ir_module *m, const hg_oc_forms_target *target,
+                                  hg_printf_table *printf_table, hg_oc_stop_table *stop, char *err, size_t err_size);
 /* The same forms without the plain kernels and functions, for a vendor program of their own
  * built after the plain one (devices/vendor/vendor_forms.c); the stop table is the same. */
-char *hg_lower_opencl_c_forms(const hg_ir_module *m, const hg_oc_forms_target *target, hg_printf_table *printf_table,
-                              hg_oc_stop_table *stop, char *err, size_t err_size);
+char *hg_lower_opencl_c_forms(const hg_ir_module *m, const hg_oc_forms_target *target,
+                              hg_printf_table *printf_table, hg_oc_stop_table *stop, char *err, size_t err_size);
 void hg_oc_stop_table_free(hg_oc_stop_table *t);
 const hg_oc_stop_kernel *hg_oc_stop_table_find(const hg_oc_stop_table *t, const char *kernel);
 

@@ -64,15 +64,19 @@ static void lower_opencl_c(const hg_ir_module *m) {
   } else if (!err[0]) {
     abort();
   }
-  hg_oc_stop_table stop = {0};
-  err[0] = 0;
-  src = hg_lower_opencl_c_stoppable(m, &(hg_oc_forms_target){4, true}, &table, &stop, err, sizeof err);
-  if (src) {
-    hg_printf_table_free(&table);
-    hg_oc_stop_table_free(&stop);
-    free(src);
-  } else if (!err[0]) {
-    abort();
+  /* the forms as a CPU device gets them, and as a GPU does */
+  static const hg_oc_forms_target targets[] = {{4, true}, {0, false}};
+  for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+    hg_oc_stop_table stop = {0};
+    err[0] = 0;
+    src = hg_lower_opencl_c_stoppable(m, &targets[i], &table, &stop, err, sizeof err);
+    if (src) {
+      hg_printf_table_free(&table);
+      hg_oc_stop_table_free(&stop);
+      free(src);
+    } else if (!err[0]) {
+      abort();
+    }
   }
 }
 
