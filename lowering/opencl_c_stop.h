@@ -97,6 +97,11 @@ typedef struct hg_oc_forms_target {
   bool exact_chunks;
 } hg_oc_forms_target;
 
+/* The target of a CPU device (PoCL: a barrier limit, exact chunks) or of a GPU (neither). */
+static inline hg_oc_forms_target hg_oc_forms_target_of(bool cpu_device) {
+  return (hg_oc_forms_target){.max_barriers = cpu_device ? 4 : 0, .exact_chunks = cpu_device};
+}
+
 typedef struct hg_oc_stop_table {
   hg_oc_stop_kernel *kernels;
   uint32_t num_kernels;

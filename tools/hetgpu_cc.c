@@ -201,7 +201,8 @@ int main(int argc, char **argv) {
   } else if (m && emit_c && status == 0) {
     hg_printf_table pt;
     hg_oc_stop_table stop = {0};
-    char *src = stoppable ? hg_lower_opencl_c_stoppable(m, &(hg_oc_forms_target){gpu_forms ? 0 : 4, !gpu_forms}, &pt, &stop, err, sizeof err)
+    hg_oc_forms_target target = hg_oc_forms_target_of(!gpu_forms);
+    char *src = stoppable ? hg_lower_opencl_c_stoppable(m, &target, &pt, &stop, err, sizeof err)
                 : robust  ? hg_lower_opencl_c_robust(m, &pt, err, sizeof err)
                           : hg_lower_opencl_c(m, &pt, err, sizeof err);
     hg_oc_stop_table_free(&stop);

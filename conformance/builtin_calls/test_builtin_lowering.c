@@ -49,7 +49,8 @@ static int check(size_t i, void *p) {
     return OPENCL_C_MESSAGE;
   err[0] = 0;
   hg_oc_stop_table stop = {0};
-  src = hg_lower_opencl_c_stoppable(v->m, &(hg_oc_forms_target){4, true}, NULL, &stop, err, sizeof err);
+  hg_oc_forms_target cpu = hg_oc_forms_target_of(true);
+  src = hg_lower_opencl_c_stoppable(v->m, &cpu, NULL, &stop, err, sizeof err);
   hg_oc_stop_table_free(&stop);
   if (src) {
     free(src);

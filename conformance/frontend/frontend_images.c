@@ -198,7 +198,8 @@ static void test_compile_and_lower(const char *options) {
   hg_oc_stop_table stop = {0};
   hg_ir_compute_state(m); /* the safe points the forms stop at, as the platform computes them */
   check(hg_ir_verify(m, err, sizeof err), tag, "IR with state does not verify: %s", err);
-  src = hg_lower_opencl_c_stoppable(m, &(hg_oc_forms_target){0, false}, &pt, &stop, err, sizeof err);
+  hg_oc_forms_target gpu = hg_oc_forms_target_of(false);
+  src = hg_lower_opencl_c_stoppable(m, &gpu, &pt, &stop, err, sizeof err);
   check(src && hg_oc_stop_table_find(&stop, "kloop") && strstr(src, "hg_resume_kloop(__read_only image2d_t src, sampler_t smp"),
         tag, "stoppable forms of the image kernel missing: %s", src ? "" : err);
   if (src) recompile(tag, src);

@@ -594,7 +594,8 @@ static void check_votes(const char *src) {
 static void test_forms_emitted(const hg_ir_module *m) {
   hg_oc_stop_table t;
   char msg[256];
-  char *src = hg_lower_opencl_c_stoppable(m, &(hg_oc_forms_target){0, true}, NULL, &t, msg, sizeof msg);
+  hg_oc_forms_target cpu = hg_oc_forms_target_of(true);
+  char *src = hg_lower_opencl_c_stoppable(m, &cpu, NULL, &t, msg, sizeof msg);
   CHECK(src, "lowering: %s", msg);
   if (!src)
     return;
@@ -612,7 +613,8 @@ static void test_forms_emitted(const hg_ir_module *m) {
   free(src);
   hg_oc_stop_table_free(&t);
   /* as a GPU gets them: the chunks test iv_next < end, but for stripk's loop tested with != */
-  src = hg_lower_opencl_c_stoppable(m, &(hg_oc_forms_target){0, false}, NULL, &t, msg, sizeof msg);
+  hg_oc_forms_target gpu = hg_oc_forms_target_of(false);
+  src = hg_lower_opencl_c_stoppable(m, &gpu, NULL, &t, msg, sizeof msg);
   CHECK(src, "lowering: %s", msg);
   if (!src)
     return;
@@ -795,7 +797,8 @@ int main(void) {
   if (getenv("HG_STOP_DUMP")) {
     hg_oc_stop_table t;
     char msg[256];
-    char *src = hg_lower_opencl_c_stoppable(m, &(hg_oc_forms_target){0, true}, NULL, &t, msg, sizeof msg);
+    hg_oc_forms_target cpu = hg_oc_forms_target_of(true);
+    char *src = hg_lower_opencl_c_stoppable(m, &cpu, NULL, &t, msg, sizeof msg);
     printf("%s\n", src ? src : msg);
     for (uint32_t i = 0; i < t.num_kernels; i++)
       printf("kernel %s: mode %u, record %u bytes\n", t.kernels[i].name, t.kernels[i].mode, t.kernels[i].record_size);

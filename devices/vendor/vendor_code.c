@@ -276,11 +276,8 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   /* robust kernels have no stoppable forms: their launches run to the end (docs/robust-access.md) */
   bool robust = hg_robust_enabled();
   bool forms = hg_safepoints_enabled() && !robust; /* off, the forms would only cost compile time */
-  /* CPU devices (PoCL): its work-group compiler takes without end over the forms of kernels with
-   * many barriers, and its LLVM unrolls only chunks that end exactly; GPUs: no limit, and `<`
-   * chunks, on which NVIDIA's compiler is faster (hg_oc_forms_target) */
-  bool cpu = be->type & CL_DEVICE_TYPE_CPU;
-  const hg_oc_forms_target target = {.max_barriers = cpu ? 4 : 0, .exact_chunks = cpu};
+  /* CPU devices (PoCL) and GPUs (NVIDIA) need the forms in shapes of their own */
+  const hg_oc_forms_target target = hg_oc_forms_target_of(be->type & CL_DEVICE_TYPE_CPU);
   /* the plain kernels straight from the IR where the vendor takes SPIR bitcode or PTX */
   cl_program direct = (vb->spir || vb->ptx) && !robust ? build_direct(vb, module, digest) : NULL;
   /* the forms after the program, in a vendor program of their own (vendor_forms.c): by default

@@ -65,11 +65,11 @@ static void lower_opencl_c(const hg_ir_module *m) {
     abort();
   }
   /* the forms as a CPU device gets them, and as a GPU does */
-  static const hg_oc_forms_target targets[] = {{4, true}, {0, false}};
-  for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+  for (int cpu = 1; cpu >= 0; cpu--) {
     hg_oc_stop_table stop = {0};
+    hg_oc_forms_target target = hg_oc_forms_target_of(cpu);
     err[0] = 0;
-    src = hg_lower_opencl_c_stoppable(m, &targets[i], &table, &stop, err, sizeof err);
+    src = hg_lower_opencl_c_stoppable(m, &target, &table, &stop, err, sizeof err);
     if (src) {
       hg_printf_table_free(&table);
       hg_oc_stop_table_free(&stop);
