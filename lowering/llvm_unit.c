@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lowering/llvm_unit.h"
+#include "lowering/slice_form.h"
 
 void hg_llvm_add_enum_attr(hg_llvm_emit *e, LLVMValueRef fn, unsigned idx, const char *name, uint64_t v) {
   LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(e->C, LLVMGetEnumAttributeKindForName(name, strlen(name)), v));
@@ -45,7 +46,9 @@ LLVMValueRef hg_llvm_unit_global(hg_llvm_emit *e, uint32_t index) {
   if (gl->addrspace != HG_AS_LOCAL)
     return hg_llvm_fail(e, "global %s not lowered", gl->name);
   char name[300];
-  snprintf(name, sizeof name, "%s.hg_local_%u", e->f->name, index);
+  size_t len;
+  const char *kernel = LLVMGetValueName2(e->fn, &len);
+  snprintf(name, sizeof name, "%.*s.hg_local_%u", (int)len, kernel, index);
   LLVMTypeRef t = LLVMArrayType(e->i8, gl->size);
   LLVMValueRef g = LLVMAddGlobalInAddressSpace(e->M, t, name, e->addrspaces ? e->addrspaces[HG_AS_LOCAL] : HG_AS_LOCAL);
   LLVMSetLinkage(g, LLVMInternalLinkage);
@@ -78,23 +81,30 @@ LLVMValueRef hg_llvm_unit_call(hg_llvm_unit *u, const hg_ir_inst *in) {
   return LLVMBuildCall2(e->B, LLVMGlobalGetValueType(fn), fn, args, in->num_operands, "");
 }
 
-/* Kernels under their names, the others internal; nounwind. A struct a kernel takes by value is
- * a byval pointer to its bytes at its alignment; a __local pointer is `align` its pointee's
- * alignment (docs/ir-spec.md section 7). */
+/* Kernels under their names (a slice form under its own, its arguments after the kernel's), the
+ * others internal; nounwind. A struct a kernel takes by value is a byval pointer to its bytes at
+ * its alignment; a __local pointer is `align` its pointee's alignment (docs/ir-spec.md section 7). */
 static LLVMValueRef declare_function(hg_llvm_unit *u, const hg_llvm_unit_target *t, uint32_t i) {
   hg_llvm_emit *e = &u->e;
   const hg_ir_function *f = &e->m->functions[i];
-  LLVMTypeRef *pt = malloc((f->num_params ? f->num_params : 1) * sizeof *pt);
-  if (!pt)
+  uint32_t n = f->num_params + (u->slice_form ? HG_SLICE_FORM_ARGS : 0);
+  LLVMTypeRef *pt = malloc((n ? n : 1) * sizeof *pt);
+  char *name = malloc(strlen(f->name) + sizeof HG_SLICE_FORM_PREFIX + 16);
+  if (!pt || !name) {
+    free(pt);
+    free(name);
     return hg_llvm_fail(e, "out of memory");
-  for (uint32_t p = 0; p < f->num_params; p++)
-    pt[p] = hg_llvm_type(e, f->param_types[p]);
+  }
+  for (uint32_t p = 0; p < n; p++)
+    pt[p] = p < f->num_params ? hg_llvm_type(e, f->param_types[p]) : e->i64;
   LLVMTypeRef ret = f->ret_type.scalar == HG_IR_VOID ? e->voidt : hg_llvm_type(e, f->ret_type);
-  char name[64];
   if (!f->is_kernel)
-    snprintf(name, sizeof name, "hg_function_%u", i);
-  LLVMValueRef fn = LLVMAddFunction(e->M, f->is_kernel ? f->name : name, LLVMFunctionType(ret, pt, f->num_params, 0));
+    sprintf(name, "hg_function_%u", i);
+  else
+    sprintf(name, "%s%s", u->slice_form ? HG_SLICE_FORM_PREFIX : "", f->name);
+  LLVMValueRef fn = LLVMAddFunction(e->M, name, LLVMFunctionType(ret, pt, n, 0));
   free(pt);
+  free(name);
   if (!f->is_kernel)
     LLVMSetLinkage(fn, LLVMInternalLinkage);
   hg_llvm_add_enum_attr(e, fn, LLVMAttributeFunctionIndex, "nounwind", 0);
@@ -113,12 +123,12 @@ static LLVMValueRef declare_function(hg_llvm_unit *u, const hg_llvm_unit_target 
   return fn;
 }
 
-/* The body of IR function i: an entry block with the private slots, then the blocks. */
-static bool define_function(hg_llvm_unit *u, const hg_llvm_unit_target *t, uint32_t i) {
+/* The body of IR function i in fn: an entry block with the private slots, then the blocks. */
+static bool define_function(hg_llvm_unit *u, const hg_llvm_unit_target *t, uint32_t i, LLVMValueRef fn) {
   hg_llvm_emit *e = &u->e;
   const hg_ir_function *f = &e->m->functions[i];
   e->f = f;
-  e->fn = u->functions[i];
+  e->fn = fn;
   free(u->slots);
   u->slots = calloc(f->num_slots ? f->num_slots : 1, sizeof *u->slots);
   if (!u->slots)
@@ -136,7 +146,20 @@ static bool define_function(hg_llvm_unit *u, const hg_llvm_unit_target *t, uint3
   return hg_llvm_emit_body(e);
 }
 
-void *hg_llvm_unit_lower(const hg_ir_module *m, const hg_llvm_unit_target *t, size_t *size, char *err, size_t err_size) {
+/* Kernel i's slice form, its __local variables its own. */
+static bool define_slice_form(hg_llvm_unit *u, const hg_llvm_unit_target *t, uint32_t i) {
+  for (uint32_t g = 0; g < u->e.m->num_globals; g++)
+    if (u->e.m->globals[g].addrspace == HG_AS_LOCAL)
+      u->globals[g] = NULL;
+  u->slice_form = true;
+  LLVMValueRef fn = declare_function(u, t, i);
+  bool ok = fn && define_function(u, t, i, fn);
+  u->slice_form = false;
+  return ok;
+}
+
+void *hg_llvm_unit_lower(const hg_ir_module *m, const hg_llvm_unit_target *t, bool slice_forms, size_t *size, char *err,
+                         size_t err_size) {
   *size = 0;
   if (t->check && !t->check(m, err, err_size))
     return NULL;
@@ -168,7 +191,11 @@ void *hg_llvm_unit_lower(const hg_ir_module *m, const hg_llvm_unit_target *t, si
     if (m->functions[i].num_blocks)
       u.functions[i] = declare_function(&u, t, i);
   for (uint32_t i = 0; i < m->num_functions && !u.e.failed; i++)
-    if (u.functions[i] && !define_function(&u, t, i))
+    if (u.functions[i] && !define_function(&u, t, i, u.functions[i]))
+      goto done;
+  for (uint32_t i = 0; slice_forms && i < m->num_functions && !u.e.failed; i++)
+    if (u.functions[i] && m->functions[i].is_kernel && hg_slice_form_possible(m, &m->functions[i]) &&
+        !define_slice_form(&u, t, i))
       goto done;
   if (u.e.failed)
     goto done;

@@ -153,9 +153,8 @@ void oc_emit_terminator(oc_ctx *c, uint32_t block, const hg_ir_inst *in);
 /* ---- builtins, printf, atomics (opencl_c_builtin.c) ---- */
 void oc_emit_call_builtin(oc_ctx *c, const hg_ir_inst *in);
 
-/* The slice form (opencl_c_slice.c): whether kernel f can have one, its extra parameters, a
- * work-item function of constant dimension d in it (false: emit the vendor's), the form. */
-bool oc_slice_possible(const hg_ir_module *m, const hg_ir_function *f);
+/* The slice form (opencl_c_slice.c, lowering/slice_form.h): its extra parameters, a work-item
+ * function of constant dimension d in it (false: emit the vendor's), the form. */
 void oc_slice_params(oc_buf *out, bool first);
 bool oc_slice_work_item(oc_ctx *c, const char *name, unsigned d);
 void oc_slice_emit(oc_ctx *c, oc_buf *out, uint32_t fidx, const char *name);

@@ -37,6 +37,7 @@
 #include "lowering/opencl_c_internal.h"
 #include "lowering/opencl_c_stop.h"
 #include "lowering/opencl_c_stop_loops.h"
+#include "lowering/slice_form.h"
 
 #define TB 64
 #define MAX_NAME 200 /* PoCL aborts on kernel names of about 251+ characters */
@@ -1109,8 +1110,8 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   k.resume_name = prefixed("hg_resume_", f->name);
   k.stop_name = k.mode != HG_OC_STOP_NONE ? prefixed("hg_stop_", f->name) : NULL;
   k.catchup_name = k.layout.has_barrier ? prefixed("hg_catchup_", f->name) : NULL;
-  bool sliced = !k.printf && oc_slice_possible(m, f);
-  k.slice_name = sliced ? prefixed("hg_slice_", f->name) : NULL;
+  bool sliced = !k.printf && hg_slice_form_possible(m, f);
+  k.slice_name = sliced ? prefixed(HG_SLICE_FORM_PREFIX, f->name) : NULL;
   if (!k.name || !k.resume_name || (k.mode != HG_OC_STOP_NONE && !k.stop_name) ||
       (k.layout.has_barrier && !k.catchup_name) || (sliced && !k.slice_name))
     goto fail;
@@ -1125,7 +1126,7 @@ void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table 
   form.catchup = true;
   if (k.catchup_name && !c->failed) oc_emit_function(c, out, fidx, true);
   c->stop = NULL;
-  if (k.slice_name && !c->failed) oc_slice_emit(c, out, fidx, k.slice_name);
+  if (k.slice_name && !table->target.slice_forms_elsewhere && !c->failed) oc_slice_emit(c, out, fidx, k.slice_name);
   table->kernels[table->num_kernels++] = k;
   plan_free(&p, nsp);
   oc_loops_free(&l);

@@ -68,9 +68,8 @@ typedef struct hg_oc_stop_kernel {
    * the group record size, each work-item's safe point the barrier's (0xffffffff: finished,
    * 0xfffffffe: a barrier it cannot be kept at). The result resumes uniformly. */
   char *catchup_name;
-  /* the slice form (opencl_c_slice.c): the plain code over part of the range, taking after the
-   * kernel's arguments 9 ulongs: the slice's first group per dimension, the whole range's
-   * groups per dimension, the application's global offset per dimension; NULL when none */
+  /* the slice form (lowering/slice_form.h): the plain code over part of the range, taking
+   * HG_SLICE_FORM_ARGS ulongs after the kernel's arguments; NULL when none */
   char *slice_name;
   uint8_t mode;      /* hg_oc_stop_mode */
   uint32_t record_size; /* one work-item record, a multiple of 16 */
@@ -95,6 +94,9 @@ typedef struct hg_oc_forms_target {
    * spir64, which PoCL needs) rather than `iv_next < end` (NVIDIA's compiler ran bench nbody's
    * stoppable form 1.26x its plain kernel with !=, 1.03x with <; docs/opencl-c-safe-points.md) */
   bool exact_chunks;
+  /* the slice forms are the plain program's (a SPIR one, lowering/spir.h): the table names
+   * them, the forms do not repeat them */
+  bool slice_forms_elsewhere;
 } hg_oc_forms_target;
 
 /* The target of a CPU device (PoCL: a barrier limit, exact chunks) or of a GPU (neither). */

@@ -490,5 +490,5 @@ static void *emit(hg_ptx *s, size_t *size) {
 static const hg_llvm_unit_target k_ptx = {PTX_TRIPLE, &k_hooks, k_ptx_addrspaces, ptx_check, NULL, declared, NULL, emit};
 
 char *hg_lower_ptx(const hg_ir_module *m, size_t *size, char *err, size_t err_size) {
-  return hg_llvm_unit_lower(m, &k_ptx, size, err, err_size);
+  return hg_llvm_unit_lower(m, &k_ptx, false, size, err, err_size);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lowering/llvm_loop_id.h"
+#include "lowering/slice_form.h"
 #include "lowering/spir_internal.h"
 
 #define SPIR_TRIPLE "spir64-unknown-unknown"
@@ -91,8 +92,13 @@ static void set_md(hg_llvm_emit *e, LLVMValueRef fn, const char *kind, LLVMMetad
   LLVMGlobalSetMetadata(fn, LLVMGetMDKindIDInContext(e->C, kind, (unsigned)strlen(kind)), LLVMMDNodeInContext2(e->C, mds, n));
 }
 
-static void kernel_metadata(hg_llvm_emit *e, const hg_ir_function *f, LLVMValueRef fn) {
-  uint32_t n = f->num_params;
+/* (a slice form's own arguments are ulongs named as in lowering/slice_form.h) */
+static void kernel_metadata(hg_llvm_emit *e, const hg_ir_function *f, bool slice_form, LLVMValueRef fn) {
+  uint32_t n = f->num_params + (slice_form ? HG_SLICE_FORM_ARGS : 0);
+  static const char *const k_slice_args[HG_SLICE_FORM_ARGS] = {
+      "slice_group_0", "slice_group_1", "slice_group_2", "range_groups_0", "range_groups_1",
+      "range_groups_2", "range_offset_0", "range_offset_1", "range_offset_2"};
+#define ARG(i, field, slice_value) ((i) < f->num_params ? f->args[i].field : (slice_value))
   LLVMMetadataRef *md = malloc((n ? n : 1) * sizeof *md);
   if (!md) {
     hg_llvm_fail(e, "out of memory");
@@ -101,28 +107,30 @@ static void kernel_metadata(hg_llvm_emit *e, const hg_ir_function *f, LLVMValueR
   static const unsigned k_space[] = {[HG_KARG_GLOBAL_PTR] = 1, [HG_KARG_CONSTANT_PTR] = 2, [HG_KARG_LOCAL_PTR] = 3,
                                      [HG_KARG_VALUE] = 0};
   for (uint32_t i = 0; i < n; i++)
-    md[i] = LLVMValueAsMetadata(LLVMConstInt(e->i32, f->args[i].kind <= HG_KARG_VALUE ? k_space[f->args[i].kind] : 0, 0));
+    md[i] = LLVMValueAsMetadata(
+        LLVMConstInt(e->i32, ARG(i, kind, HG_KARG_VALUE) <= HG_KARG_VALUE ? k_space[ARG(i, kind, HG_KARG_VALUE)] : 0, 0));
   set_md(e, fn, "kernel_arg_addr_space", md, n);
   for (uint32_t i = 0; i < n; i++)
     md[i] = md_string(e->C, "none");
   set_md(e, fn, "kernel_arg_access_qual", md, n);
   for (uint32_t i = 0; i < n; i++)
-    md[i] = md_string(e->C, f->args[i].type_name);
+    md[i] = md_string(e->C, ARG(i, type_name, "ulong"));
   set_md(e, fn, "kernel_arg_type", md, n);
   set_md(e, fn, "kernel_arg_base_type", md, n);
   for (uint32_t i = 0; i < n; i++) {
     char q[40] = "";
     static const char *const k_quals[] = {"const", "restrict", "volatile", "pipe"};
     for (unsigned b = 0; b < 4; b++)
-      if (f->args[i].type_qual & (1u << b))
+      if (ARG(i, type_qual, 0u) & (1u << b))
         snprintf(q + strlen(q), sizeof q - strlen(q), "%s%s", q[0] ? " " : "", k_quals[b]);
     md[i] = md_string(e->C, q);
   }
   set_md(e, fn, "kernel_arg_type_qual", md, n);
   for (uint32_t i = 0; i < n; i++)
-    md[i] = md_string(e->C, f->args[i].name);
+    md[i] = md_string(e->C, ARG(i, name, k_slice_args[i - f->num_params]));
   set_md(e, fn, "kernel_arg_name", md, n);
   free(md);
+#undef ARG
   /* no reqd_work_group_size: hetGPU checks it and gives the launch's local size itself, which
    * for a launch of fewer dimensions is not the attribute's (CTS api null_required_work_group_size) */
 }
@@ -133,7 +141,7 @@ static void declared(hg_spir *s, uint32_t i, LLVMValueRef fn) {
   const hg_ir_function *f = &s->e.m->functions[i];
   LLVMSetFunctionCallConv(fn, f->is_kernel ? HG_SPIR_KERNEL_CC : HG_SPIR_FUNC_CC);
   if (f->is_kernel)
-    kernel_metadata(&s->e, f, fn);
+    kernel_metadata(&s->e, f, s->slice_form, fn);
 }
 
 /* A private slot: PoCL 3.1 puts a private array aligned above 64 at a 64-byte boundary (as the
@@ -205,6 +213,6 @@ static void *emit(hg_spir *s, size_t *size) {
 
 static const hg_llvm_unit_target k_spir = {SPIR_TRIPLE, &k_hooks, NULL, spir_check, setup, declared, slot, emit};
 
-uint8_t *hg_lower_spir(const hg_ir_module *m, size_t *size, char *err, size_t err_size) {
-  return hg_llvm_unit_lower(m, &k_spir, size, err, err_size);
+uint8_t *hg_lower_spir(const hg_ir_module *m, bool slice_forms, size_t *size, char *err, size_t err_size) {
+  return hg_llvm_unit_lower(m, &k_spir, slice_forms, size, err, err_size);
 }

@@ -9,6 +9,7 @@
 #include "ir/builtins.h"
 #include "lowering/builtins.h"
 #include "lowering/opencl_c.h"
+#include "lowering/slice_form.h"
 #include "lowering/spir_internal.h"
 
 #define MAX_SUBS 8
@@ -208,6 +209,20 @@ static LLVMValueRef dim_call(hg_spir *s, const char *name, unsigned d) {
   return vendor_work_item(s, name, LLVMConstInt(s->e.i32, d, 0));
 }
 
+/* A work-item function that sees the whole range, in a slice form: its arguments, after the
+ * kernel's, in the order of lowering/slice_form.h. */
+static LLVMValueRef slice_work_item(hg_spir *s, const char *name, unsigned d) {
+  hg_llvm_emit *e = &s->e;
+  unsigned args = e->param_base + e->f->num_params;
+  if (!strcmp(name, "get_group_id"))
+    return LLVMBuildAdd(e->B, LLVMGetParam(e->fn, args + d), dim_call(s, name, d), "");
+  if (!strcmp(name, "get_num_groups"))
+    return LLVMGetParam(e->fn, args + 3 + d);
+  if (!strcmp(name, "get_global_size"))
+    return LLVMBuildMul(e->B, LLVMGetParam(e->fn, args + 3 + d), dim_call(s, "get_local_size", d), "");
+  return LLVMGetParam(e->fn, args + 6 + d); /* get_global_offset */
+}
+
 static LLVMValueRef work_item(hg_spir *s, const hg_ir_inst *in, const char *name) {
   hg_llvm_emit *e = &s->e;
   LLVMBuilderRef B = e->B;
@@ -233,10 +248,13 @@ static LLVMValueRef work_item(hg_spir *s, const hg_ir_inst *in, const char *name
   const char *vendor = !strcmp(name, "get_enqueued_local_size") ? "get_local_size" : name;
   LLVMValueRef fallback = LLVMConstInt(e->i64, hg_builtin_dim_functions[k].out_of_range, 0);
   const hg_ir_value *dv = &e->f->values[in->operands[0]];
+  bool sliced = s->slice_form && hg_slice_form_sees_whole_range(name);
   if (dv->kind == HG_VAL_CONST) {
     uint64_t d = e->f->const_words[dv->index] & 0xffffffffu;
-    return d >= 3 ? fallback : dim_call(s, vendor, (unsigned)d);
+    return d >= 3 ? fallback : sliced ? slice_work_item(s, name, (unsigned)d) : dim_call(s, vendor, (unsigned)d);
   }
+  if (sliced) /* (hg_slice_form_possible admits none) */
+    return hg_llvm_fail(e, "%s of a dimension known at run time in a slice form", name);
   LLVMValueRef d = hg_llvm_value(e, in->operands[0]);
   if (!d)
     return NULL;

@@ -188,7 +188,7 @@ int main(int argc, char **argv) {
   }
   if (m && (spir || ptx) && status == 0) {
     size_t bc_size = 0;
-    uint8_t *bc = spir ? hg_lower_spir(m, &bc_size, err, sizeof err) : (uint8_t *)hg_lower_ptx(m, &bc_size, err, sizeof err);
+    uint8_t *bc = spir ? hg_lower_spir(m, false, &bc_size, err, sizeof err) : (uint8_t *)hg_lower_ptx(m, &bc_size, err, sizeof err);
     if (bc && ptx)
       bc_size--; /* the file without the NUL */
     if (!bc) {

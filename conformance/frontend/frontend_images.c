@@ -213,7 +213,7 @@ static void test_compile_and_lower(const char *options) {
   hg_printf_table_free(&pt);
   /* the SPIR back end leaves images to the OpenCL C one */
   size_t n = 0;
-  uint8_t *bc = hg_lower_spir(m, &n, err, sizeof err);
+  uint8_t *bc = hg_lower_spir(m, false, &n, err, sizeof err);
   check(!bc && strstr(err, "images or samplers"), tag, "SPIR must refuse images: %s", err);
   free(bc);
   hg_ir_module_free(m);

@@ -120,7 +120,7 @@ static bool lower_build_run_form(hg_ir_module *m, const char *kname, size_t glob
    * gives PoCL (docs/spir-backend.md), else OpenCL C */
   const char *spir_env = getenv("HG_LOWER_SPIR");
   size_t bc_size = 0;
-  uint8_t *bc = !fault && spir_env && !strcmp(spir_env, "1") ? hg_lower_spir(m, &bc_size, err, sizeof err) : NULL;
+  uint8_t *bc = !fault && spir_env && !strcmp(spir_env, "1") ? hg_lower_spir(m, false, &bc_size, err, sizeof err) : NULL;
   if (!bc && !fault && spir_env) printf("  %s: OpenCL C (%s)\n", kname, err);
   char *src = bc      ? NULL
               : fault ? hg_lower_opencl_c_robust(m, NULL, err, sizeof err)

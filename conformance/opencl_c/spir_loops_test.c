@@ -95,7 +95,7 @@ int main(void) {
   free(log);
   char err[512] = "";
   size_t size = 0;
-  uint8_t *bc = hg_lower_spir(m, &size, err, sizeof err);
+  uint8_t *bc = hg_lower_spir(m, false, &size, err, sizeof err);
   hg_ir_module_free(m);
   if (!bc) {
     fprintf(stderr, "FAIL: SPIR back end: %s\n", err);

@@ -105,7 +105,7 @@ int main(void) {
   free(log);
   char err[512] = "";
   size_t ours_size = 0;
-  uint8_t *ours = hg_lower_spir(m, &ours_size, err, sizeof err);
+  uint8_t *ours = hg_lower_spir(m, false, &ours_size, err, sizeof err);
   hg_ir_module_free(m);
   if (!ours) {
     fprintf(stderr, "FAIL: SPIR back end: %s\n", err);

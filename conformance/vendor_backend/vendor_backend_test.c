@@ -52,13 +52,13 @@ char *hg_lower_opencl_c_robust(const hg_ir_module *m, hg_printf_table *pt, char 
 }
 const char *hg_lower_opencl_c_options(const hg_ir_module *m) { return "-cl-std=CL1.2"; }
 /* ... and no SPIR or PTX: the test's sources are OpenCL C */
-uint8_t *hg_lower_spir(const hg_ir_module *m, size_t *size, char *err, size_t err_size) {
+uint8_t *hg_lower_spir(const hg_ir_module *m, bool slice_forms, size_t *size, char *err, size_t err_size) {
   *size = 0;
   snprintf(err, err_size, "test: OpenCL C sources");
   return NULL;
 }
 char *hg_lower_ptx(const hg_ir_module *m, size_t *size, char *err, size_t err_size) {
-  return (char *)hg_lower_spir(m, size, err, err_size);
+  return (char *)hg_lower_spir(m, false, size, err, err_size);
 }
 /* ... nor the front end's clang (only forms go through it, and the test has none) */
 cl_int hg_frontend_compile_spir(const char *source, const char *options, void **bits, size_t *size, char **log) {

@@ -29,6 +29,7 @@
 #include "ir/ndrange_state.h"
 #include "lowering/frontend.h"
 #include "lowering/opencl_c_stop.h"
+#include "lowering/spir.h"
 
 static unsigned fails, checks;
 #define CHECK(cond, ...)                                                                                               \
@@ -621,6 +622,26 @@ static void test_forms_emitted(const hg_ir_module *m) {
   unsigned loops = count_in_form(src, "hg_stop_stripk", "goto hg_I"), exact = count_in_form(src, "hg_stop_stripk", " != hg_e");
   CHECK(loops == 9 && exact == 1, "hg_stop_stripk for a GPU: %u strip-mined loops, %u ending exactly", loops, exact);
   free(src);
+  hg_oc_stop_table_free(&t);
+  /* beside a SPIR program the slice forms are its (lowering/slice_form.h): the table names each
+   * one the forms no longer carry and the bitcode does */
+  cpu.slice_forms_elsewhere = true;
+  src = hg_lower_opencl_c_forms(m, &cpu, NULL, &t, msg, sizeof msg);
+  size_t bc_size = 0;
+  uint8_t *bc = hg_lower_spir(m, true, &bc_size, msg, sizeof msg);
+  CHECK(src && bc, "lowering: %s", msg);
+  unsigned named = 0;
+  for (uint32_t i = 0; src && bc && i < t.num_kernels; i++) {
+    const char *slice = t.kernels[i].slice_name;
+    if (!slice)
+      continue;
+    named++;
+    CHECK(!strstr(src, slice), "%s is in the OpenCL C forms beside a SPIR program", slice);
+    CHECK(memmem(bc, bc_size, slice, strlen(slice)), "%s is not in the SPIR bitcode", slice);
+  }
+  CHECK(named > 0, "no kernel has a slice form");
+  free(src);
+  free(bc);
   hg_oc_stop_table_free(&t);
 }
 

@@ -223,12 +223,18 @@ static bool direct_key(const char *form, const struct hg_ir_module *module, cons
 /* The plain kernels lowered straight from the IR to what the vendor loads as a program binary
  * (SPIR bitcode for PoCL, lowering/spir.h; PTX for NVIDIA, lowering/ptx.h), with no vendor front
  * end on the way; NULL when the module is the OpenCL C back end's or the vendor refuses the
- * binary (both logged), and the caller lowers the module to OpenCL C instead. The lowered
+ * binary (both logged), and the caller lowers the module to OpenCL C instead. SPIR comes with
+ * the kernels' slice forms (slice_forms): a sliced launch then runs the plain kernel's code,
+ * where the forms' OpenCL C ran PoCL's sgemm 16% slower (docs/performance.md); PoCL compiles a
+ * kernel at its first launch, so the program's build grows by little. NVIDIA compiles every
+ * kernel of a PTX program in its build, whose time the application waits for: no slice forms
+ * there. The lowered
  * binary is kept in the program cache (a second build of a large program skips the lowering:
  * 30-300 ms); what comes back from it is the vendor's to check, as a program binary. */
-static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module *module, const uint8_t *digest) {
+static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module *module, const uint8_t *digest,
+                               bool slice_forms) {
   hg_backend *be = &vb->base;
-  const char *form = vb->spir ? "SPIR bitcode" : "PTX";
+  const char *form = !vb->spir ? "PTX" : slice_forms ? "SPIR bitcode with slice forms" : "SPIR bitcode";
   char why[512] = "";
   size_t size = 0;
   uint8_t *bin = NULL;
@@ -241,7 +247,7 @@ static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module 
   }
   uint64_t t0 = hg_host_clock_ns();
   if (!cached) {
-    bin = vb->spir ? hg_lower_spir(module, &size, why, sizeof why)
+    bin = vb->spir ? hg_lower_spir(module, slice_forms, &size, why, sizeof why)
                    : (uint8_t *)hg_lower_ptx(module, &size, why, sizeof why);
     if (bin && keyed)
       hg_cache_put(&key, bin, size);
@@ -277,9 +283,10 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   bool robust = hg_robust_enabled();
   bool forms = hg_safepoints_enabled() && !robust; /* off, the forms would only cost compile time */
   /* CPU devices (PoCL) and GPUs (NVIDIA) need the forms in shapes of their own */
-  const hg_oc_forms_target target = hg_oc_forms_target_of(be->type & CL_DEVICE_TYPE_CPU);
+  hg_oc_forms_target target = hg_oc_forms_target_of(be->type & CL_DEVICE_TYPE_CPU);
   /* the plain kernels straight from the IR where the vendor takes SPIR bitcode or PTX */
-  cl_program direct = (vb->spir || vb->ptx) && !robust ? build_direct(vb, module, digest) : NULL;
+  cl_program direct = (vb->spir || vb->ptx) && !robust ? build_direct(vb, module, digest, forms) : NULL;
+  target.slice_forms_elsewhere = direct && vb->spir;
   /* the forms after the program, in a vendor program of their own (vendor_forms.c): by default
    * on GPUs and beside a SPIR or PTX program, whose build is too quick to wait for theirs; such a
    * program's forms are in a program of their own in any case (built at once when not later) */
@@ -355,6 +362,7 @@ done:
   if (err == CL_SUCCESS) {
     p->printf = table;
     p->stop = stop;
+    p->slice_forms_in_program = target.slice_forms_elsewhere;
     p->robust = robust;
   } else {
     if (source)

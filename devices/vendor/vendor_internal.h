@@ -97,6 +97,7 @@ struct hg_dev_program {
   hg_printf_table printf; /* from the lowering, made again on a cache hit */
   hg_oc_stop_table stop;  /* the kernels that have stoppable and resume forms */
   hg_vendor_forms *forms; /* where the forms are built after `program`; NULL: they are in it */
+  bool slice_forms_in_program; /* the slice forms are in `program` (SPIR), not with the forms */
   bool robust;            /* lowered in the robust form (HETGPU_ROBUST, docs/robust-access.md) */
 };
 

@@ -80,10 +80,11 @@ static void lower_opencl_c(const hg_ir_module *m) {
   }
 }
 
+/* with the slice forms, as a SPIR program gets them: the plain kernels are the same */
 static void lower_spir(const hg_ir_module *m) {
   char err[1024] = "";
   size_t size = 0;
-  uint8_t *bc = hg_lower_spir(m, &size, err, sizeof err);
+  uint8_t *bc = hg_lower_spir(m, true, &size, err, sizeof err);
   if (!bc && !err[0])
     abort(); /* a refusal says why */
   free(bc);
