@@ -786,7 +786,7 @@ int main(void) {
    * (test_strip): set before anything reads the setting */
   setenv("HETGPU_SAFEPOINT_INTERVAL", "3", 1);
   /* short slices, so that slicek's launch (sized to last a few milliseconds) has many */
-  setenv("HETGPU_SLICE_US", "200", 1);
+  setenv("HETGPU_SLICE_US", "25", 1);
   hg_ir_module *m = NULL;
   char *log = NULL;
   /* HG_STOP_SOURCE=file.cl: print that file's lowered forms and stop (debugging) */

@@ -33,11 +33,13 @@
 
 #define MAX_GROWTH 8u
 
-/* A slice's run on this device (HETGPU_SLICE_US; two in flight, a stop waits about half a
- * millisecond by default): a CPU device starts a launch more slowly, and gets slices twice as
- * long. */
+/* A slice's run on this device (HETGPU_SLICE_US; two in flight, a stop waits at most two).
+ * A CPU device gets slices eight times as long (2 ms by default): PoCL spends about 50 us
+ * between two launches, so bench sgemm's launches in 500 us slices took 1.12x PoCL's wall time,
+ * in 1 ms slices 1.07x, in 2 ms 1.03x (docs/performance.md), and a stop within 4 ms is still
+ * small beside the copies of a migration. */
 static uint64_t slice_target_ns(const hg_vendor_backend *vb) {
-  return vb->base.type & CL_DEVICE_TYPE_CPU ? 2 * hg_slice_target_ns() : hg_slice_target_ns();
+  return vb->base.type & CL_DEVICE_TYPE_CPU ? 8 * hg_slice_target_ns() : hg_slice_target_ns();
 }
 
 typedef struct slice_args {
