@@ -43,9 +43,9 @@ void *hg_llvm_unit_lower(const hg_ir_module *m, const hg_llvm_unit_target *t, bo
 bool hg_llvm_unit_check(const hg_ir_module *m, char *err, size_t err_size);
 /* The global hook (lowering/llvm_emit.h): a __local variable is an internal global of the
  * target's local address space, made at its first use in each kernel (a slice form has its own)
- * and named as clang names a kernel's, "<kernel>.<variable>": PoCL takes only globals so named for the kernel's own (others would be
- * one array shared by every work-group at once); in PTX a module-scope .shared variable, one per
- * work-group of each kernel that uses it. */
+ * and named as clang names a kernel's, "<kernel>.<variable>": PoCL takes only globals so named
+ * for the kernel's own (others would be one array shared by every work-group at once); in PTX a
+ * module-scope .shared variable, one per work-group of each kernel that uses it. */
 LLVMValueRef hg_llvm_unit_global(hg_llvm_emit *e, uint32_t index);
 /* The private slot an HG_OP_SLOT names; a call (HG_OP_CALL) to a function with a body. */
 LLVMValueRef hg_llvm_unit_slot(hg_llvm_unit *u, const hg_ir_inst *in);

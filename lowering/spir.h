@@ -13,9 +13,10 @@
 #include "ir/ir.h"
 
 /* Returns malloc'd bitcode of the module's kernels in their plain form, and with slice_forms
- * their slice forms (lowering/slice_form.h) too (*size bytes), or NULL with the reason in err: printf, program-scope variables written by kernels, half values,
- * images, generic pointers given to builtins, and the builtins the OpenCL C lowering corrects
- * for vendors (hg_lower_opencl_c_corrects) are the OpenCL C back end's. */
+ * their slice forms (lowering/slice_form.h) too (*size bytes), or NULL with the reason in err:
+ * printf, program-scope variables written by kernels, half values, images, generic pointers
+ * given to builtins, and the builtins the OpenCL C lowering corrects for vendors
+ * (hg_lower_opencl_c_corrects) are the OpenCL C back end's. */
 uint8_t *hg_lower_spir(const hg_ir_module *m, bool slice_forms, size_t *size, char *err, size_t err_size);
 
 #endif

@@ -228,9 +228,9 @@ static bool direct_key(const char *form, const struct hg_ir_module *module, cons
  * where the forms' OpenCL C ran PoCL's sgemm 16% slower (docs/performance.md); PoCL compiles a
  * kernel at its first launch, so the program's build grows by little. NVIDIA compiles every
  * kernel of a PTX program in its build, whose time the application waits for: no slice forms
- * there. The lowered
- * binary is kept in the program cache (a second build of a large program skips the lowering:
- * 30-300 ms); what comes back from it is the vendor's to check, as a program binary. */
+ * there. The lowered binary is kept in the program cache (a second build of a large program
+ * skips the lowering: 30-300 ms); what comes back from it is the vendor's to check, as a
+ * program binary. */
 static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module *module, const uint8_t *digest,
                                bool slice_forms) {
   hg_backend *be = &vb->base;
