@@ -40,7 +40,6 @@
 #include "lowering/slice_form.h"
 
 #define TB 64
-#define MAX_NAME 200 /* PoCL aborts on kernel names of about 251+ characters */
 
 enum { SP_RESUMABLE = 1, SP_CHECK = 2 };
 
@@ -1037,7 +1036,7 @@ static bool has_calls(const hg_ir_function *f) {
 void oc_stop_emit_forms(oc_ctx *c, oc_buf *out, uint32_t fidx, hg_oc_stop_table *table) {
   const hg_ir_module *m = c->m;
   const hg_ir_function *f = &m->functions[fidx];
-  if (!f->name || strlen(f->name) > MAX_NAME || !f->num_safepoints || !f->num_blocks || has_calls(f)) return;
+  if (!f->name || strlen(f->name) > HG_FORMS_MAX_KERNEL_NAME || !f->num_safepoints || !f->num_blocks || has_calls(f)) return;
   /* image and sampler arguments pass through like the others: parameters are never state */
   uint32_t barriers = 0;
   for (uint32_t s = 0; s < f->num_safepoints; s++) barriers += f->safepoints[s].kind == HG_SAFEPOINT_BARRIER;

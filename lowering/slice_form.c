@@ -9,6 +9,8 @@ bool hg_slice_form_sees_whole_range(const char *name) {
 }
 
 bool hg_slice_form_possible(const hg_ir_module *m, const hg_ir_function *f) {
+  if (!f->name || strlen(f->name) > HG_FORMS_MAX_KERNEL_NAME)
+    return false;
   for (uint32_t b = 0; b < f->num_blocks; b++)
     for (uint32_t i = 0; i < f->blocks[b].num_insts; i++) {
       const hg_ir_inst *in = &f->blocks[b].insts[i];

@@ -21,13 +21,17 @@
 #include "ir/ir.h"
 
 #define HG_SLICE_FORM_PREFIX "hg_slice_"
+/* The longest kernel name that gets forms: a form's name adds a prefix, and PoCL aborts on
+ * kernel names of about 251 characters or more. */
+#define HG_FORMS_MAX_KERNEL_NAME 200
 #define HG_SLICE_FORM_ARGS 9 /* slice_group_0..2, range_groups_0..2, range_offset_0..2 */
 
 /* Whether the work-item function `name` sees the whole range (the slice form remaps it). */
 bool hg_slice_form_sees_whole_range(const char *name);
-/* Whether kernel f can have a slice form: not when it asks those functions for a dimension
- * known only at run time, or for the linear global id (rare, and the other forms still stop
- * it). A kernel that prints gets none either (decided by the back end that prints). */
+/* Whether kernel f can have a slice form: not when its name is longer than
+ * HG_FORMS_MAX_KERNEL_NAME, or it asks those functions for a dimension known only at run time,
+ * or for the linear global id (rare, and the other forms still stop it). A kernel that prints
+ * gets none either (decided by the back end that prints). */
 bool hg_slice_form_possible(const hg_ir_module *m, const hg_ir_function *f);
 
 #endif

@@ -29,6 +29,7 @@
 #include "ir/ndrange_state.h"
 #include "lowering/frontend.h"
 #include "lowering/opencl_c_stop.h"
+#include "lowering/slice_form.h"
 #include "lowering/spir.h"
 
 static unsigned fails, checks;
@@ -645,6 +646,20 @@ static void test_forms_emitted(const hg_ir_module *m) {
   free(src);
   free(bc);
   hg_oc_stop_table_free(&t);
+  /* no slice form for a kernel whose form's name would be too long for PoCL */
+  char longk[512], name[HG_FORMS_MAX_KERNEL_NAME + 2];
+  memset(name, 'k', sizeof name - 1);
+  name[sizeof name - 1] = 0;
+  snprintf(longk, sizeof longk, "kernel void %s(global uint *o) { o[get_group_id(0)] = 1u; }\n", name);
+  hg_ir_module *lm = NULL;
+  char *log = NULL;
+  CHECK(hg_frontend_source_to_ir(longk, "", NULL, 0, false, &lm, &log) == CL_SUCCESS, "front end: %s", log ? log : "");
+  bc = lm ? hg_lower_spir(lm, true, &bc_size, msg, sizeof msg) : NULL;
+  CHECK(bc && !memmem(bc, bc_size, HG_SLICE_FORM_PREFIX, strlen(HG_SLICE_FORM_PREFIX)),
+        "a slice form for a kernel named with %zu characters", strlen(name));
+  free(bc);
+  free(log);
+  hg_ir_module_free(lm);
 }
 
 /* kernel_stop over and over while a launch runs: the stop word is there (nearly always) before
