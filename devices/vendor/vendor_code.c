@@ -362,7 +362,6 @@ done:
   if (err == CL_SUCCESS) {
     p->printf = table;
     p->stop = stop;
-    p->slice_forms_in_program = target.slice_forms_elsewhere;
     p->robust = robust;
   } else {
     if (source)

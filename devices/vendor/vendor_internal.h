@@ -95,9 +95,9 @@ typedef struct hg_vendor_forms hg_vendor_forms; /* vendor_forms.c */
 struct hg_dev_program {
   cl_program program;
   hg_printf_table printf; /* from the lowering, made again on a cache hit */
-  hg_oc_stop_table stop;  /* the kernels that have stoppable and resume forms */
+  hg_oc_stop_table stop;  /* the kernels that have stoppable and resume forms (their slice forms
+                             are in `program` when target.slice_forms_elsewhere) */
   hg_vendor_forms *forms; /* where the forms are built after `program`; NULL: they are in it */
-  bool slice_forms_in_program; /* the slice forms are in `program` (SPIR), not with the forms */
   bool robust;            /* lowered in the robust form (HETGPU_ROBUST, docs/robust-access.md) */
 };
 

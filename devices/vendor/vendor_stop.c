@@ -300,7 +300,7 @@ static bool make_forms(hg_vendor_backend *vb, hg_dev_kernel *k, bool wait, uint6
     k->resume_kernel = VCL(prog)->clCreateKernel(prog, info->resume_name, &err);
   if (info->catchup_name && !k->catchup_kernel && err == CL_SUCCESS)
     k->catchup_kernel = VCL(prog)->clCreateKernel(prog, info->catchup_name, &err);
-  cl_program slices = k->prog->slice_forms_in_program ? k->prog->program : prog;
+  cl_program slices = k->prog->stop.target.slice_forms_elsewhere ? k->prog->program : prog;
   if (info->slice_name && !k->slice_kernel && err == CL_SUCCESS)
     k->slice_kernel = VCL(slices)->clCreateKernel(slices, info->slice_name, &err);
   bool ok = k->resume_kernel && (!info->stop_name || k->stop_kernel) && (!info->catchup_name || k->catchup_kernel) &&
