@@ -60,6 +60,7 @@ typedef struct hg_vendor_backend {
   /* the vendor makes 1D buffer images over sub-buffers (PoCL 3.1 does not: then a 1D buffer
    * image argument at an offset runs on a copy, vendor_shadow.c) */
   bool image_views_of_sub_buffers;
+  atomic_uint cpu_buffers_made; /* vendor_mem.c: each CPU device buffer's place in its first page */
 } hg_vendor_backend;
 
 /* A vendor sub-buffer made for a kernel argument at a non-zero offset, cached per offset. */
