@@ -672,25 +672,41 @@ static LLVMValueRef legacy_atomic(bctx *x) {
   return NULL;
 }
 
-LLVMValueRef hg_llvm_builtin(hg_llvm_emit *e, const hg_ir_inst *in, const hg_llvm_builtin_hooks *h) {
-  bctx x = {.e = e, .in = in};
+/* Fills x from call_builtin `in`; false (with e->failed) when its operands are not those of
+ * the builtin's signature. */
+static bool read_call(hg_llvm_emit *e, const hg_ir_inst *in, bctx *x) {
+  *x = (bctx){.e = e, .in = in};
   /* every lowering below trusts the operand and result types of the builtin's signature: a
    * call outside it (a module that skipped the verifier) is a build error, never a crash */
   char why[256];
-  if (!hg_ir_builtin_check(e->m, e->f, in, why, sizeof why))
-    return hg_llvm_fail(e, "%s", why);
-  x.name = e->m->strings[in->imm[0]];
-  if (in->num_operands > 64)
-    return hg_llvm_fail(e, "builtin %s: too many operands", x.name);
-  x.n = in->num_operands;
-  for (unsigned i = 0; i < x.n; i++) {
-    x.a[i] = hg_llvm_value(e, in->operands[i]);
-    x.at[i] = e->f->values[in->operands[i]].type;
+  if (!hg_ir_builtin_check(e->m, e->f, in, why, sizeof why)) {
+    hg_llvm_fail(e, "%s", why);
+    return false;
   }
-  if (e->failed)
+  x->name = e->m->strings[in->imm[0]];
+  if (in->num_operands > 64) {
+    hg_llvm_fail(e, "builtin %s: too many operands", x->name);
+    return false;
+  }
+  x->n = in->num_operands;
+  for (unsigned i = 0; i < x->n; i++) {
+    x->a[i] = hg_llvm_value(e, in->operands[i]);
+    x->at[i] = e->f->values[in->operands[i]].type;
+  }
+  x->rt = in->type;
+  x->T = in->type.scalar == HG_IR_VOID ? e->voidt : hg_llvm_type(e, in->type);
+  return !e->failed;
+}
+
+LLVMValueRef hg_llvm_integer_builtin(hg_llvm_emit *e, const hg_ir_inst *in) {
+  bctx x;
+  return read_call(e, in, &x) ? integer_fn(&x) : NULL;
+}
+
+LLVMValueRef hg_llvm_builtin(hg_llvm_emit *e, const hg_ir_inst *in, const hg_llvm_builtin_hooks *h) {
+  bctx x;
+  if (!read_call(e, in, &x))
     return NULL;
-  x.rt = in->type;
-  x.T = in->type.scalar == HG_IR_VOID ? e->voidt : hg_llvm_type(e, in->type);
   const char *n = x.name;
   LLVMValueRef r = h->first ? h->first(&x) : NULL;
   if (e->failed) return NULL;
