@@ -698,9 +698,21 @@ static bool read_call(hg_llvm_emit *e, const hg_ir_inst *in, bctx *x) {
   return !e->failed;
 }
 
-LLVMValueRef hg_llvm_integer_builtin(hg_llvm_emit *e, const hg_ir_inst *in) {
+LLVMValueRef hg_llvm_inline_builtin(hg_llvm_emit *e, const hg_ir_inst *in) {
+  switch (hg_ir_builtin_family_of(e->m->strings[in->imm[0]])) {
+  case HG_IR_BF_INTEGER:
+  case HG_IR_BF_COMMON:
+  case HG_IR_BF_GEOMETRIC:
+  case HG_IR_BF_RELATIONAL: break;
+  default: return NULL;
+  }
   bctx x;
-  return read_call(e, in, &x) ? integer_fn(&x) : NULL;
+  if (!read_call(e, in, &x))
+    return NULL;
+  LLVMValueRef r = relational(&x);
+  if (!r) r = integer_fn(&x);
+  if (!r && !e->failed) r = float_fn(&x);
+  return e->failed ? NULL : r;
 }
 
 LLVMValueRef hg_llvm_builtin(hg_llvm_emit *e, const hg_ir_inst *in, const hg_llvm_builtin_hooks *h) {

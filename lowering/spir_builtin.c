@@ -285,10 +285,14 @@ LLVMValueRef hg_spir_builtin(hg_spir *s, const hg_ir_inst *in) {
   case HG_IR_BF_REINTERPRET:
   case HG_IR_BF_INTERNAL: return hg_llvm_fail(e, "builtin '%s' is not expected in call.builtin", name);
   case HG_IR_BF_INTEGER:
-  case HG_IR_BF_COMMON: { /* min, max, clamp of integers; the float ones go on below */
-    /* inline, exact, not the vendor library's function: PoCL 5 left `rotate` a call from SPIR
-     * in slice forms (bench hashint 1.57x its own build, 1.135x through OpenCL C) */
-    LLVMValueRef r = hg_llvm_integer_builtin(e, in);
+  case HG_IR_BF_COMMON:
+  case HG_IR_BF_GEOMETRIC:
+  case HG_IR_BF_RELATIONAL: {
+    /* inline, as the PTX and RISC-V back ends lower them, not the vendor library's functions:
+     * PoCL 5 left them calls from SPIR (`rotate` in bench hashint's slice form: 1.57x its own
+     * build, 1.135x through OpenCL C, whose code inlines it); what these leave (float min,
+     * max, clamp of some forms) goes on below */
+    LLVMValueRef r = hg_llvm_inline_builtin(e, in);
     if (r || e->failed)
       return r;
     break;

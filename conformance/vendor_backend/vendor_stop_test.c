@@ -510,22 +510,25 @@ static void test_sliced_stop(hg_backend *be, hg_dev_program *p) {
   o->mem_read(be, out, 0, bytes, ref);
   uint64_t run_ns = 0;
   unsigned stopped_runs = 0;
-  for (int trial = 0; trial < 8; trial++) {
+  for (int trial = 0; trial < 9; trial++) {
     memset(got, 0xa5, bytes);
     o->mem_write(be, out, 0, bytes, got);
     stopper s = {.be = be, .stop = &stop, .delay_us = (unsigned)(rr(run_ns / 10, run_ns / 2) / 1000)};
     pthread_t th;
     atomic_store(&stop.requested, false);
     /* the first launch (the stoppable form, its checks every 3 crossings here) measures the
-     * groups, the second (in slices) how long the launches to stop last */
-    bool stopping = trial > 1;
+     * groups; the second and third (in slices) how long the launches to stop last, the shorter:
+     * the vendor compiles the slice form at its first launch (PoCL 5 on 16 cores took longer
+     * over that than over the whole launch, and every stop then came after the end) */
+    bool stopping = trial > 2;
     if (stopping)
       pthread_create(&th, NULL, stop_later, &s);
     hg_ir_ndrange_state *state = NULL;
     uint64_t t0 = hg_host_clock_ns();
     cl_int err = o->kernel_run(be, k, &l, NULL, &state, NULL);
-    if (trial == 1)
-      run_ns = hg_host_clock_ns() - t0;
+    uint64_t took = hg_host_clock_ns() - t0;
+    if (trial == 1 || (trial == 2 && took < run_ns))
+      run_ns = took;
     if (stopping)
       pthread_join(th, NULL);
     atomic_store(&stop.requested, false);
