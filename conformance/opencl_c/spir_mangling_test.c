@@ -3,7 +3,9 @@
  * pointers to each address space with their qualifiers, signed and unsigned integers, size_t
  * offsets, mixed vector/scalar forms) goes through hetGPU's front end and the SPIR back end, and
  * every function the bitcode declares must be one clang's own SPIR bitcode of the same source
- * declares (the independent reference: the vendor library defines clang's names). */
+ * declares (the independent reference: the vendor library defines clang's names). The integer,
+ * common, geometric and relational builtins are inline IR, not calls: the math, vector-data,
+ * conversion and atomic calls carry the shapes. */
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
 #include <stdio.h>
@@ -52,6 +54,24 @@ static const char k_source[] =
     "  uchar4 v = vload4(0, uc);\n"
     "  vstore4(v + convert_uchar4_sat(convert_int4(a)), 1, uc);\n"
     "  s8[i] = s8[i] + mad_sat(s8[i], s8[i], s8[i]) + hadd(s8[i], s8[i]) + min(s8[i], (short)2);\n"
+    "  /* math and vector data of more shapes (the integer, common, geometric and relational\n"
+    "   * builtins are inline IR, not calls) */\n"
+    "  float2 fr2;\n"
+    "  double dm;\n"
+    "  int8 e8;\n"
+    "  f4[i + 2] = sincos(a, (local float4 *)lf) + exp2(a) + log10(a) + tanh(a) + hypot(a, b) + fmod(a, b) +\n"
+    "              cbrt(a) + erf(a) + nextafter(a, b) + fmin(a, 0.5f) +\n"
+    "              remquo(a, b, (global int4 *)gi) + vload4(2, cf);\n"
+    "  d2[i + 1] = modf(d2[i], (global double2 *)d2) + sincos(d2[i], &d2[i + 2]) + fmin(d2[i], 2.0) + exp(d2[i]);\n"
+    "  float pf;\n"
+    "  f4[i + 3].xy = sincos(a.xy, &fr2) + fr2 + frexp(a.xy, (local int2 *)li) + (float2)(modf(x, &pf) + pf);\n"
+    "  dm = 0.0; x = modf(x, (global float *)f4);\n"
+    "  vstore8(convert_float8(e8 = vload8(0, (local int *)li)), 1, lf);\n"
+    "  vstore2(convert_int2_rtz(a.xy), 3, (local int *)li);\n"
+    "  gi[i + 2] = atomic_and(gi, s) + atomic_dec((local int *)li) + atomic_cmpxchg((local int *)li, s, 3) +\n"
+    "              atom_or(li + 3, s) + convert_int_rtp(dm) + e8.s0;\n"
+    "  gul[i + 1] = atom_xor(gul, gul[2]) + atom_max(gul + 1, gul[3]);\n"
+    "  s8[i + 1] = convert_short8_rtn(convert_float8(e8)) + vload8(0, (constant short *)cf);\n"
     "  lf[i] = x;\n"
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  gi[i + 1] = (int)get_local_size(0) + (int)get_num_groups(0) + (int)get_work_dim() + (int)get_group_id(n) +\n"
