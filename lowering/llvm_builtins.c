@@ -703,13 +703,15 @@ LLVMValueRef hg_llvm_inline_builtin(hg_llvm_emit *e, const hg_ir_inst *in) {
   case HG_IR_BF_INTEGER:
   case HG_IR_BF_COMMON:
   case HG_IR_BF_GEOMETRIC:
-  case HG_IR_BF_RELATIONAL: break;
+  case HG_IR_BF_RELATIONAL:
+  case HG_IR_BF_ATOMIC: break;
   default: return NULL;
   }
   bctx x;
   if (!read_call(e, in, &x))
     return NULL;
-  LLVMValueRef r = relational(&x);
+  LLVMValueRef r = legacy_atomic(&x);
+  if (!r) r = relational(&x);
   if (!r) r = integer_fn(&x);
   if (!r && !e->failed) r = float_fn(&x);
   return e->failed ? NULL : r;
