@@ -698,13 +698,27 @@ static bool read_call(hg_llvm_emit *e, const hg_ir_inst *in, bctx *x) {
   return !e->failed;
 }
 
+/* The math functions whose inline form is one LLVM intrinsic, exact. */
+static bool math_is_intrinsic(const char *n) {
+  static const char *const names[] = {"fabs", "sqrt", "fmin", "fmax", "copysign", "fma"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(n, names[i]))
+      return true;
+  return false;
+}
+
 LLVMValueRef hg_llvm_inline_builtin(hg_llvm_emit *e, const hg_ir_inst *in) {
-  switch (hg_ir_builtin_family_of(e->m->strings[in->imm[0]])) {
+  const char *name = e->m->strings[in->imm[0]];
+  switch (hg_ir_builtin_family_of(name)) {
   case HG_IR_BF_INTEGER:
   case HG_IR_BF_COMMON:
   case HG_IR_BF_GEOMETRIC:
   case HG_IR_BF_RELATIONAL:
   case HG_IR_BF_ATOMIC: break;
+  case HG_IR_BF_MATH:
+    if (math_is_intrinsic(name))
+      break;
+    return NULL;
   default: return NULL;
   }
   bctx x;

@@ -38,8 +38,9 @@ typedef struct hg_llvm_builtin_hooks {
 /* Lowers one call_builtin of e->f; NULL (with e->failed) when no lowering takes it. */
 LLVMValueRef hg_llvm_builtin(hg_llvm_emit *e, const hg_ir_inst *in, const hg_llvm_builtin_hooks *h);
 /* The integer, common, geometric and relational builtins (min, rotate, clz, mul_hi, clamp, mix,
- * dot, cross, length, isnan, select, ...) and the OpenCL 1.2 atomics inline; NULL for any other
- * (math functions, vector data, conversions), and with e->failed for a call outside its
+ * dot, cross, length, isnan, select, ...), the OpenCL 1.2 atomics and the math functions that
+ * are one LLVM intrinsic (fabs, sqrt, fmin, fmax, copysign, fma) inline; NULL for any other
+ * (other math functions, vector data, conversions), and with e->failed for a call outside its
  * signature. */
 LLVMValueRef hg_llvm_inline_builtin(hg_llvm_emit *e, const hg_ir_inst *in);
 /* A constant repeated over `lanes` lanes (itself when lanes <= 1). */
