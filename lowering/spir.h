@@ -16,7 +16,8 @@
  * their slice forms (lowering/slice_form.h) too (*size bytes), or NULL with the reason in err:
  * printf, program-scope variables written by kernels, half values, images, generic pointers
  * given to builtins, and the builtins the OpenCL C lowering corrects for vendors
- * (hg_lower_opencl_c_corrects) are the OpenCL C back end's. */
+ * (hg_lower_opencl_c_corrects) that this back end does not write inline
+ * (hg_llvm_inline_builtin) are the OpenCL C back end's. */
 uint8_t *hg_lower_spir(const hg_ir_module *m, bool slice_forms, size_t *size, char *err, size_t err_size);
 
 #endif

@@ -285,10 +285,11 @@ LLVMValueRef hg_spir_builtin(hg_spir *s, const hg_ir_inst *in) {
   case HG_IR_BF_REINTERPRET:
   case HG_IR_BF_INTERNAL: return hg_llvm_fail(e, "builtin '%s' is not expected in call.builtin", name);
   default: {
-    /* the integer, common, geometric, relational and atomic builtins inline, as the PTX and
-     * RISC-V back ends lower them, not the vendor library's functions: PoCL 5 inlines nothing
-     * of its library into SPIR (`rotate` in bench hashint's slice form: 1.57x its own build,
-     * 1.08-1.10x inline); any other builtin, and what these do not take, goes on below */
+    /* the builtins hg_llvm_inline_builtin takes (integer, common, geometric, relational,
+     * atomic, the math functions that are one intrinsic) inline, as the PTX and RISC-V back
+     * ends lower them, not the vendor library's functions: PoCL 5 inlines nothing of its
+     * library into SPIR (`rotate` in bench hashint's slice form: 1.57x its own build,
+     * 1.08-1.10x inline); any other builtin goes on below */
     LLVMValueRef r = hg_llvm_inline_builtin(e, in);
     if (r || e->failed)
       return r;
