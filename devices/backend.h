@@ -292,13 +292,15 @@ typedef struct hg_backend_ops {
    * clock (common/host_clock.h) by the backend, both 0 when it cannot measure them. */
   cl_int (*token_wait)(hg_backend *be, hg_token *token, uint64_t *device_start, uint64_t *device_end);
   /* Optional: true when the token's operation has finished (token_wait then returns at once);
-   * never blocks. Lets the platform follow completions without a thread blocked inside the
-   * vendor's wait, which slows the submissions of other threads (docs/performance.md). */
+   * never blocks, and false also when it cannot tell now (another thread is submitting): the
+   * caller asks again later. Lets the platform follow completions without a thread blocked
+   * inside the vendor's wait, which slows the submissions of other threads (docs/performance.md). */
   bool (*token_done)(hg_backend *be, hg_token *token);
   /* Optional: the asynchronous forms may hold work back from the device to batch the vendor's
    * flushes (until a token of it is waited for or polled, or a few more follow); this pushes
-   * everything submitted so far. */
-  void (*stream_flush)(hg_backend *be);
+   * everything submitted so far. Without `wait` it gives up (false) rather than wait for a
+   * submission in progress on another thread, which then pushes its work itself. */
+  bool (*stream_flush)(hg_backend *be, bool wait);
   void (*token_release)(hg_backend *be, hg_token *token);
 } hg_backend_ops;
 

@@ -43,6 +43,7 @@ struct _cl_command_queue {
   uint64_t stream_seq;   /* the last stream position given out */
   uint64_t done_seq;     /* stream entries up to this position are complete */
   uint64_t pushed_seq;   /* the worker pushed the stream to the device up to here (stream_flush) */
+  uint64_t pushed_ns;    /* when, hg_now_ns() */
   cl_ulong last_end;     /* END of the latest command, stream or synchronous (profiling) */
   bool submitting;       /* a thread is handing the submit list to the stream */
   bool submit_on_worker; /* the submit list's head blocks: the worker goes on submitting */

@@ -651,6 +651,12 @@ static cl_ulong worker_defer_until(cl_command_queue q, const hg_command *head) {
  * q->lock. */
 static bool submissions_go_on(cl_command_queue q) { return hg_now_ns() < q->last_append_ns + STREAM_QUIET_NS; }
 
+/* While submissions go on the submitting threads push their work themselves (a vendor backend
+ * flushes every few operations): the worker's pushes in between, each a vendor flush between
+ * two of the application's launches, cost NVIDIA's submissions more than they bring. It pushes
+ * at most every STREAM_MAX_LAG_NS then, for work a backend holds back regardless. Under q->lock. */
+static bool push_overdue(cl_command_queue q) { return hg_now_ns() >= q->pushed_ns + STREAM_MAX_LAG_NS; }
+
 /* Whether the entry's device work has ended, asked without blocking (false when its backend
  * cannot tell). Under q->lock (released meanwhile, the entry held as by entry_wait_held). */
 static bool entry_done(cl_command_queue q, hg_command *c) {
@@ -664,16 +670,23 @@ static bool entry_done(cl_command_queue q, hg_command *c) {
   return !entry_unhold(q, c) && ended;
 }
 
-/* Pushes the stream's entries so far to the device (the backend may hold some back). Under
- * q->lock (released meanwhile). */
-static void stream_flush_to_device(cl_command_queue q) {
-  q->pushed_seq = q->stream_seq;
+/* Pushes the stream's entries so far to the device (the backend may hold some back). Without
+ * `wait`, false when the backend was busy with a submission (which pushes its own work): ask
+ * again later. Under q->lock (released meanwhile). */
+static bool stream_flush_to_device(cl_command_queue q, bool wait) {
+  uint64_t seq = q->stream_seq;
   hg_backend *be = q->stream_tail ? q->stream_tail->backend : NULL;
-  if (!be || !be->ops->stream_flush)
-    return;
-  pthread_mutex_unlock(&q->lock);
-  be->ops->stream_flush(be);
-  pthread_mutex_lock(&q->lock);
+  bool pushed = true;
+  if (be && be->ops->stream_flush) {
+    pthread_mutex_unlock(&q->lock);
+    pushed = be->ops->stream_flush(be, wait);
+    pthread_mutex_lock(&q->lock);
+  }
+  if (pushed && q->pushed_seq < seq) {
+    q->pushed_seq = seq;
+    q->pushed_ns = hg_now_ns();
+  }
+  return pushed;
 }
 
 /* Waits on q->cond until `until` (hg_now_ns() time) or a wake-up. Under q->lock. */
@@ -720,12 +733,15 @@ static void *worker_main(void *arg) {
         cl_ulong until = worker_defer_until(q, head);
         if (until)
           worker_sleep_until(q, until);
-        else if (q->pushed_seq != q->stream_seq)
-          stream_flush_to_device(q);
-        else if (submissions_go_on(q) && !entry_done(q, head))
-          worker_sleep_until(q, hg_now_ns() + STREAM_POLL_NS);
-        else
+        else if (q->pushed_seq != q->stream_seq && (!submissions_go_on(q) || push_overdue(q))) {
+          if (!stream_flush_to_device(q, false))
+            worker_sleep_until(q, hg_now_ns() + STREAM_POLL_NS);
+        } else if (submissions_go_on(q)) {
+          if (!entry_done(q, head))
+            worker_sleep_until(q, hg_now_ns() + STREAM_POLL_NS);
+        } else {
           entry_wait_held(q, head);
+        }
         continue; /* things may have changed meanwhile: look again */
       }
       q->completing = true;
@@ -923,7 +939,7 @@ cl_int hg_queue_finish(cl_command_queue q) {
 
 void hg_queue_flush(cl_command_queue q) {
   pthread_mutex_lock(&q->lock);
-  stream_flush_to_device(q); /* what is held back is in the stream: nothing there, nothing to push */
+  stream_flush_to_device(q, true); /* what is held back is in the stream: nothing there, nothing to push */
   pthread_mutex_unlock(&q->lock);
 }
 

@@ -172,7 +172,7 @@ cl_int hg_vendor_batch_wait(hg_vendor_backend *vb, hg_vendor_batch *b);
 bool hg_vendor_batch_done(hg_vendor_backend *vb, hg_vendor_batch *b);
 void hg_vendor_batch_release(hg_vendor_batch *b);
 /* The backend's stream_flush: pushes the batched operations not flushed yet to the device. */
-void hg_vendor_stream_flush(hg_backend *be);
+bool hg_vendor_stream_flush(hg_backend *be, bool wait);
 /* At the backend's end: the open batch's reference. */
 void hg_vendor_stream_free(hg_vendor_backend *vb);
 

@@ -7,14 +7,21 @@
  * while it is held. */
 #include <stdlib.h>
 
+#include "common/host_clock.h"
 #include "devices/vendor/vendor_internal.h"
 
-/* Batched operations are flushed to the device after every this many, and whenever their
- * completion is asked for (a marker), another queue must wait for them, or the platform asks
+/* Operations are flushed to the device after every this many, and whenever their completion
+ * is asked for (a marker), another queue must wait for them, or the platform asks
  * (hg_vendor_stream_flush): NVIDIA takes 4 us more per launch with a clFlush after each launch
  * without an event (bench-vendor-submit, docs/performance.md), and its queue runs what it holds
  * back anyway; those conditions keep every vendor's device fed. */
 #define HG_VENDOR_FLUSH_EVERY 16u
+/* A batch closes (its marker enqueued) after this many operations, on the submitting thread,
+ * so that a thread following completions finds closed batches to poll while submissions go
+ * on: closing one itself would enqueue and flush on the vendor's queue between two of the
+ * application's launches. It closes an open batch only once the batch is this old. */
+#define HG_VENDOR_BATCH_MAX 64u
+#define HG_VENDOR_BATCH_AGE_NS 1000000ull
 
 /* Flushes queue; the count of unflushed batched operations restarts when they went there.
  * Under stream_lock. */
@@ -30,7 +37,21 @@ struct hg_vendor_batch {
   atomic_uint refs;
   cl_command_queue queue; /* where its operations went */
   cl_event marker;        /* NULL while open (under stream_lock); then fixed */
+  unsigned ops;           /* operations in it (under stream_lock) */
+  uint64_t opened_ns;     /* hg_host_clock_ns() at its first operation */
 };
+
+/* Counts an operation enqueued on queue, flushing after HG_VENDOR_FLUSH_EVERY of them (and
+ * those of the other queue before it starts on this one). Under stream_lock. */
+static void count_unflushed(hg_vendor_backend *vb, cl_command_queue queue) {
+  if (vb->unflushed_queue != queue) {
+    if (vb->unflushed)
+      flush_queue(vb, vb->unflushed_queue);
+    vb->unflushed_queue = queue;
+  }
+  if (++vb->unflushed >= HG_VENDOR_FLUSH_EVERY)
+    flush_queue(vb, queue);
+}
 
 static void set_last_event(hg_vendor_backend *vb, cl_command_queue queue, cl_event last) {
   VCL(last)->clRetainEvent(last);
@@ -66,8 +87,10 @@ void hg_vendor_stream_take(hg_vendor_backend *vb, bool timed, hg_vendor_slot *s)
 }
 
 void hg_vendor_stream_give(hg_vendor_backend *vb, const hg_vendor_slot *s, cl_event last) {
-  if (last)
+  if (last) {
     set_last_event(vb, s->queue, last);
+    count_unflushed(vb, s->queue);
+  }
   pthread_mutex_unlock(&vb->stream_lock);
 }
 
@@ -98,21 +121,21 @@ hg_token *hg_vendor_stream_give_batched(hg_vendor_backend *vb, const hg_vendor_s
   if (!b && (b = calloc(1, sizeof *b)) != NULL) {
     atomic_init(&b->refs, 1);
     b->queue = s->queue;
+    b->opened_ns = hg_host_clock_ns();
     vb->open_batch = b;
   }
   vb->last_queue = s->queue;
   vb->last_unevented = true;
-  if (vb->unflushed_queue != s->queue) {
-    if (vb->unflushed)
-      flush_queue(vb, vb->unflushed_queue);
-    vb->unflushed_queue = s->queue;
-  }
-  if (++vb->unflushed >= HG_VENDOR_FLUSH_EVERY)
-    flush_queue(vb, s->queue);
-  if (b)
+  if (b) {
     atomic_fetch_add(&b->refs, 1);
-  else /* no memory for a batch: an event now instead */
+    if (++b->ops >= HG_VENDOR_BATCH_MAX)
+      close_batch(vb, b); /* flushes too */
+    else
+      count_unflushed(vb, s->queue);
+  } else { /* no memory for a batch: an event now instead */
+    count_unflushed(vb, s->queue);
     last_event_now(vb);
+  }
   hg_token *token = b ? (hg_token *)((uintptr_t)b | 2u) : NULL;
   cl_event ev = b ? NULL : vb->last_event;
   if (ev)
@@ -121,25 +144,45 @@ hg_token *hg_vendor_stream_give_batched(hg_vendor_backend *vb, const hg_vendor_s
   return token ? token : (hg_token *)ev;
 }
 
-/* The batch's marker, retained, closing the batch when it is open (NULL: all of it is done). */
-static cl_event batch_marker(hg_vendor_backend *vb, hg_vendor_batch *b) {
-  pthread_mutex_lock(&vb->stream_lock);
-  if (!b->marker && vb->open_batch == b)
+/* Takes stream_lock; without `wait` only when it is free. A thread polling for completions
+ * must not queue behind a submission: the submitter would pay a wake-up on unlocking (16% of an
+ * enqueue on PoCL here, perf of `bench-enqueue hetGPU stream`). */
+static bool stream_lock(hg_vendor_backend *vb, bool wait) {
+  if (wait)
+    return pthread_mutex_lock(&vb->stream_lock) == 0;
+  return pthread_mutex_trylock(&vb->stream_lock) == 0;
+}
+
+/* The batch's marker, retained, closing the batch when it is open (NULL: all of it is done).
+ * Without `wait`, false instead when the stream is busy or the open batch is young. */
+static bool batch_marker(hg_vendor_backend *vb, hg_vendor_batch *b, bool wait, cl_event *out) {
+  if (!stream_lock(vb, wait))
+    return false;
+  if (!b->marker && vb->open_batch == b) {
+    if (!wait && hg_host_clock_ns() - b->opened_ns < HG_VENDOR_BATCH_AGE_NS) {
+      pthread_mutex_unlock(&vb->stream_lock);
+      return false;
+    }
     close_batch(vb, b);
+  }
   cl_event marker = b->marker;
   if (marker)
     VCL(marker)->clRetainEvent(marker);
   pthread_mutex_unlock(&vb->stream_lock);
-  return marker;
+  *out = marker;
+  return true;
 }
 
 cl_int hg_vendor_batch_wait(hg_vendor_backend *vb, hg_vendor_batch *b) {
-  cl_event marker = batch_marker(vb, b);
+  cl_event marker = NULL;
+  batch_marker(vb, b, true, &marker);
   return marker ? hg_vendor_wait(marker) : CL_SUCCESS;
 }
 
 bool hg_vendor_batch_done(hg_vendor_backend *vb, hg_vendor_batch *b) {
-  cl_event marker = batch_marker(vb, b);
+  cl_event marker;
+  if (!batch_marker(vb, b, false, &marker))
+    return false;
   if (!marker)
     return true;
   bool done = hg_vendor_event_done(marker);
@@ -155,12 +198,14 @@ void hg_vendor_batch_release(hg_vendor_batch *b) {
   free(b);
 }
 
-void hg_vendor_stream_flush(hg_backend *be) {
+bool hg_vendor_stream_flush(hg_backend *be, bool wait) {
   hg_vendor_backend *vb = hg_vendor_of(be);
-  pthread_mutex_lock(&vb->stream_lock);
+  if (!stream_lock(vb, wait))
+    return false;
   if (vb->unflushed)
     flush_queue(vb, vb->unflushed_queue);
   pthread_mutex_unlock(&vb->stream_lock);
+  return true;
 }
 
 void hg_vendor_stream_free(hg_vendor_backend *vb) {
