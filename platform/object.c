@@ -33,12 +33,19 @@ static size_t hash_ptr(uintptr_t p) {
 
 static registry_shard *shard_of(uintptr_t p) { return &shards[(hash_ptr(p) >> 40) % HG_REGISTRY_SHARDS]; }
 
-static void shard_grow(registry_shard *s) {
-  size_t cap = s->capacity ? s->capacity * 2 : 64;
+/* Rehashes the live addresses, dropping the tombstones, into a table at most half full: it
+ * grows only with the live handles, not with every handle an application ever made (a queue
+ * makes an event per command). */
+static void shard_rehash(registry_shard *s) {
+  size_t live = 0;
+  for (size_t i = 0; i < s->capacity; i++)
+    live += s->slots[i] > 1;
+  size_t cap = 64;
+  while ((live + 1) * 2 > cap)
+    cap *= 2;
   uintptr_t *slots = calloc(cap, sizeof *slots);
   if (!slots)
     abort(); /* registry bookkeeping cannot fail soft: a handle we cannot track is unusable */
-  size_t used = 0;
   for (size_t i = 0; i < s->capacity; i++) {
     uintptr_t v = s->slots[i];
     if (v > 1) {
@@ -46,13 +53,12 @@ static void shard_grow(registry_shard *s) {
       while (slots[j])
         j = (j + 1) & (cap - 1);
       slots[j] = v;
-      used++;
     }
   }
   free(s->slots);
   s->slots = slots;
   s->capacity = cap;
-  s->used = used;
+  s->used = live;
 }
 
 static void registry_add(uintptr_t p) {
@@ -60,7 +66,7 @@ static void registry_add(uintptr_t p) {
   registry_shard *s = shard_of(p);
   pthread_mutex_lock(&s->lock);
   if ((s->used + 1) * 4 > s->capacity * 3)
-    shard_grow(s);
+    shard_rehash(s);
   size_t j = hash_ptr(p) & (s->capacity - 1);
   while (s->slots[j] > 1)
     j = (j + 1) & (s->capacity - 1);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/heap_release.h"
 #include "common/profile_limits.h"
 #include "devices/cache.h"
 #include "lowering/frontend.h"
@@ -190,6 +191,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
   pthread_mutex_lock(&p->lock);
   p->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
   pthread_mutex_unlock(&p->lock);
+  hg_heap_release_freed();
   HG_LOG(HG_LOG_COMPILE, "clBuildProgram(%s): %d", p->build_options, err);
   if (pfn_notify)
     pfn_notify(program, user_data);
@@ -421,6 +423,7 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
   if (err == CL_SUCCESS && !create_library)
     err = build_on_active_backend(p) == CL_SUCCESS ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
   p->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  hg_heap_release_freed();
   if (pfn_notify)
     pfn_notify(p, user_data);
   HG_SET_ERR(errcode_ret, err);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/heap_release.h"
 #include "devices/vendor/vendor_internal.h"
 #include "common/log.h"
 
@@ -99,6 +100,7 @@ static void build(hg_vendor_forms *f) {
   if (err != CL_SUCCESS)
     HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build (%d): their kernels' launches run plain",
            f->vb->base.name, err);
+  hg_heap_release_freed();
   pthread_mutex_lock(&lock);
   f->program = prog;
   f->state = prog ? FORMS_READY : FORMS_FAILED;
