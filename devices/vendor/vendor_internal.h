@@ -43,7 +43,8 @@ typedef struct hg_vendor_backend {
   bool last_unevented;          /* the latest operation on last_queue has no event of its own */
   struct hg_vendor_batch *open_batch; /* the operations a later marker completes (vendor_stream.c) */
   cl_command_queue unflushed_queue;   /* where batched operations not flushed yet went */
-  unsigned unflushed;                 /* how many (vendor_stream.c flushes each HG_VENDOR_FLUSH_EVERY) */
+  unsigned unflushed;                 /* how many (flushed each 1 << flush_ramp) */
+  unsigned flush_ramp;                /* 0 after a wait, up to HG_VENDOR_FLUSH_RAMP (vendor_stream.c) */
   _Atomic int64_t clock_offset; /* host ns - device profiling ns (vendor_clock.c) */
   bool clock_known;       /* false: the vendor's profiled times are not used */
   /* launches whose printf output is not written yet, in queue order (vendor_printf.c) */

@@ -10,12 +10,15 @@
 #include "common/host_clock.h"
 #include "devices/vendor/vendor_internal.h"
 
-/* Operations are flushed to the device after every this many, and whenever their completion
- * is asked for (a marker), another queue must wait for them, or the platform asks
- * (hg_vendor_stream_flush): NVIDIA takes 4 us more per launch with a clFlush after each launch
- * without an event (bench-vendor-submit, docs/performance.md), and its queue runs what it holds
- * back anyway; those conditions keep every vendor's device fed. */
-#define HG_VENDOR_FLUSH_EVERY 16u
+/* Operations are flushed to the device after every 16 (1 << HG_VENDOR_FLUSH_RAMP), and
+ * whenever their completion is asked for (a marker), another queue must wait for them, or the
+ * platform asks (hg_vendor_stream_flush): NVIDIA takes 4 us more per launch with a clFlush after
+ * each launch without an event (bench-vendor-submit, docs/performance.md), and its queue runs
+ * what it holds back anyway; those conditions keep every vendor's device fed. After a thread
+ * waited for the stream (the device may have run dry) the count ramps up, 1, 2, 4, 8, then 16:
+ * a burst's first operations reach the device at once (bench-kernels' 20 back-to-back 6 us
+ * stencils on the H200: 1.13 -> 1.09 of NVIDIA's wall). */
+#define HG_VENDOR_FLUSH_RAMP 4u
 /* A batch closes (its marker enqueued) after this many operations, on the submitting thread,
  * so that a thread following completions finds closed batches to poll while submissions go
  * on: closing one itself would enqueue and flush on the vendor's queue between two of the
@@ -41,16 +44,20 @@ struct hg_vendor_batch {
   uint64_t opened_ns;     /* hg_host_clock_ns() at its first operation */
 };
 
-/* Counts an operation enqueued on queue, flushing after HG_VENDOR_FLUSH_EVERY of them (and
- * those of the other queue before it starts on this one). Under stream_lock. */
+/* Counts an operation enqueued on queue, flushing after 1 << flush_ramp of them (the ramp goes
+ * up to HG_VENDOR_FLUSH_RAMP) (and those of the other queue before it starts on this one). Under
+ * stream_lock. */
 static void count_unflushed(hg_vendor_backend *vb, cl_command_queue queue) {
   if (vb->unflushed_queue != queue) {
     if (vb->unflushed)
       flush_queue(vb, vb->unflushed_queue);
     vb->unflushed_queue = queue;
   }
-  if (++vb->unflushed >= HG_VENDOR_FLUSH_EVERY)
+  if (++vb->unflushed >= 1u << vb->flush_ramp) {
     flush_queue(vb, queue);
+    if (vb->flush_ramp < HG_VENDOR_FLUSH_RAMP)
+      vb->flush_ramp++;
+  }
 }
 
 static void set_last_event(hg_vendor_backend *vb, cl_command_queue queue, cl_event last) {
@@ -158,6 +165,8 @@ static bool stream_lock(hg_vendor_backend *vb, bool wait) {
 static bool batch_marker(hg_vendor_backend *vb, hg_vendor_batch *b, bool wait, cl_event *out) {
   if (!stream_lock(vb, wait))
     return false;
+  if (wait)
+    vb->flush_ramp = 0;
   if (!b->marker && vb->open_batch == b) {
     if (!wait && hg_host_clock_ns() - b->opened_ns < HG_VENDOR_BATCH_AGE_NS) {
       pthread_mutex_unlock(&vb->stream_lock);
@@ -202,6 +211,8 @@ bool hg_vendor_stream_flush(hg_backend *be, bool wait) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   if (!stream_lock(vb, wait))
     return false;
+  if (wait)
+    vb->flush_ramp = 0;
   if (vb->unflushed)
     flush_queue(vb, vb->unflushed_queue);
   pthread_mutex_unlock(&vb->stream_lock);
