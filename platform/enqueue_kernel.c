@@ -60,7 +60,7 @@ static void kernel_command_cleanup(hg_command *c) {
       hg_mem_release(kc->args[i].mem);
   free(kc->args); /* the values live in the same block */
   hg_ir_ndrange_state_free(kc->resume);
-  clReleaseKernel(kc->kernel);
+  hg_kernel_release(kc->kernel);
 }
 
 /* A kernel is short below SHORT_LAUNCH_NS; its next launches run plain, as many as take about
@@ -452,7 +452,7 @@ cl_int hg_enqueue_kernel_from_state(cl_command_queue queue, cl_kernel kernel, co
     hg_ir_ndrange_state_free(state);
     return err;
   }
-  clRetainKernel(kernel);
+  hg_kernel_retain(kernel);
   kc->kernel = kernel;
   kc->resume = state;
   kc->stopped_once = true;
@@ -488,7 +488,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
     hg_command_discard(cmd); /* snapshot_args left nothing held */
     return err;
   }
-  clRetainKernel(kernel);
+  hg_kernel_retain(kernel);
   kc->kernel = kernel;
   cmd->run = kernel_command_run;
   /* plain launches are submitted without waiting; a stoppable one runs synchronously where it

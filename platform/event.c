@@ -42,7 +42,7 @@ cl_event hg_event_create(cl_context ctx, cl_command_queue queue, cl_command_type
   ev->type = type;
   ev->status = queue ? CL_QUEUED : CL_SUBMITTED;
   ev->times[HG_T_QUEUED] = hg_now_ns();
-  hg_object_init(&ev->obj, HG_OBJ_EVENT);
+  hg_object_init_unlisted(&ev->obj, HG_OBJ_EVENT); /* listed when handed out */
   return ev;
 }
 
@@ -271,6 +271,8 @@ CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int *
     return NULL;
   }
   cl_event ev = hg_event_create(context, NULL, CL_COMMAND_USER);
+  if (ev)
+    hg_object_list(&ev->obj);
   HG_SET_ERR(errcode_ret, ev ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
   return ev;
 }

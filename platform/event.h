@@ -48,7 +48,8 @@ struct _cl_event {
 /* CLOCK_MONOTONIC in nanoseconds: the profiling and host timer clock. */
 cl_ulong hg_now_ns(void);
 
-/* A new event with one application reference, status CL_QUEUED (user events: CL_SUBMITTED). */
+/* A new event with one application reference, status CL_QUEUED (user events: CL_SUBMITTED);
+ * not in the handle registry until it is handed out (hg_object_list). */
 cl_event hg_event_create(cl_context ctx, cl_command_queue queue, cl_command_type type);
 void hg_event_hold(cl_event ev);
 void hg_event_unhold(cl_event ev); /* never call with a lock held: may free the event */

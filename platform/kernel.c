@@ -165,10 +165,14 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
-  HG_CHECK_KERNEL(kernel, CL_INVALID_KERNEL);
+void hg_kernel_release(cl_kernel kernel) {
   if (hg_object_release(&kernel->obj))
     kernel_free(kernel);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  HG_CHECK_KERNEL(kernel, CL_INVALID_KERNEL);
+  hg_kernel_release(kernel);
   return CL_SUCCESS;
 }
 

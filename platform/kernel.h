@@ -35,6 +35,10 @@ struct _cl_kernel {
   atomic_size_t work_group_size;
 };
 
+/* The references a command keeps on its kernel: clRetainKernel's and clReleaseKernel's work
+ * without the handle check (a launch validated its kernel once). */
+static inline void hg_kernel_retain(cl_kernel kernel) { hg_object_retain(&kernel->obj); }
+void hg_kernel_release(cl_kernel kernel);
 /* The IR function of a kernel. */
 const hg_ir_function *hg_kernel_function(cl_kernel kernel);
 /* Bytes of a kernel's arguments as CL_DEVICE_MAX_PARAMETER_SIZE counts them: the sizes

@@ -99,15 +99,28 @@ static void registry_remove(uintptr_t p) {
   pthread_mutex_unlock(&s->lock);
 }
 
-void hg_object_init(hg_object *obj, hg_object_type type) {
+void hg_object_init_unlisted(hg_object *obj, hg_object_type type) {
   obj->dispatch = &hg_dispatch;
   obj->magic = HG_MAGIC(type);
   atomic_init(&obj->refcount, 1);
+  obj->listed = false;
+}
+
+void hg_object_list(hg_object *obj) {
+  if (obj->listed)
+    return;
+  obj->listed = true;
   registry_add((uintptr_t)obj);
 }
 
+void hg_object_init(hg_object *obj, hg_object_type type) {
+  hg_object_init_unlisted(obj, type);
+  hg_object_list(obj);
+}
+
 void hg_object_retire(hg_object *obj) {
-  registry_remove((uintptr_t)obj);
+  if (obj->listed)
+    registry_remove((uintptr_t)obj);
   obj->magic = 0;
 }
 
@@ -117,6 +130,10 @@ static size_t quarantine_next;
 
 void hg_object_free(hg_object *obj) {
   obj->magic = 0;
+  if (!obj->listed) {
+    free(obj);
+    return;
+  }
   pthread_mutex_lock(&quarantine_lock);
   void *oldest = quarantine[quarantine_next];
   quarantine[quarantine_next] = obj;

@@ -34,18 +34,23 @@ typedef struct hg_object {
   const cl_icd_dispatch *dispatch; /* must stay first: the ICD loader reads it */
   uint32_t magic;
   atomic_uint refcount;
+  bool listed; /* entered in the registry: an application may hold it */
 } hg_object;
 
 extern const cl_icd_dispatch hg_dispatch;
 
 /* Initialises the header and enters the object in the live-handle registry (refcount 1). */
 void hg_object_init(hg_object *obj, hg_object_type type);
+/* The same, without the registry: for objects that may never reach an application (an event per
+ * command, most of which nobody asks for); hg_object_list enters one when it is handed out. */
+void hg_object_init_unlisted(hg_object *obj, hg_object_type type);
+void hg_object_list(hg_object *obj);
 /* Removes the object from the registry and clears its magic; the caller frees the memory. */
 void hg_object_retire(hg_object *obj);
 /* Frees a retired object's memory late: the last HG_QUARANTINE_SIZE retired objects stay
  * allocated with their dispatch pointer intact, because the ICD loader reads a handle's dispatch
  * pointer before our entry point can reject it, so a released handle must still be readable for
- * a while to get its CL_INVALID_* code instead of a crash. */
+ * a while to get its CL_INVALID_* code instead of a crash. One never listed is freed at once. */
 #define HG_QUARANTINE_SIZE 4096
 void hg_object_free(hg_object *obj);
 /* True when ptr is a live hetGPU object of the given type. */

@@ -893,9 +893,10 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
   }
 
   hg_event_hold(ev); /* ours, for the blocking wait and the event handed out */
-  if (event)
+  if (event) {
+    hg_object_list(&ev->obj);
     *event = ev; /* the application's reference from hg_event_create */
-  else
+  } else
     hg_event_release_app(ev);
   hg_event_set_status(ev, CL_SUBMITTED);
 
