@@ -41,7 +41,8 @@ cl_event hg_event_create(cl_context ctx, cl_command_queue queue, cl_command_type
   }
   ev->type = type;
   ev->status = queue ? CL_QUEUED : CL_SUBMITTED;
-  ev->times[HG_T_QUEUED] = hg_now_ns();
+  if (ev->profiling)
+    ev->times[HG_T_QUEUED] = hg_now_ns();
   hg_object_init_unlisted(&ev->obj, HG_OBJ_EVENT); /* listed when handed out */
   return ev;
 }
@@ -76,6 +77,8 @@ void hg_event_release_app(cl_event ev) {
 }
 
 void hg_event_mark_end(cl_event ev) {
+  if (!ev->profiling)
+    return;
   pthread_mutex_lock(&ev->lock);
   ev->times[HG_T_END] = hg_now_ns();
   pthread_mutex_unlock(&ev->lock);
@@ -101,16 +104,18 @@ void hg_event_set_status(cl_event ev, cl_int status) {
     pthread_mutex_unlock(&ev->lock);
     return;
   }
-  cl_ulong now = hg_now_ns();
   ev->status = status;
-  if (status == CL_SUBMITTED)
-    ev->times[HG_T_SUBMIT] = now;
-  else if (status == CL_RUNNING)
-    ev->times[HG_T_START] = now;
-  else {
-    if (!ev->times[HG_T_END])
-      ev->times[HG_T_END] = now;
-    ev->times[HG_T_COMPLETE] = now;
+  if (ev->profiling) { /* the times are read only then (clGetEventProfilingInfo) */
+    cl_ulong now = hg_now_ns();
+    if (status == CL_SUBMITTED)
+      ev->times[HG_T_SUBMIT] = now;
+    else if (status == CL_RUNNING)
+      ev->times[HG_T_START] = now;
+    else {
+      if (!ev->times[HG_T_END])
+        ev->times[HG_T_END] = now;
+      ev->times[HG_T_COMPLETE] = now;
+    }
   }
   /* Take the due callbacks out, keeping registration order. */
   for (hg_event_callback **p = &ev->callbacks; *p;) {
@@ -132,18 +137,20 @@ void hg_event_set_status(cl_event ev, cl_int status) {
 
   HG_LOG(HG_LOG_SCHED, "event %p (type 0x%x) -> %d", (void *)ev, (unsigned)ev->type, (int)status);
 
-  hg_callbacks_enter(ev); /* a wait for ev from here would wait for this call to return */
-  /* Dependent commands first: a slow callback must not hold back the work that follows. */
-  for (hg_dep_link *l = waiters, *next; l; l = next) {
-    next = l->next; /* l belongs to the command, which may be freed once resolved */
-    hg_engine_dep_done(l->cmd, l->explicit_dep && status < 0);
+  if (waiters || due) {
+    hg_callbacks_enter(ev); /* a wait for ev from here would wait for this call to return */
+    /* Dependent commands first: a slow callback must not hold back the work that follows. */
+    for (hg_dep_link *l = waiters, *next; l; l = next) {
+      next = l->next; /* l belongs to the command, which may be freed once resolved */
+      hg_engine_dep_done(l->cmd, l->explicit_dep && status < 0);
+    }
+    for (hg_event_callback *cb = due, *next; cb; cb = next) {
+      next = cb->next;
+      cb->fn(ev, status < 0 ? status : cb->type, cb->user_data);
+      free(cb);
+    }
+    hg_callbacks_leave();
   }
-  for (hg_event_callback *cb = due, *next; cb; cb = next) {
-    next = cb->next;
-    cb->fn(ev, status < 0 ? status : cb->type, cb->user_data);
-    free(cb);
-  }
-  hg_callbacks_leave();
   if (status_terminal(status)) {
     pthread_mutex_lock(&ev->lock);
     ev->finished = true;
