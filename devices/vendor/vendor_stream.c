@@ -15,14 +15,14 @@
  * platform asks (hg_vendor_stream_flush): NVIDIA takes 4 us more per launch with a clFlush after
  * each launch without an event (bench-vendor-submit, docs/performance.md), and its queue runs
  * what it holds back anyway; those conditions keep every vendor's device fed. After a thread
- * waited for the stream (the device may have run dry) the count ramps up, 1, 2, 4, 8, then 16:
+ * waited for the stream or flushed it (the device may run dry) the count ramps up, 1, 2, 4, 8, 16:
  * a burst's first operations reach the device at once (bench-kernels' 20 back-to-back 6 us
  * stencils on the H200: 1.13 -> 1.09 of NVIDIA's wall). */
 #define HG_VENDOR_FLUSH_RAMP 4u
 /* A batch closes (its marker enqueued) after this many operations, on the submitting thread,
  * so that a thread following completions finds closed batches to poll while submissions go
  * on: closing one itself would enqueue and flush on the vendor's queue between two of the
- * application's launches. It closes an open batch only once the batch is this old. */
+ * application's launches. A poll closes an open batch only once the batch is this old. */
 #define HG_VENDOR_BATCH_MAX 64u
 #define HG_VENDOR_BATCH_AGE_NS 1000000ull
 
@@ -50,9 +50,9 @@ struct hg_vendor_batch {
  * 50 us per 20 launches on the H200). */
 #define BATCH_PENDING 1
 
-/* Counts an operation enqueued on queue, flushing after 1 << flush_ramp of them (the ramp goes
- * up to HG_VENDOR_FLUSH_RAMP) (and those of the other queue before it starts on this one). Under
- * stream_lock. */
+/* Counts an operation enqueued on queue and flushes after 1 << flush_ramp of them, raising the
+ * ramp up to HG_VENDOR_FLUSH_RAMP; the other queue's unflushed operations go first when the
+ * stream switches queues. Under stream_lock. */
 static void count_unflushed(hg_vendor_backend *vb, cl_command_queue queue) {
   if (vb->unflushed_queue != queue) {
     if (vb->unflushed)
