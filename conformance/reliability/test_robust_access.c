@@ -366,7 +366,11 @@ HG_TEST(correct_kernels_give_exact_results) {
   /* a sub-buffer and its parent in one launch */
   cl_uint align_bits = 0;
   CHECK_CL(clGetDeviceInfo(hg_test_device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL));
-  size_t origin = align_bits / 8, count = 64;
+  /* an origin that every backend's own alignment admits (NVIDIA's is 4096 bits, 4x the reported
+   * one): at other multiples of the reported alignment a vendor backend passes the sub-buffer as
+   * a copy (OpenCL leaves writing a buffer and its sub-buffer in one launch undefined), whose
+   * address is not parent + origin */
+  size_t origin = align_bits / 8 * 4, count = 64;
   int *pp = malloc(origin + count * 8), flags = 0;
   hg_test_fill_random(pp, origin + count * 8);
   cl_mem mp = hg_test_env_buffer(&e, origin + count * 8, pp), mf = hg_test_env_buffer(&e, sizeof flags, &flags);
