@@ -10,7 +10,7 @@
 #include "common/host_clock.h"
 #include "devices/vendor/vendor_internal.h"
 
-/* Operations are flushed to the device after every 16 (1 << HG_VENDOR_FLUSH_RAMP), and
+/* Batched operations are flushed to the device after every 16 (1 << HG_VENDOR_FLUSH_RAMP), and
  * whenever their completion is asked for (a marker), another queue must wait for them, or the
  * platform asks (hg_vendor_stream_flush): NVIDIA takes 4 us more per launch with a clFlush after
  * each launch without an event (bench-vendor-submit, docs/performance.md), and its queue runs
@@ -100,10 +100,8 @@ void hg_vendor_stream_take(hg_vendor_backend *vb, bool timed, hg_vendor_slot *s)
 }
 
 void hg_vendor_stream_give(hg_vendor_backend *vb, const hg_vendor_slot *s, cl_event last) {
-  if (last) {
+  if (last) /* flushed by its enqueuer (hg_vendor_submitted) or waited for at once */
     set_last_event(vb, s->queue, last);
-    count_unflushed(vb, s->queue);
-  }
   pthread_mutex_unlock(&vb->stream_lock);
 }
 
