@@ -200,7 +200,7 @@ cl_int hg_vendor_batch_wait(hg_vendor_backend *vb, hg_vendor_batch *b) {
   cl_int result = atomic_load_explicit(&b->result, memory_order_acquire);
   if (result != BATCH_PENDING)
     return result;
-  stream_lock(vb, true);
+  pthread_mutex_lock(&vb->stream_lock);
   vb->flush_ramp = 0;
   unlink_open_batch(vb, b);
   cl_event marker = b->marker;
