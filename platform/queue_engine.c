@@ -737,7 +737,9 @@ static void *worker_main(void *arg) {
           if (!stream_flush_to_device(q, false))
             worker_sleep_until(q, hg_now_ns() + STREAM_POLL_NS);
         } else if (submissions_go_on(q)) {
-          if (!entry_done(q, head))
+          if (entry_done(q, head))
+            entry_wait_held(q, head); /* returns at once: records how it ended, so it completes */
+          else
             worker_sleep_until(q, hg_now_ns() + STREAM_POLL_NS);
         } else {
           entry_wait_held(q, head);
