@@ -154,6 +154,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
   if (err != CL_SUCCESS)
     return err;
   cl_program p = program;
+  uint64_t start_ns = hg_host_clock_ns();
   pthread_mutex_lock(&p->lock);
   if (!p->source && !p->il && !p->module) {
     pthread_mutex_unlock(&p->lock);
@@ -191,7 +192,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
   pthread_mutex_lock(&p->lock);
   p->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
   pthread_mutex_unlock(&p->lock);
-  hg_heap_release_freed();
+  hg_heap_release_after_build(start_ns);
   HG_LOG(HG_LOG_COMPILE, "clBuildProgram(%s): %d", p->build_options, err);
   if (pfn_notify)
     pfn_notify(program, user_data);
@@ -357,6 +358,7 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
                                                   cl_uint num_input_programs, const cl_program *input_programs,
                                                   program_notify_fn pfn_notify, void *user_data, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
+  uint64_t start_ns = hg_host_clock_ns();
   if (!hg_object_is(context, HG_OBJ_CONTEXT)) {
     HG_SET_ERR(errcode_ret, CL_INVALID_CONTEXT);
     return NULL;
@@ -423,7 +425,7 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
   if (err == CL_SUCCESS && !create_library)
     err = build_on_active_backend(p) == CL_SUCCESS ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
   p->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
-  hg_heap_release_freed();
+  hg_heap_release_after_build(start_ns);
   if (pfn_notify)
     pfn_notify(p, user_data);
   HG_SET_ERR(errcode_ret, err);

@@ -94,13 +94,14 @@ static void build(hg_vendor_forms *f) {
   f->state = FORMS_BUILDING;
   pthread_mutex_unlock(&lock);
   cl_program prog = NULL;
+  uint64_t start_ns = hg_host_clock_ns();
   in_build = 1;
   cl_int err = hg_vendor_build_source(f->vb, f->source, f->opts, false, f->via_spir, &prog, NULL);
   in_build = 0;
   if (err != CL_SUCCESS)
     HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build (%d): their kernels' launches run plain",
            f->vb->base.name, err);
-  hg_heap_release_freed();
+  hg_heap_release_after_build(start_ns);
   pthread_mutex_lock(&lock);
   f->program = prog;
   f->state = prog ? FORMS_READY : FORMS_FAILED;
