@@ -38,6 +38,7 @@ static bool holds(const marks *m, const void *p) {
 void hg_drive_enter(cl_command_queue q) { push(&driven, q); }
 void hg_drive_leave(void) { pop(&driven); }
 bool hg_drives(cl_command_queue q) { return q && holds(&driven, q); }
+bool hg_drives_any(void) { return driven.depth > 0; }
 
 void hg_callbacks_enter(cl_event ev) { push(&calling_back, ev); }
 void hg_callbacks_leave(void) { pop(&calling_back); }

@@ -20,6 +20,9 @@ void hg_drive_enter(cl_command_queue q);
 void hg_drive_leave(void);
 /* True when this thread drives q now: a wait for q's work here would wait for itself. */
 bool hg_drives(cl_command_queue q);
+/* True when this thread drives any queue now (it is running a queue's commands or their
+ * callbacks). */
+bool hg_drives_any(void);
 
 /* Marks (and unmarks) the event whose dependents and callbacks this thread is processing. */
 void hg_callbacks_enter(cl_event ev);

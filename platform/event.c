@@ -251,6 +251,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info par
     pthread_mutex_lock(&event->lock);
     cl_int s = event->status;
     pthread_mutex_unlock(&event->lock);
+    if (!status_terminal(s) && event->queue && param_value) {
+      hg_engine_help_poll(event);
+      pthread_mutex_lock(&event->lock);
+      s = event->status;
+      pthread_mutex_unlock(&event->lock);
+    }
     HG_INFO_VALUE(cl_int, s);
   }
   case CL_EVENT_REFERENCE_COUNT:

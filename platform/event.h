@@ -78,5 +78,9 @@ void hg_engine_dep_done(hg_command *cmd, bool failed);
 /* Called by a thread about to wait for ev: when ev's command is in its queue's stream, completes
  * the stream up to it on this thread (platform/queue_engine.c). */
 void hg_engine_help_wait(cl_event ev);
+/* Called by a thread asking for ev's status: when the backend says ev's command has ended on
+ * the device, completes the stream up to it on this thread, without blocking, so that the
+ * status is as fresh as the vendor's own (hashcat polls it while its kernel runs). */
+void hg_engine_help_poll(cl_event ev);
 
 #endif

@@ -526,6 +526,33 @@ void hg_engine_help_wait(cl_event ev) {
   pthread_mutex_unlock(&q->lock);
 }
 
+static bool entry_done(cl_command_queue q, hg_command *c);
+
+void hg_engine_help_poll(cl_event ev) {
+  cl_command_queue q = ev->queue;
+  if (hg_drives_any())
+    return; /* inside a queue's completions or callbacks: no more of them nested here */
+  pthread_mutex_lock(&q->lock);
+  hg_command *c = ev->stream_cmd;
+  if (!c || q->completing) {
+    pthread_mutex_unlock(&q->lock);
+    return;
+  }
+  c->stream_holds++; /* c stays while the lock is let go */
+  /* the latest token up to c: the stream is in order, so with it every earlier entry is done */
+  hg_command *w = c->wait_seq > q->done_seq ? c->wait_on : NULL;
+  bool done = !w || w->device_done || entry_done(q, w);
+  if (done && w && !w->device_done && ev->stream_cmd == c)
+    entry_wait_held(q, w); /* returns at once: records how it ended */
+  if (done && ev->stream_cmd == c && !q->completing) {
+    q->completing = true;
+    stream_complete_run(q, c);
+    role_release(q);
+  }
+  entry_unhold(q, c);
+  pthread_mutex_unlock(&q->lock);
+}
+
 /* ---- synchronous commands ---- */
 
 /* Puts a command whose dependencies are resolved on its queue's ready list (synchronous

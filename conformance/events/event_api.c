@@ -2,6 +2,7 @@
  * markers/barriers' argument rules, and the native-kernel entry point. */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 
@@ -314,6 +315,92 @@ HG_TEST(marker_barrier_arguments) {
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
   clReleaseContext(ctx2);
+}
+
+/* A status query alone brings a command to CL_COMPLETE (as hashcat waits for its kernels:
+ * polling the status, asleep in between), with its results and profiling times in place:
+ * launches of a kernel with local memory and a barrier, each step's input the previous step's
+ * output, polled and never waited for. */
+static const char *poll_src =
+    "__kernel void poll_step(__global const uint *in, __global uint *out, __local uint *tile, uint k) {\n"
+    "  size_t g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);\n"
+    "  tile[l] = in[g];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[g] = tile[n - 1 - l] * 2654435761u + k + tile[l]; }\n";
+
+static void poll_until_final(cl_event e) {
+  cl_int st;
+  do {
+    st = status_of(e);
+  } while (st > CL_COMPLETE);
+  CHECK_MSG(st == CL_COMPLETE, "status %d", st);
+}
+
+HG_TEST(status_polled_to_complete) {
+  enum { GROUP = 64, WORDS = GROUP * 37, STEPS = 24 };
+  cl_context ctx = hg_test_context();
+  cl_command_queue q = hg_test_queue(ctx, CL_QUEUE_PROFILING_ENABLE);
+  cl_program prog = hg_test_build(ctx, poll_src, "");
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "poll_step", &err);
+  CHECK_CL(err);
+  cl_uint *host = malloc(WORDS * sizeof *host), *want = malloc(WORDS * sizeof *want),
+          *next = malloc(WORDS * sizeof *next), *got = malloc(WORDS * sizeof *got);
+  hg_test_fill_random(host, WORDS * sizeof *host);
+  for (int i = 0; i < WORDS; i++)
+    want[i] = host[i];
+  cl_mem buf[2];
+  buf[0] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, WORDS * sizeof *host, host, &err);
+  CHECK_CL(err);
+  memset(host, 0xA5, WORDS * sizeof *host); /* the second buffer starts poisoned */
+  buf[1] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, WORDS * sizeof *host, host, &err);
+  CHECK_CL(err);
+  cl_event ev[STEPS];
+  size_t global = WORDS, local = GROUP;
+  for (int s = 0; s < STEPS; s++) {
+    cl_uint kk = (cl_uint)s * 7u + 1u;
+    CHECK_CL(clSetKernelArg(k, 0, sizeof(cl_mem), &buf[s % 2]));
+    CHECK_CL(clSetKernelArg(k, 1, sizeof(cl_mem), &buf[(s + 1) % 2]));
+    CHECK_CL(clSetKernelArg(k, 2, GROUP * sizeof(cl_uint), NULL));
+    CHECK_CL(clSetKernelArg(k, 3, sizeof kk, &kk));
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &ev[s]));
+    for (int g = 0; g < WORDS / GROUP; g++)
+      for (int l = 0; l < GROUP; l++)
+        next[g * GROUP + l] = want[g * GROUP + GROUP - 1 - l] * 2654435761u + kk + want[g * GROUP + l];
+    memcpy(want, next, WORDS * sizeof *want);
+  }
+  CHECK_CL(clFlush(q));
+  poll_until_final(ev[STEPS - 1]);
+  cl_ulong prev_end = 0;
+  for (int s = 0; s < STEPS; s++) {
+    CHECK(status_of(ev[s]) == CL_COMPLETE); /* in order: every earlier launch ended too */
+    cl_ulong start = 0, end = 0;
+    CHECK_CL(clGetEventProfilingInfo(ev[s], CL_PROFILING_COMMAND_START, sizeof start, &start, NULL));
+    CHECK_CL(clGetEventProfilingInfo(ev[s], CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
+    CHECK(start <= end && start >= prev_end);
+    prev_end = end;
+    clReleaseEvent(ev[s]);
+  }
+  memset(got, 0x5A, WORDS * sizeof *got);
+  cl_event read;
+  CHECK_CL(clEnqueueReadBuffer(q, buf[STEPS % 2], CL_FALSE, 0, WORDS * sizeof *got, got, 0, NULL, &read));
+  CHECK_CL(clFlush(q));
+  poll_until_final(read);
+  int wrong = 0;
+  for (int i = 0; i < WORDS; i++)
+    wrong += got[i] != want[i];
+  CHECK_MSG(wrong == 0, "%d of %d words differ from the host's", wrong, WORDS);
+  clReleaseEvent(read);
+  clReleaseMemObject(buf[0]);
+  clReleaseMemObject(buf[1]);
+  free(host);
+  free(want);
+  free(next);
+  free(got);
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
 }
 
 static void CL_CALLBACK native_fn(void *args) {}

@@ -295,7 +295,9 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   char *forms_source = NULL;
   if (later) {
     hg_printf_table forms_table; /* the plain lowering's, string for string */
+    uint64_t t0 = hg_host_clock_ns();
     forms_source = hg_lower_opencl_c_forms(module, &target, &forms_table, &stop, err_text, sizeof err_text);
+    HG_LOG(HG_LOG_COMPILE, "%s: stoppable forms lowered in %.1f ms", be->name, (hg_host_clock_ns() - t0) / 1e6);
     if (!forms_source) {
       if (direct)
         VCL(direct)->clReleaseProgram(direct);
