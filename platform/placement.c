@@ -35,12 +35,7 @@ void hg_placement_destroy(hg_placement *p) {
   pthread_mutex_destroy(&p->lock);
 }
 
-hg_backend *hg_placement_current(hg_placement *p) {
-  pthread_mutex_lock(&p->lock);
-  hg_backend *be = p->backend;
-  pthread_mutex_unlock(&p->lock);
-  return be;
-}
+hg_backend *hg_placement_current(hg_placement *p) { return atomic_load_explicit(&p->backend, memory_order_acquire); }
 
 /* Under p->lock: waits while the gate is closed, then goes in. */
 static hg_backend *enter_locked(hg_placement *p) {

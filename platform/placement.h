@@ -13,6 +13,7 @@
 #define HETGPU_PLATFORM_PLACEMENT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "devices/backend.h"
@@ -20,7 +21,9 @@
 typedef struct hg_placement {
   pthread_mutex_t lock;
   pthread_cond_t cond;
-  hg_backend *backend;  /* where the context's work runs now */
+  /* where the context's work runs now: changed under lock, read without it by
+   * hg_placement_current (twice per launch) */
+  hg_backend *_Atomic backend;
   unsigned inside;      /* placements between enter and leave */
   bool closed;          /* a migration or checkpoint holds the gate */
   struct hg_command *stopped; /* commands stopped at a safe point, waiting to enter again */
