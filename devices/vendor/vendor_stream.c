@@ -201,7 +201,10 @@ cl_int hg_vendor_batch_wait(hg_vendor_backend *vb, hg_vendor_batch *b) {
   if (result != BATCH_PENDING)
     return result;
   pthread_mutex_lock(&vb->stream_lock);
-  vb->flush_ramp = 0;
+  /* the device may run dry once this batch is done, unless a newer one is open behind it (a
+   * queue's worker completing old entries while the application submits) */
+  if (!vb->open_batch || vb->open_batch == b)
+    vb->flush_ramp = 0;
   unlink_open_batch(vb, b);
   cl_event marker = b->marker;
   if (marker)
