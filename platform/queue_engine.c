@@ -275,6 +275,25 @@ static void entry_wait_held(cl_command_queue q, hg_command *c) {
   entry_unhold(q, c);
 }
 
+/* Whether the entry's device work has ended, asked without blocking (false when its backend
+ * cannot tell or another thread freed the entry meanwhile); when it has, records how (the
+ * backend's wait returns at once), so that the entry can complete. Under q->lock (released
+ * meanwhile, the entry held as by entry_wait_held). */
+static bool entry_settled(cl_command_queue q, hg_command *c) {
+  if (c->device_done)
+    return true;
+  bool (*done)(hg_backend *, hg_token *) = c->backend->ops->token_done;
+  if (!done)
+    return false;
+  c->stream_holds++;
+  pthread_mutex_unlock(&q->lock);
+  bool ended = done(c->backend, c->token);
+  if (ended)
+    entry_wait_device(q, c);
+  pthread_mutex_lock(&q->lock);
+  return !entry_unhold(q, c) && ended;
+}
+
 /* START and END of a completed entry. The backend's timestamps (already on the host clock) are
  * kept inside the bounds every entry gives: the work cannot start before it was handed over
  * (t_run) nor end after it was seen complete (t_done). The stream runs its entries one after
@@ -526,8 +545,6 @@ void hg_engine_help_wait(cl_event ev) {
   pthread_mutex_unlock(&q->lock);
 }
 
-static bool entry_done(cl_command_queue q, hg_command *c);
-
 void hg_engine_help_poll(cl_event ev) {
   cl_command_queue q = ev->queue;
   if (hg_drives_any())
@@ -541,10 +558,7 @@ void hg_engine_help_poll(cl_event ev) {
   c->stream_holds++; /* c stays while the lock is let go */
   /* the latest token up to c: the stream is in order, so with it every earlier entry is done */
   hg_command *w = c->wait_seq > q->done_seq ? c->wait_on : NULL;
-  bool done = !w || w->device_done || entry_done(q, w);
-  if (done && w && !w->device_done && ev->stream_cmd == c)
-    entry_wait_held(q, w); /* returns at once: records how it ended */
-  if (done && ev->stream_cmd == c && !q->completing) {
+  if ((!w || entry_settled(q, w)) && ev->stream_cmd == c && !q->completing) {
     q->completing = true;
     stream_complete_run(q, c);
     role_release(q);
@@ -684,19 +698,6 @@ static bool submissions_go_on(cl_command_queue q) { return hg_now_ns() < q->last
  * at most every STREAM_MAX_LAG_NS then, for work a backend holds back regardless. Under q->lock. */
 static bool push_overdue(cl_command_queue q) { return hg_now_ns() >= q->pushed_ns + STREAM_MAX_LAG_NS; }
 
-/* Whether the entry's device work has ended, asked without blocking (false when its backend
- * cannot tell). Under q->lock (released meanwhile, the entry held as by entry_wait_held). */
-static bool entry_done(cl_command_queue q, hg_command *c) {
-  bool (*done)(hg_backend *, hg_token *) = c->backend->ops->token_done;
-  if (!done)
-    return false;
-  c->stream_holds++;
-  pthread_mutex_unlock(&q->lock);
-  bool ended = done(c->backend, c->token);
-  pthread_mutex_lock(&q->lock);
-  return !entry_unhold(q, c) && ended;
-}
-
 /* Pushes the stream's entries so far to the device (the backend may hold some back). Without
  * `wait`, false when the backend was busy with a submission (which pushes its own work): ask
  * again later. Under q->lock (released meanwhile). */
@@ -764,9 +765,7 @@ static void *worker_main(void *arg) {
           if (!stream_flush_to_device(q, false))
             worker_sleep_until(q, hg_now_ns() + STREAM_POLL_NS);
         } else if (submissions_go_on(q)) {
-          if (entry_done(q, head))
-            entry_wait_held(q, head); /* returns at once: records how it ended, so it completes */
-          else
+          if (!entry_settled(q, head))
             worker_sleep_until(q, hg_now_ns() + STREAM_POLL_NS);
         } else {
           entry_wait_held(q, head);
