@@ -437,30 +437,99 @@ void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *k) {
   if (k->slice_kernel)
     VCL(k->slice_kernel)->clReleaseKernel(k->slice_kernel);
   pthread_mutex_destroy(&k->launch_lock);
+  free(k->memo);
   free(k->name);
   free(k);
 }
 
+/* What one application argument of a vendor kernel holds, as set last. */
+typedef struct hg_vendor_arg_memo {
+  bool known;       /* false: set it (never set, or an image, a sampler, a launch's own copy) */
+  hg_arg_kind kind;
+  size_t size;
+  cl_mem mem;
+  unsigned char value[64];
+} hg_vendor_arg_memo;
+
+/* k's memo for `kernel` with num_args arguments (launch_lock), emptied when a buffer was released
+ * since; NULL for the forms' kernels (their hidden arguments change each launch) or without memory. */
+static hg_vendor_arg_memo *arg_memo(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel kernel, cl_uint num_args) {
+  if (kernel != k->kernel || num_args == 0)
+    return NULL;
+  if (k->num_memo != num_args) {
+    hg_vendor_arg_memo *m = realloc(k->memo, num_args * sizeof *m);
+    if (!m)
+      return NULL;
+    k->memo = m;
+    k->num_memo = num_args;
+    k->memo_generation = ~0ull;
+  }
+  unsigned long long generation = atomic_load(&vb->mem_generation);
+  if (k->memo_generation != generation) {
+    for (cl_uint i = 0; i < num_args; i++)
+      k->memo[i].known = false;
+    k->memo_generation = generation;
+  }
+  return k->memo;
+}
+
+static bool memo_holds(const hg_vendor_arg_memo *m, const hg_launch_arg *a, cl_mem mem) {
+  if (!m || !m->known || m->kind != a->kind)
+    return false;
+  switch (a->kind) {
+  case HG_ARG_BUFFER:
+    return m->mem == mem;
+  case HG_ARG_LOCAL:
+    return m->size == a->size;
+  case HG_ARG_VALUE:
+    return m->size == a->size && memcmp(m->value, a->value, a->size) == 0;
+  default:
+    return false;
+  }
+}
+
+static void memo_record(hg_vendor_arg_memo *m, const hg_launch_arg *a, cl_mem mem, bool remembered) {
+  if (!m)
+    return;
+  m->known = remembered && (a->kind != HG_ARG_VALUE || a->size <= sizeof m->value);
+  m->kind = a->kind;
+  m->size = a->size;
+  m->mem = mem;
+  if (m->known && m->kind == HG_ARG_VALUE)
+    memcpy(m->value, a->value, a->size);
+}
+
+/* Sets one application argument unless memo (NULL: none) says the kernel holds it already. */
 static cl_int set_arg(hg_vendor_backend *vb, hg_vendor_shadows *shadows, cl_kernel kernel, cl_uint index,
-                      const hg_launch_arg *a) {
+                      const hg_launch_arg *a, hg_vendor_arg_memo *memo) {
   const cl_icd_dispatch *d = VCL(kernel);
+  cl_int err;
   switch (a->kind) {
   case HG_ARG_BUFFER: {
     cl_mem mem = hg_vendor_shadow_of(shadows, a); /* a NULL buffer argument: a NULL pointer in the kernel */
+    bool shadowed = mem != NULL; /* a copy made for this launch alone */
     if (a->mem && !mem) {
-      cl_int err = hg_vendor_mem_at(vb, a->mem, a->offset, &mem);
+      err = hg_vendor_mem_at(vb, a->mem, a->offset, &mem);
       if (err != CL_SUCCESS)
         return err;
     }
-    return d->clSetKernelArg(kernel, index, sizeof mem, &mem);
+    if (!shadowed && memo_holds(memo, a, mem))
+      return CL_SUCCESS;
+    err = d->clSetKernelArg(kernel, index, sizeof mem, &mem);
+    memo_record(memo, a, mem, err == CL_SUCCESS && !shadowed);
+    return err;
   }
   case HG_ARG_LOCAL:
-    return d->clSetKernelArg(kernel, index, a->size, NULL);
   case HG_ARG_VALUE:
-    return d->clSetKernelArg(kernel, index, a->size, a->value);
+    if (memo_holds(memo, a, NULL))
+      return CL_SUCCESS;
+    err = d->clSetKernelArg(kernel, index, a->size, a->kind == HG_ARG_LOCAL ? NULL : a->value);
+    memo_record(memo, a, NULL, err == CL_SUCCESS);
+    return err;
   case HG_ARG_IMAGE: {
     cl_mem image, made;
-    cl_int err = hg_vendor_image_arg(vb, a, hg_vendor_shadow_of(shadows, a), &image, &made);
+    memo_record(memo, a, NULL, false);
+    err = hg_vendor_image_arg(vb, a, hg_vendor_shadow_of(shadows, a), &image, &made);
     if (made)
       hg_vendor_shadow_keep(shadows, made);
     return err == CL_SUCCESS ? d->clSetKernelArg(kernel, index, sizeof image, &image) : err;
@@ -468,10 +537,11 @@ static cl_int set_arg(hg_vendor_backend *vb, hg_vendor_shadows *shadows, cl_kern
   case HG_ARG_SAMPLER: {
     uint32_t bits;
     cl_sampler sampler;
+    memo_record(memo, a, NULL, false);
     if (!a->value)
       return CL_INVALID_SAMPLER;
     memcpy(&bits, a->value, sizeof bits);
-    cl_int err = hg_vendor_sampler(vb, bits, &sampler);
+    err = hg_vendor_sampler(vb, bits, &sampler);
     return err == CL_SUCCESS ? d->clSetKernelArg(kernel, index, sizeof sampler, &sampler) : err;
   }
   }
@@ -508,8 +578,9 @@ static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel 
   }
   const size_t *local = any_local ? l->local_size : NULL;
   pthread_mutex_lock(&k->launch_lock);
+  hg_vendor_arg_memo *memo = arg_memo(vb, k, kernel, l->num_args);
   for (cl_uint i = 0; i < l->num_args && err == CL_SUCCESS; i++) {
-    err = set_arg(vb, shadows, kernel, i, &l->args[i]);
+    err = set_arg(vb, shadows, kernel, i, &l->args[i], memo ? &memo[i] : NULL);
     if (err != CL_SUCCESS)
       HG_LOG(HG_LOG_SCHED, "%s: setting argument %u failed (%d)", vb->base.name, i, err);
   }

@@ -62,6 +62,9 @@ typedef struct hg_vendor_backend {
    * image argument at an offset runs on a copy, vendor_shadow.c) */
   bool image_views_of_sub_buffers;
   atomic_uint cpu_buffers_made; /* vendor_mem.c: each CPU device buffer's place in its first page */
+  /* bumped when a vendor buffer is released: the arguments kernels remember (hg_vendor_arg_memo)
+   * may name it, or a new buffer the vendor made at its address */
+  atomic_ullong mem_generation;
 } hg_vendor_backend;
 
 /* A vendor sub-buffer made for a kernel argument at a non-zero offset, cached per offset. */
@@ -119,6 +122,12 @@ struct hg_dev_kernel {
    * larger group runs plain (the forms keep more values live: on a GPU, more registers) */
   size_t forms_work_group_size;
   atomic_ullong slice_group_ns; /* sliced launches: how long a group runs, measured (0: never) */
+  /* what `kernel`'s application arguments hold (launch_lock; num_memo of them, valid while
+   * memo_generation is the backend's mem_generation): a launch sets only those that changed, as an
+   * application does that sets them once and launches again (each clSetKernelArg is a vendor call) */
+  struct hg_vendor_arg_memo *memo;
+  cl_uint num_memo;
+  unsigned long long memo_generation;
 };
 
 static inline hg_vendor_backend *hg_vendor_of(hg_backend *be) { return (hg_vendor_backend *)be; }

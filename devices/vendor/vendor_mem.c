@@ -151,6 +151,7 @@ void hg_vendor_mem_free(hg_backend *be, hg_dev_mem *m) {
     pthread_mutex_unlock(&vb->stream_lock);
   hg_vendor_views_free(m); /* before the buffer they view */
   VCL(m->mem)->clReleaseMemObject(m->mem);
+  atomic_fetch_add(&vb->mem_generation, 1);
   pthread_mutex_destroy(&m->subs_lock);
   free(m);
 }
