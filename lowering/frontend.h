@@ -86,5 +86,8 @@ void hg_log_append(char **log, const char *fmt, ...) __attribute__((format(print
 
 /* The path of the clang the front end runs (HETGPU_CLANG, or the one found at build time). */
 const char *hg_frontend_clang_path(void);
+/* Starts the OpenCL C compiler ahead of the next build (lowering/tool_warm.c): a context's
+ * creation does, and each compile for the one after it. */
+void hg_frontend_warm_up(void);
 
 #endif

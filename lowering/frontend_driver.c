@@ -29,6 +29,8 @@ const char *hg_frontend_clang_path(void) {
   return env && env[0] ? env : HETGPU_CLANG_DEFAULT;
 }
 
+void hg_frontend_warm_up(void) { hg_tool_warm_start(hg_frontend_clang_path()); }
+
 /* The prelude before the user's code makes its #ifdefs see exactly the device: an OpenCL 3.0
  * device (__OPENCL_VERSION__, which clang leaves to the implementation) with images
  * (__IMAGE_SUPPORT__, which clang 15 leaves undefined for OpenCL C 3.0; docs/images.md) but
@@ -182,6 +184,7 @@ static cl_int clang_to_bitcode(const char *dir, const char *source, const hg_fe_
   int status = hg_tool_run(argv, "the OpenCL C compiler", log, &timed_out);
   *clang_ns = hg_host_clock_ns() - t0;
   free(argv);
+  hg_frontend_warm_up();
   char hdr_prefix[4300];
   snprintf(hdr_prefix, sizeof hdr_prefix, "%s/", hdr);
   hg_tool_replace_all(log, hdr_prefix, "");

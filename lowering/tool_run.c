@@ -154,13 +154,18 @@ static long setting(const char *name, long def) {
   return s && *s && (*end || v < 0) ? def : v;
 }
 
-int hg_tool_run(char *const argv[], const char *what, char **log, bool *timed_out) {
-  *timed_out = false;
-  long timeout_s = setting("HETGPU_COMPILE_TIMEOUT", 300), memory_mib = setting("HETGPU_COMPILE_MEMORY", 8192);
+void hg_tool_limits_read(hg_tool_limits *limits) {
+  limits->timeout_s = setting("HETGPU_COMPILE_TIMEOUT", 300);
+  limits->memory_mib = setting("HETGPU_COMPILE_MEMORY", 8192);
+}
+
+pid_t hg_tool_spawn(char *const argv[], int stdin_fd, const hg_tool_limits *limits, const char *what, int *out_fd,
+                    char **log) {
   /* the child's failure message, prepared before fork (only async-signal-safe calls after it) */
   char cannot[160];
   int cannot_len = snprintf(cannot, sizeof cannot, "error: cannot run %s\n", what);
   if (cannot_len < 0 || cannot_len >= (int)sizeof cannot) cannot_len = (int)sizeof cannot - 1;
+  long memory_mib = limits->memory_mib;
   int pfd[2];
   if (pipe2(pfd, O_CLOEXEC) != 0) return -1;
   pid_t parent = getpid();
@@ -172,8 +177,9 @@ int hg_tool_run(char *const argv[], const char *what, char **log, bool *timed_ou
       struct rlimit rl = {(rlim_t)memory_mib << 20, (rlim_t)memory_mib << 20};
       setrlimit(RLIMIT_AS, &rl);
     }
-    int null = open("/dev/null", O_RDONLY);
-    if (null < 0 || dup2(null, 0) < 0 || dup2(pfd[1], 1) < 0 || dup2(pfd[1], 2) < 0) _exit(127);
+    int in = stdin_fd >= 0 ? stdin_fd : open("/dev/null", O_RDONLY);
+    if (in < 0 || dup2(in, 0) < 0 || dup2(pfd[1], 1) < 0 || dup2(pfd[1], 2) < 0) _exit(127);
+    for (int fd = 0; fd < 3; fd++) fcntl(fd, F_SETFD, 0); /* dup2 onto itself keeps close-on-exec */
     execve(argv[0], argv, environ);
     if (write(2, cannot, (size_t)cannot_len) < 0) _exit(127);
     _exit(127);
@@ -184,6 +190,14 @@ int hg_tool_run(char *const argv[], const char *what, char **log, bool *timed_ou
     hg_log_append(log, "error: cannot run %s '%s': %s", what, argv[0], strerror(errno));
     return -1;
   }
+  *out_fd = pfd[0];
+  return pid;
+}
+
+int hg_tool_collect(pid_t pid, int out_fd, const hg_tool_limits *limits, const char *what, char **log,
+                    bool *timed_out) {
+  *timed_out = false;
+  long timeout_s = limits->timeout_s;
   struct timespec start;
   clock_gettime(CLOCK_MONOTONIC, &start);
   /* the output is appended to *log in place: cap is its capacity less the terminator */
@@ -204,7 +218,7 @@ int hg_tool_run(char *const argv[], const char *what, char **log, bool *timed_ou
       }
       wait_ms = left > 1000000 ? 1000000 : (int)left;
     }
-    struct pollfd pf = {.fd = pfd[0], .events = POLLIN};
+    struct pollfd pf = {.fd = out_fd, .events = POLLIN};
     int ready = poll(&pf, 1, wait_ms);
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0) break;
@@ -221,18 +235,29 @@ int hg_tool_run(char *const argv[], const char *what, char **log, bool *timed_ou
         room = cap - n;
       }
     }
-    ssize_t r = read(pfd[0], to, room);
+    ssize_t r = read(out_fd, to, room);
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) break;
     if (to != sink) n += (size_t)r;
   }
   if (buf) (*log)[n] = 0;
-  close(pfd[0]);
+  close(out_fd);
   int status;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return -1;
   if (*timed_out) hg_log_append(log, "error: %s did not finish within %ld s (HETGPU_COMPILE_TIMEOUT)", what, timeout_s);
   return status;
+}
+
+int hg_tool_run(char *const argv[], const char *what, char **log, bool *timed_out) {
+  *timed_out = false;
+  hg_tool_limits limits;
+  hg_tool_limits_read(&limits);
+  int status = hg_tool_run_warm(argv, &limits, what, log, timed_out);
+  if (status != HG_TOOL_NOT_WARM) return status;
+  int out_fd;
+  pid_t pid = hg_tool_spawn(argv, -1, &limits, what, &out_fd, log);
+  return pid < 0 ? -1 : hg_tool_collect(pid, out_fd, &limits, what, log, timed_out);
 }
 
 bool hg_tool_succeeded(int status, bool timed_out, const char *what, char **log) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "lowering/frontend.h"
 #include "platform/context_objects.h"
 #include "platform/control_socket.h"
 #include "platform/info.h"
@@ -154,6 +155,7 @@ static cl_context context_new(const cl_context_properties *properties, hg_notify
   live_add(ctx);
   HG_LOG(HG_LOG_API, "context %p (id %llu) created on %s", (void *)ctx, (unsigned long long)ctx->id, be->name);
   hg_control_socket_start();
+  hg_frontend_warm_up(); /* a context's program is most often built from source soon after */
   HG_SET_ERR(errcode_ret, CL_SUCCESS);
   return ctx;
 
