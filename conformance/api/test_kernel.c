@@ -501,3 +501,106 @@ HG_TEST(local_memory_to_the_limit) {
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }
+
+/* One kernel launched again and again, one argument changed at a time (a value, a vector, a
+ * local size, the output buffer, an input sub-buffer's offset, an output released and another
+ * made in its place, then back to the first arguments): every launch computes with the
+ * arguments of its own enqueue (the vendor backend sets only those that changed). */
+typedef struct {
+  cl_mem in;
+  size_t in_offset; /* elements: `in` is then a sub-buffer at that offset */
+  cl_mem out;
+  size_t local;
+  cl_int add;
+  cl_int4 mul;
+} relaunch_args;
+
+static void relaunch_check(cl_command_queue q, cl_kernel k, const relaunch_args *a, const cl_int *in, size_t n) {
+  cl_int err;
+  cl_mem in_arg = a->in;
+  if (a->in_offset) {
+    cl_buffer_region r = {a->in_offset * sizeof(cl_int), n * sizeof(cl_int)};
+    in_arg = clCreateSubBuffer(a->in, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+    CHECK_CL(err);
+  }
+  cl_int *out = malloc(n * sizeof *out);
+  memset(out, 0x5a, n * sizeof *out);
+  CHECK_CL(clEnqueueWriteBuffer(q, a->out, CL_FALSE, 0, n * sizeof *out, out, 0, NULL, NULL)); /* poisoned */
+  CHECK_CL(clSetKernelArg(k, 0, sizeof in_arg, &in_arg));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof a->out, &a->out));
+  CHECK_CL(clSetKernelArg(k, 2, a->local * sizeof(cl_int), NULL));
+  CHECK_CL(clSetKernelArg(k, 3, sizeof a->add, &a->add));
+  CHECK_CL(clSetKernelArg(k, 4, sizeof a->mul, &a->mul));
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &a->local, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(q, a->out, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL));
+  int bad = 0;
+  for (size_t g = 0; g < n; g++) {
+    size_t mirror = g - g % a->local + (a->local - 1 - g % a->local);
+    cl_int want = in[a->in_offset + mirror] * a->mul.s[0] + a->add + a->mul.s[3];
+    if (out[g] != want && bad++ < 4)
+      CHECK_MSG(false, "local %zu, add %d, offset %zu: out[%zu] = %d, want %d", a->local, a->add, a->in_offset, g,
+                out[g], want);
+  }
+  free(out);
+  if (in_arg != a->in)
+    clReleaseMemObject(in_arg);
+}
+
+HG_TEST(relaunch_changed_arguments) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  cl_program p = hg_test_build(ctx,
+                               "__kernel void relaunch(__global const int *in, __global int *out, __local int *tmp,\n"
+                               "                       int add, int4 mul) {\n"
+                               "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+                               "  tmp[l] = in[get_global_id(0)] * mul.x + add;\n"
+                               "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                               "  out[get_global_id(0)] = tmp[n - 1 - l] + mul.w;\n"
+                               "}\n",
+                               "");
+  CHECK(p);
+  cl_kernel k = clCreateKernel(p, "relaunch", &err);
+  CHECK_CL(err);
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  enum { N = 4096, SHIFT = 1024 }; /* SHIFT ints: 4096 bytes, a sub-buffer offset every device allows */
+  cl_int *in = malloc((N + SHIFT) * sizeof *in);
+  for (size_t i = 0; i < N + SHIFT; i++)
+    in[i] = (cl_int)(hg_test_rand() % 20001) - 10000;
+  cl_mem bin = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, (N + SHIFT) * sizeof *in, in, &err);
+  CHECK_CL(err);
+  cl_mem out1 = clCreateBuffer(ctx, 0, N * sizeof(cl_int), NULL, &err);
+  CHECK_CL(err);
+  cl_mem out2 = clCreateBuffer(ctx, 0, N * sizeof(cl_int), NULL, &err);
+  CHECK_CL(err);
+  relaunch_args first = {bin, 0, out1, 64, 7, {{3, 0, 0, -5}}}, a = first;
+  relaunch_check(q, k, &a, in, N);
+  relaunch_check(q, k, &a, in, N); /* nothing changed */
+  a.add = -123;
+  relaunch_check(q, k, &a, in, N);
+  a.mul.s[3] = 1000;
+  relaunch_check(q, k, &a, in, N);
+  a.local = 128;
+  relaunch_check(q, k, &a, in, N);
+  a.out = out2;
+  relaunch_check(q, k, &a, in, N);
+  a.in_offset = SHIFT;
+  relaunch_check(q, k, &a, in, N);
+  a.in_offset = 0;
+  relaunch_check(q, k, &a, in, N);
+  /* the output released and a buffer of its size made (a vendor may hand out the same handle) */
+  for (int i = 0; i < 8; i++) {
+    clReleaseMemObject(a.out);
+    a.out = clCreateBuffer(ctx, 0, N * sizeof(cl_int), NULL, &err);
+    CHECK_CL(err);
+    relaunch_check(q, k, &a, in, N);
+  }
+  relaunch_check(q, k, &first, in, N);
+  clReleaseMemObject(a.out);
+  clReleaseMemObject(out1);
+  clReleaseMemObject(bin);
+  clReleaseCommandQueue(q);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+  free(in);
+}
