@@ -292,24 +292,6 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
    * program's forms are in a program of their own in any case (built at once when not later) */
   bool background = hg_forms_in_background(!(be->type & CL_DEVICE_TYPE_CPU) || direct);
   bool later = forms && (direct || background) && !has_program_variables(module);
-  char *forms_source = NULL;
-  if (later) {
-    hg_printf_table forms_table; /* the plain lowering's, string for string */
-    uint64_t t0 = hg_host_clock_ns();
-    forms_source = hg_lower_opencl_c_forms(module, &target, &forms_table, &stop, err_text, sizeof err_text);
-    HG_LOG(HG_LOG_COMPILE, "%s: stoppable forms lowered in %.1f ms", be->name, (hg_host_clock_ns() - t0) / 1e6);
-    if (!forms_source) {
-      if (direct)
-        VCL(direct)->clReleaseProgram(direct);
-      return lowering_failed(be, err_text, log);
-    }
-    hg_printf_table_free(&forms_table);
-    if (!stop.num_kernels) { /* no kernel has forms */
-      free(forms_source);
-      forms_source = NULL;
-      hg_oc_stop_table_free(&stop);
-    }
-  }
   memset(&table, 0, sizeof table); /* a SPIR or PTX program never prints (lowering/spir.h, ptx.h) */
   char *source = direct            ? NULL
                  : robust          ? hg_lower_opencl_c_robust(module, &table, err_text, sizeof err_text)
@@ -317,7 +299,6 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
                                                                  sizeof err_text)
                                    : hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
   if (!source && !direct) {
-    free(forms_source);
     hg_oc_stop_table_free(&stop);
     return lowering_failed(be, err_text, log);
   }
@@ -352,18 +333,17 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
     source = hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
     err = source ? hg_vendor_build_source(vb, source, opts, false, false, &p->program, log) : CL_BUILD_PROGRAM_FAILURE;
   }
-  if (err == CL_SUCCESS && forms_source) {
-    p->forms = hg_vendor_forms_queue(vb, forms_source, opts, direct != NULL);
-    forms_source = NULL; /* the queue's now */
-    if (!p->forms)
-      hg_oc_stop_table_free(&stop); /* no forms: launches run plain */
-    else if (!background)
+  if (err == CL_SUCCESS && later) {
+    /* without them (out of memory) launches run plain */
+    p->forms = hg_vendor_forms_queue(vb, module, &target, opts, direct != NULL);
+    if (p->forms && !background)
       hg_vendor_forms_program(p->forms, true); /* HETGPU_FORMS_BACKGROUND=0 */
   }
 done:
   if (err == CL_SUCCESS) {
     p->printf = table;
     p->stop = stop;
+    p->slice_forms_elsewhere = target.slice_forms_elsewhere;
     p->robust = robust;
   } else {
     if (source)
@@ -379,7 +359,6 @@ done:
   *out = p;
   free(opts);
   free(source);
-  free(forms_source);
   return err;
 }
 
@@ -418,7 +397,10 @@ cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *na
   k->printf = hg_printf_table_has_kernel(&p->printf, name);
   k->robust = p->robust;
   k->name = dup_string(name);
-  k->stop_info = hg_oc_stop_table_find(&p->stop, name);
+  if (!p->forms) { /* else known once the forms are lowered (hg_vendor_stop_info) */
+    k->stop_info = hg_oc_stop_table_find(&p->stop, name);
+    k->stop_info_known = true;
+  }
   pthread_mutex_init(&k->launch_lock, NULL);
   *out = k;
   return CL_SUCCESS;

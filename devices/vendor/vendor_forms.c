@@ -1,14 +1,17 @@
-/* The stoppable forms of a program built after it, in the background (HETGPU_FORMS_BACKGROUND).
+/* The stoppable forms of a program lowered and built after it, in the background
+ * (HETGPU_FORMS_BACKGROUND).
  *
  * A GPU vendor's compiler takes two to four times as long over a program with its forms as over
  * the plain kernels (NVIDIA, docs/gpu-runs.md), and clBuildProgram would wait for all of it. So
- * the plain kernels are built first and clBuildProgram returns; the forms, lowered alone
- * (hg_lower_opencl_c_forms), go to one thread per process that builds them in a vendor program of
- * their own, in the order the programs were built, once no program was built for a while
- * (FORMS_QUIET_NS), but for large forms (FORMS_BACKGROUND_MAX). Until a program's forms are
- * ready its fresh launches run plain (a migration waits for them at the kernel boundary);
+ * the plain kernels are built first and clBuildProgram returns; the forms go to one thread per
+ * process, which lowers them alone (hg_lower_opencl_c_forms: 2-6 ms for the bench's kernels, most
+ * of a build from the caches, and the stop table with them) at once, and builds them in a vendor
+ * program of their own, in the order the programs were built, once no program was built for a
+ * while (FORMS_QUIET_NS), but for large forms (FORMS_BACKGROUND_MAX). Until a program's forms
+ * are ready its fresh launches run plain (a migration waits for them at the kernel boundary);
  * whoever needs the forms themselves (a resume, a launch with a time limit or a test countdown)
- * waits for them, building them on its own thread when the builder has not reached them. */
+ * waits for them, lowering and building them on its own thread when the builder has not reached
+ * them. The module they are lowered from is the program's, alive until it is dropped. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,14 +24,19 @@
 #include "devices/vendor/vendor_internal.h"
 #include "common/log.h"
 
-typedef enum { FORMS_QUEUED, FORMS_BUILDING, FORMS_READY, FORMS_FAILED } forms_state;
+/* FAILED: no forms (none lowered, or their build failed) */
+typedef enum { FORMS_UNLOWERED, FORMS_LOWERING, FORMS_QUEUED, FORMS_BUILDING, FORMS_READY, FORMS_FAILED } forms_state;
 
 struct hg_vendor_forms {
   hg_vendor_backend *vb;
+  const struct hg_ir_module *module; /* FORMS_UNLOWERED, FORMS_LOWERING */
+  hg_oc_forms_target target;
+  hg_oc_stop_table stop; /* from FORMS_QUEUED on */
   char *source, *opts;
   cl_program program; /* FORMS_READY */
   forms_state state;
   bool dropped; /* its program was freed while the forms were building: whoever builds frees them */
+  bool lowered; /* the stop table is final (from FORMS_QUEUED on) */
   bool via_spir;
   bool on_demand; /* not built in the background: built by whoever needs it (FORMS_BACKGROUND_MAX) */
   struct hg_vendor_forms *next;
@@ -70,6 +78,7 @@ static uint64_t realtime_ns(void) {
 static void forms_free(hg_vendor_forms *f) {
   if (f->program)
     VCL(f->program)->clReleaseProgram(f->program);
+  hg_oc_stop_table_free(&f->stop);
   free(f->source);
   free(f->opts);
   free(f);
@@ -87,6 +96,42 @@ static void unlink_job(hg_vendor_forms *f) {
   if (tail == f)
     tail = prev;
   f->next = NULL;
+}
+
+/* Lowers f, in the queue (lock held; released during the lowering): then queued with its
+ * source (or, when the forms are large, left to whoever needs them), or failed without any. */
+static void lower(hg_vendor_forms *f) {
+  f->state = FORMS_LOWERING;
+  pthread_mutex_unlock(&lock);
+  const char *name = f->vb->base.name;
+  char why[512] = "";
+  hg_oc_stop_table stop;
+  uint64_t t0 = hg_host_clock_ns();
+  char *source = hg_lower_opencl_c_forms(f->module, &f->target, NULL, &stop, why, sizeof why);
+  if (!source)
+    HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms were not lowered (%s): their kernels' launches run plain", name,
+           why);
+  else
+    HG_LOG(HG_LOG_COMPILE, "%s: stoppable forms lowered in %.1f ms", name, (hg_host_clock_ns() - t0) / 1e6);
+  if (source && !stop.num_kernels) { /* no kernel has forms */
+    free(source);
+    source = NULL;
+    hg_oc_stop_table_free(&stop);
+  }
+  bool on_demand = source && strlen(source) > FORMS_BACKGROUND_MAX;
+  if (on_demand)
+    HG_LOG(HG_LOG_COMPILE, "%s: %zu bytes of stoppable forms: built when first needed", name, strlen(source));
+  pthread_mutex_lock(&lock);
+  f->module = NULL;
+  if (source)
+    f->stop = stop;
+  f->source = source;
+  f->on_demand = on_demand;
+  f->lowered = true;
+  f->state = source ? FORMS_QUEUED : FORMS_FAILED;
+  if (!source)
+    unlink_job(f);
+  pthread_cond_broadcast(&changed);
 }
 
 /* Builds f, taken from the queue (lock held; released during the build). */
@@ -122,7 +167,13 @@ static void *builder(void *arg) {
   pthread_mutex_lock(&lock);
   while (!quitting) {
     hg_vendor_forms *f = head;
-    while (f && f->on_demand)
+    while (f && f->state != FORMS_UNLOWERED)
+      f = f->next;
+    if (f) { /* lowering has no vendor call: at once */
+      lower(f);
+      continue;
+    }
+    for (f = head; f && (f->on_demand || f->state != FORMS_QUEUED);)
       f = f->next;
     if (!f) {
       pthread_cond_wait(&changed, &lock);
@@ -221,24 +272,21 @@ void hg_vendor_compiler_leave(void) {
   pthread_mutex_unlock(&lock);
 }
 
-hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, const char *opts, bool via_spir) {
+hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, const struct hg_ir_module *module,
+                                       const hg_oc_forms_target *target, const char *opts, bool via_spir) {
   hg_vendor_forms *f = calloc(1, sizeof *f);
   char *opts_copy = strdup(opts);
   if (!f || !opts_copy) {
     free(f);
     free(opts_copy);
-    free(source);
     return NULL;
   }
   f->vb = vb;
-  f->source = source;
+  f->module = module;
+  f->target = *target;
   f->opts = opts_copy;
   f->via_spir = via_spir;
-  f->on_demand = strlen(source) > FORMS_BACKGROUND_MAX;
-  f->state = FORMS_QUEUED;
-  if (f->on_demand)
-    HG_LOG(HG_LOG_COMPILE, "%s: %zu bytes of stoppable forms: built when first needed", vb->base.name,
-           strlen(source));
+  f->state = FORMS_UNLOWERED;
   static _Thread_local bool exit_hook_set;
   if (!exit_hook_set)
     exit_hook_set = __cxa_thread_atexit_impl(at_thread_end, NULL, &__dso_handle) == 0;
@@ -264,8 +312,28 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, cons
   return f;
 }
 
+/* Lock held: f lowered, here when no one else is lowering it. */
+static void lowered_now(hg_vendor_forms *f) {
+  while (f->state == FORMS_LOWERING)
+    pthread_cond_wait(&changed, &lock);
+  if (f->state == FORMS_UNLOWERED)
+    lower(f);
+}
+
+bool hg_vendor_forms_stop(hg_vendor_forms *f, bool wait, const hg_oc_stop_table **table) {
+  pthread_mutex_lock(&lock);
+  if (wait)
+    lowered_now(f);
+  bool lowered = f->lowered;
+  pthread_mutex_unlock(&lock);
+  *table = lowered ? &f->stop : NULL; /* not written again once lowered */
+  return lowered;
+}
+
 cl_program hg_vendor_forms_program(hg_vendor_forms *f, bool wait) {
   pthread_mutex_lock(&lock);
+  if (wait)
+    lowered_now(f);
   if (wait && f->state == FORMS_QUEUED) {
     unlink_job(f); /* needed now: not behind the other programs' forms */
     build(f);
@@ -281,6 +349,8 @@ void hg_vendor_forms_drop(hg_vendor_forms *f) {
   if (!f)
     return;
   pthread_mutex_lock(&lock);
+  while (f->state == FORMS_LOWERING) /* it reads the program's module, freed after this */
+    pthread_cond_wait(&changed, &lock);
   if (f->state == FORMS_BUILDING) {
     f->dropped = true;
   } else {

@@ -100,9 +100,10 @@ typedef struct hg_vendor_forms hg_vendor_forms; /* vendor_forms.c */
 struct hg_dev_program {
   cl_program program;
   hg_printf_table printf; /* from the lowering, made again on a cache hit */
-  hg_oc_stop_table stop;  /* the kernels that have stoppable and resume forms (their slice forms
-                             are in `program` when target.slice_forms_elsewhere) */
-  hg_vendor_forms *forms; /* where the forms are built after `program`; NULL: they are in it */
+  hg_oc_stop_table stop;  /* the kernels that have stoppable and resume forms when they are in
+                             `program` (forms NULL); else the forms' table (hg_vendor_forms_stop) */
+  hg_vendor_forms *forms; /* where the forms are lowered and built after `program`; NULL: they are in it */
+  bool slice_forms_elsewhere; /* the slice forms are in `program` (hg_oc_forms_target's) */
   bool robust;            /* lowered in the robust form (HETGPU_ROBUST, docs/robust-access.md) */
 };
 
@@ -115,7 +116,10 @@ struct hg_dev_kernel {
    * the launch is enqueued (the enqueue captures the arguments). */
   pthread_mutex_t launch_lock;
   char *name;
-  const hg_oc_stop_kernel *stop_info; /* in prog->stop; NULL: no stoppable or resume form */
+  /* in its program's stop table (hg_vendor_stop_info); NULL: no stoppable or resume form, or
+   * while stop_info_known is false (the program's forms not lowered yet) */
+  const hg_oc_stop_kernel *_Atomic stop_info;
+  atomic_bool stop_info_known;
   cl_kernel stop_kernel, resume_kernel, catchup_kernel; /* the forms, made at the first kernel_run (launch_lock) */
   cl_kernel slice_kernel;                                /* likewise, when stop_info has a slice form */
   /* the most work-items per group every form runs with, once they are made (0: not yet): a
@@ -331,13 +335,18 @@ void hg_vendor_shadows_free(hg_vendor_shadows *sh);
 cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust, bool via_spir,
                               cl_program *out, char **log);
 
-/* Stoppable forms built after their program (vendor_forms.c). hg_vendor_forms_queue takes
- * `source` (the forms alone) and returns NULL when out of memory (nothing queued); via_spir as
- * hg_vendor_build_source's (the plain kernels went as SPIR bitcode, which the forms may then too). */
-hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, char *source, const char *opts, bool via_spir);
-/* The vendor program holding the forms; NULL while they are not built (wait: after building
- * them, NULL only when they failed to build). */
+/* Stoppable forms lowered and built after their program (vendor_forms.c), from `module` (the
+ * program's, valid until hg_vendor_forms_drop) for `target`; NULL when out of memory (nothing
+ * queued). via_spir as hg_vendor_build_source's (the plain kernels went as SPIR bitcode, which
+ * the forms may then too). */
+hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, const struct hg_ir_module *module,
+                                       const hg_oc_forms_target *target, const char *opts, bool via_spir);
+/* The vendor program holding the forms; NULL while they are not built (wait: after lowering
+ * and building them, NULL only when there are none or they failed to build). */
 cl_program hg_vendor_forms_program(hg_vendor_forms *forms, bool wait);
+/* False while the forms are not lowered (wait: after lowering them); then *table is their stop
+ * table (no kernels when there are no forms), unchanged until the forms are dropped. */
+bool hg_vendor_forms_stop(hg_vendor_forms *forms, bool wait, const hg_oc_stop_table **table);
 /* With the program: forgets the forms, whatever their state. */
 void hg_vendor_forms_drop(hg_vendor_forms *forms);
 /* Around a build's vendor calls (hg_vendor_build_source): false (no call to make) when this
@@ -372,6 +381,9 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
                             struct hg_ir_ndrange_state **stopped, uint64_t *device_ns);
 void hg_vendor_kernel_stop(hg_backend *be, hg_stop_request *stop);
 bool hg_vendor_kernel_stoppable(hg_backend *be, hg_dev_kernel *k, bool wait);
+/* k's entry in its program's stop table (vendor_stop.c); NULL when it has no forms or, not
+ * `wait`, its program's forms are not lowered yet (a fresh launch then runs plain). */
+const hg_oc_stop_kernel *hg_vendor_stop_info(hg_dev_kernel *k, bool wait);
 bool hg_vendor_kernel_can_resume(hg_backend *be, hg_dev_kernel *k, const struct hg_ir_ndrange_state *state);
 void hg_vendor_stops_free(hg_vendor_backend *vb);
 

@@ -285,8 +285,21 @@ static size_t vendor_work_group_size(hg_vendor_backend *vb, cl_kernel kernel) {
   return n;
 }
 
-/* Creates the forms of k at its first stoppable launch; false when they cannot be made, are
- * (not `wait`) still being built (vendor_forms.c), or cannot run `items` work-items per group. */
+const hg_oc_stop_kernel *hg_vendor_stop_info(hg_dev_kernel *k, bool wait) {
+  if (atomic_load(&k->stop_info_known))
+    return k->stop_info;
+  const hg_oc_stop_table *table;
+  if (!hg_vendor_forms_stop(k->prog->forms, wait, &table))
+    return NULL;
+  const hg_oc_stop_kernel *info = hg_oc_stop_table_find(table, k->name);
+  k->stop_info = info; /* the same from every thread that gets here */
+  atomic_store(&k->stop_info_known, true);
+  return info;
+}
+
+/* Creates the forms of k (whose stop_info is known) at its first stoppable launch; false when
+ * they cannot be made, are (not `wait`) still being built (vendor_forms.c), or cannot run `items`
+ * work-items per group. */
 static bool make_forms(hg_vendor_backend *vb, hg_dev_kernel *k, bool wait, uint64_t items) {
   const hg_oc_stop_kernel *info = k->stop_info;
   cl_program prog = k->prog->forms ? hg_vendor_forms_program(k->prog->forms, wait) : k->prog->program;
@@ -300,7 +313,7 @@ static bool make_forms(hg_vendor_backend *vb, hg_dev_kernel *k, bool wait, uint6
     k->resume_kernel = VCL(prog)->clCreateKernel(prog, info->resume_name, &err);
   if (info->catchup_name && !k->catchup_kernel && err == CL_SUCCESS)
     k->catchup_kernel = VCL(prog)->clCreateKernel(prog, info->catchup_name, &err);
-  cl_program slices = k->prog->stop.target.slice_forms_elsewhere ? k->prog->program : prog;
+  cl_program slices = k->prog->slice_forms_elsewhere ? k->prog->program : prog;
   if (info->slice_name && !k->slice_kernel && err == CL_SUCCESS)
     k->slice_kernel = VCL(slices)->clCreateKernel(slices, info->slice_name, &err);
   bool ok = k->resume_kernel && (!info->stop_name || k->stop_kernel) && (!info->catchup_name || k->catchup_kernel) &&
@@ -464,14 +477,14 @@ static cl_int catch_up(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch 
 }
 
 bool hg_vendor_kernel_stoppable(hg_backend *be, hg_dev_kernel *k, bool wait) {
-  return k->stop_info && make_forms(hg_vendor_of(be), k, wait, 0);
+  return hg_vendor_stop_info(k, wait) && make_forms(hg_vendor_of(be), k, wait, 0);
 }
 
 bool hg_vendor_kernel_can_resume(hg_backend *be, hg_dev_kernel *k, const hg_ir_ndrange_state *state) {
   if (hg_ir_ndrange_state_finished(state) || hg_vendor_state_untouched(state))
     return true; /* nothing to resume: a fresh launch */
   uint64_t items = (uint64_t)state->local_size[0] * state->local_size[1] * state->local_size[2];
-  if (!k->stop_info || !make_forms(hg_vendor_of(be), k, true, items))
+  if (!hg_vendor_stop_info(k, true) || !make_forms(hg_vendor_of(be), k, true, items))
     return false; /* no forms for this kernel on this device, or none that runs such groups */
   for (unsigned d = 0; d < 3; d++)
     if (state->global_size[d] % state->local_size[d])
@@ -494,10 +507,13 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
   *stopped = NULL;
   if (device_ns)
     *device_ns = 0;
-  const hg_oc_stop_kernel *info = k->stop_info;
   if (resume && hg_ir_ndrange_state_finished(resume))
     return CL_SUCCESS;
   bool fresh = !resume || hg_vendor_state_untouched(resume);
+  /* a fresh launch without a time limit or test countdown does not wait for forms still being
+   * lowered or built: it runs plain */
+  bool need_forms = !fresh || l->time_limit_ns || l->stop_after;
+  const hg_oc_stop_kernel *info = hg_vendor_stop_info(k, need_forms);
   hg_vendor_range r;
   bool fits = info && range_of(info, l, &r);
   if (!fits && !fresh) {
@@ -518,9 +534,6 @@ cl_int hg_vendor_kernel_run(hg_backend *be, hg_dev_kernel *k, const hg_launch *l
       return CL_OUT_OF_HOST_MEMORY;
   }
   /* groups that end quickly stop between slices of the range, at no cost inside the kernel */
-  /* a fresh launch without a time limit or test countdown does not wait for forms still being
-   * built: it runs plain */
-  bool need_forms = !fresh || l->time_limit_ns || l->stop_after;
   if (fresh && fits && info->slice_name && hg_vendor_slices_fit(vb, k, &r, l) &&
       make_forms(vb, k, need_forms, r.items))
     return hg_vendor_run_sliced(vb, k, l, &r, stopped, device_ns);
