@@ -184,7 +184,6 @@ static cl_int clang_to_bitcode(const char *dir, const char *source, const hg_fe_
   int status = hg_tool_run(argv, "the OpenCL C compiler", log, &timed_out);
   *clang_ns = hg_host_clock_ns() - t0;
   free(argv);
-  hg_frontend_warm_up();
   char hdr_prefix[4300];
   snprintf(hdr_prefix, sizeof hdr_prefix, "%s/", hdr);
   hg_tool_replace_all(log, hdr_prefix, "");
@@ -242,6 +241,9 @@ static cl_int source_to_bitcode(const char *source, const char *options, const h
   snprintf(dep, sizeof dep, "%s/out.d", dir);
   bool defer = opt->optimize;
   rc = clang_to_bitcode(dir, source, opt, headers, num_headers, deps ? dep : NULL, defer, bits, size, &clang_ns, log);
+  /* the application's next build (not from the forms' builder: its clang would keep that
+   * thread's lowest priority) */
+  hg_frontend_warm_up();
   if (rc == CL_SUCCESS) {
     HG_LOG(HG_LOG_COMPILE, "front end: clang %.1f ms (%zu bytes of bitcode%s)", clang_ns / 1e6, *size,
            defer ? ", LLVM's passes deferred" : "");

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/log.h"
 #include "lowering/tool_run.h"
 
 typedef struct warm_tool {
@@ -180,6 +181,7 @@ int hg_tool_run_warm(char *const argv[], const hg_tool_limits *limits, const cha
   warm_tool w;
   if (!take(argv[0], limits, &w))
     return HG_TOOL_NOT_WARM;
+  HG_LOG(HG_LOG_COMPILE, "%s: the one started ahead runs it (pid %d)", what, (int)w.pid);
   size_t len = 0;
   char *args = response_file(argv + 1, &len);
   bool sent = args && send_args(w.args_fd, args, len);

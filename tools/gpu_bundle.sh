@@ -12,7 +12,7 @@ cp -a "$build"/icd/libhetgpu.so* "$out/bin/"
 find "$build/conformance" "$build/tools" "$build/bench" -maxdepth 3 -type f -executable \
   \( -name 'api_*' -o -name 'buffers_*' -o -name 'event_*' -o -name 'queue_*' -o -name 'hetgpu-demo' \
      -o -name 'bench-kernels' -o -name 'bench-footprint' -o -name 'bench-round' -o -name 'bench-vendor-submit' -o -name 'bench-riscv-sim' -o -name 'vendor_backend_test' -o -name 'corpus_runner' -o -name 'hg_suite' \
-     -o -name 'hetgpu-cc' -o -name 'hetgpu-ctl' -o -name 'migrate_*' -o -name 'bench-migrate' -o -name 'bench-stop' -o -name 'vendor_stop_test' -o -name 'robust_access' -o -name 'opencl_c_*' \) -exec cp {} "$out/bin/" \;
+     -o -name 'hetgpu-cc' -o -name 'hetgpu-ctl' -o -name 'migrate_*' -o -name 'bench-migrate' -o -name 'bench-stop' -o -name 'vendor_stop_test' -o -name 'robust_access' -o -name 'opencl_c_*' -o -name 'frontend_warm' \) -exec cp {} "$out/bin/" \;
 # *.so is git-ignored, and the device tool carries only what git does not ignore: a suffix it
 # does (gpu_run.sh links the name the test looks for)
 find "$build/conformance" -name 'libhg_vendor_under_test.so' -exec cp {} "$out/bin/libhg_vendor_under_test.so.0" \;
