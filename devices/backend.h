@@ -219,7 +219,9 @@ typedef struct hg_backend_ops {
 
   /* code: lower the IR module for this backend and build it; log receives a malloc'd build log.
    * digest (NULL: the backend makes it when it needs it): hg_cache_hash (devices/cache.h) of
-   * the module's encoding, which keys what backends cache of the module. */
+   * the module's encoding, which keys what backends cache of the module. The module stays
+   * valid and unchanged until program_free of what was built from it (a backend may go on
+   * lowering parts of it after the build returns: the vendor backend's stoppable forms). */
   cl_int (*program_build)(hg_backend *be, const struct hg_ir_module *module, const uint8_t *digest,
                           const char *options, hg_dev_program **out, char **log);
   void (*program_free)(hg_backend *be, hg_dev_program *prog);
