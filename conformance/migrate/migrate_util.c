@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 mg_ext mg;
@@ -77,6 +78,22 @@ cl_int mg_status(cl_event e) {
   cl_int st = 1234;
   clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
   return st;
+}
+
+void mg_sleep_us(unsigned us) {
+  struct timespec ts = {us / 1000000, (long)(us % 1000000) * 1000L};
+  nanosleep(&ts, NULL);
+}
+
+void mg_wait_running(cl_event e) {
+  for (int i = 0; i < 400000 && mg_status(e) > CL_RUNNING; i++)
+    mg_sleep_us(50);
+}
+
+unsigned mg_stop_delay_us(unsigned cpu_ms) {
+  cl_device_type type = 0;
+  clGetDeviceInfo(hg_test_device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+  return type & CL_DEVICE_TYPE_GPU ? 0 : cpu_ms * 1000;
 }
 
 const char *mg_kernels_src =

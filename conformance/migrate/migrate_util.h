@@ -48,6 +48,14 @@ cl_uint mg_migrations(cl_context ctx);
 void mg_release_restored(cl_context ctx);
 /* CL_EVENT_COMMAND_EXECUTION_STATUS */
 cl_int mg_status(cl_event e);
+/* Waits until `e` runs or has ended (at most 20 s), looking every 50 us. */
+void mg_wait_running(cl_event e);
+void mg_sleep_us(unsigned us);
+/* How long after a launch on the vendor backend begins a test asks for its stop: cpu_ms on a
+ * CPU device, none on a GPU, which ends the tests' launches sooner (the H200 runs
+ * test_safepoint's grid_lcg, 3000 rounds, in 2 ms). The device reports the type of the backend
+ * the process started on (docs/virtual-device.md). */
+unsigned mg_stop_delay_us(unsigned cpu_ms);
 
 /* Kernels (uint arithmetic, wraps the same on host and device):
  *  wgmix(buf, tile, add): in place, per work-group: buf[g] = tile[l]*3 + (tile[ls-1-l] ^ add)

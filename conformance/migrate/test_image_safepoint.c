@@ -63,10 +63,6 @@ typedef struct result {
   uint32_t hash[NPIX];
 } result;
 
-static void sleep_ms(unsigned ms) {
-  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
 
 /* A context on `on` with every object made, the input written, the outputs poisoned and the
  * arguments set (the sampler `linear` or nearest, normalized, clamp to edge). */
@@ -144,8 +140,8 @@ static void *complete_gate(void *arg) {
 }
 
 /* Enqueues the launch behind a gate, opens the gate from a thread (`*t`, to join), returns once
- * the launch runs (or has ended) and `delay_ms` more passed. */
-static cl_int launch_running(objs *o, cl_event *ev, pthread_t *t, unsigned delay_ms) {
+ * the launch runs (or has ended) and `delay_us` more passed. */
+static cl_int launch_running(objs *o, cl_event *ev, pthread_t *t, unsigned delay_us) {
   cl_int err;
   cl_event gate = clCreateUserEvent(o->ctx, &err);
   if (err)
@@ -157,9 +153,8 @@ static cl_int launch_running(objs *o, cl_event *ev, pthread_t *t, unsigned delay
     return err;
   }
   pthread_create(t, NULL, complete_gate, gate);
-  for (int i = 0; i < 20000 && mg_status(*ev) > CL_RUNNING; i++)
-    sleep_ms(1);
-  sleep_ms(delay_ms);
+  mg_wait_running(*ev);
+  mg_sleep_us(delay_us);
   clReleaseEvent(gate); /* the thread's call holds nothing after it returns; joined by the caller */
   return CL_SUCCESS;
 }
@@ -235,7 +230,7 @@ static void moved_case(cl_backend_id_hetgpu from, cl_backend_id_hetgpu to, bool 
   CHECK_CL(mg_wait_for_forms(o.k));
   cl_event ev;
   pthread_t t;
-  CHECK_CL(launch_running(&o, &ev, &t, from == mg_riscv ? 10 : 2));
+  CHECK_CL(launch_running(&o, &ev, &t, from == mg_riscv ? 10000 : mg_stop_delay_us(2)));
   cl_migration_report_hetgpu rep = {0};
   cl_int merr = mg.migrate(o.ctx, to, CL_MIGRATE_AT_SAFE_POINT_HETGPU, 0, &rep);
   cl_int werr = clWaitForEvents(1, &ev);
@@ -301,7 +296,7 @@ static void checkpoint_case(cl_backend_id_hetgpu from, cl_backend_id_hetgpu to, 
   CHECK_CL(mg_wait_for_forms(o.k)); /* stoppable from its first launch */
   cl_event ev;
   pthread_t t;
-  CHECK_CL(launch_running(&o, &ev, &t, from == mg_riscv ? 10 : 2));
+  CHECK_CL(launch_running(&o, &ev, &t, from == mg_riscv ? 10000 : mg_stop_delay_us(2)));
   /* taken while the launch runs: it must be stopped at a safe point and written as a state */
   CHECK_MSG(mg_status(ev) == CL_RUNNING, "the launch was not running at the checkpoint (status %d)", mg_status(ev));
   char path[256];

@@ -62,11 +62,6 @@ static void ref_group_iter(uint32_t *buf, uint32_t n, uint32_t ls, uint32_t roun
   free(v), free(tile), free(hist);
 }
 
-static void sleep_ms(unsigned ms) {
-  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
-
 static void *open_gate(void *gate) {
   clSetUserEventStatus((cl_event)gate, CL_COMPLETE);
   return NULL;
@@ -90,21 +85,20 @@ static cl_int enqueue_gated(cl_context ctx, cl_command_queue q, cl_kernel k, siz
   return err;
 }
 
-/* Migrates `ctx` to `target` at a safe point once `ev` runs, after `delay_ms`. */
+/* Migrates `ctx` to `target` at a safe point once `ev` runs, after `delay_us`. */
 typedef struct mover {
   cl_context ctx;
   cl_event ev;
   cl_backend_id_hetgpu target;
-  unsigned delay_ms;
+  unsigned delay_us;
   cl_int err;
   cl_migration_report_hetgpu report;
 } mover;
 
 static void *move_when_running(void *arg) {
   mover *m = arg;
-  for (int i = 0; i < 20000 && mg_status(m->ev) > CL_RUNNING; i++)
-    sleep_ms(1);
-  sleep_ms(m->delay_ms);
+  mg_wait_running(m->ev);
+  mg_sleep_us(m->delay_us);
   m->err = mg.migrate(m->ctx, m->target, CL_MIGRATE_AT_SAFE_POINT_HETGPU, 0, &m->report);
   return NULL;
 }
@@ -117,11 +111,11 @@ typedef struct launch_spec {
 } launch_spec;
 
 /* Runs `s` on `from` over `init` into `out`. With `to` != `from`: the launch is gated, a thread
- * moves the context to `to` at a safe point `delay_ms` after the launch starts running, and the
+ * moves the context to `to` at a safe point `delay_us` after the launch starts running, and the
  * gate is opened only then, so the kernel runs while the migration is asked for; `*report` is
  * the migration's. With `to` == `from` it runs unmigrated. */
 static cl_int run_spec(const launch_spec *s, const uint32_t *init, cl_backend_id_hetgpu from, cl_backend_id_hetgpu to,
-                       unsigned delay_ms, uint32_t *out, cl_migration_report_hetgpu *report) {
+                       unsigned delay_us, uint32_t *out, cl_migration_report_hetgpu *report) {
   cl_context ctx = hg_test_context();
   cl_int err = mg.migrate(ctx, from, 0, 0, NULL);
   cl_command_queue q = hg_test_queue(ctx, 0);
@@ -144,7 +138,7 @@ static cl_int run_spec(const launch_spec *s, const uint32_t *init, cl_backend_id
     cl_event ev, gate;
     err = enqueue_gated(ctx, q, k, s->global, s->local, &ev, &gate);
     if (err == CL_SUCCESS) {
-      mover m = {.ctx = ctx, .ev = ev, .target = to, .delay_ms = delay_ms};
+      mover m = {.ctx = ctx, .ev = ev, .target = to, .delay_us = delay_us};
       pthread_t mt, gt;
       pthread_create(&mt, NULL, move_when_running, &m);
       pthread_create(&gt, NULL, open_gate, gate);
@@ -173,7 +167,7 @@ static cl_int run_spec(const launch_spec *s, const uint32_t *init, cl_backend_id
 
 /* `s` moved `from` -> `to` mid-flight against the same launch unmigrated on `from` and the host;
  * the report must show the launch stopped on `from` and resumed on `to`. */
-static void moved_case(const launch_spec *s, cl_backend_id_hetgpu from, cl_backend_id_hetgpu to, unsigned delay_ms) {
+static void moved_case(const launch_spec *s, cl_backend_id_hetgpu from, cl_backend_id_hetgpu to, unsigned delay_us) {
   uint32_t *init = mg_random_u32(s->n), *want = malloc(s->n * 4), *plain = malloc(s->n * 4), *got = malloc(s->n * 4);
   memcpy(want, init, s->n * 4);
   if (!strcmp(s->kernel, "grid_lcg"))
@@ -188,7 +182,7 @@ static void moved_case(const launch_spec *s, cl_backend_id_hetgpu from, cl_backe
    * tests nothing here, and is made again, a few times at most. Every run's result is checked. */
   for (int attempt = 1; attempt <= 4; attempt++) {
     memset(&r, 0, sizeof r);
-    CHECK_CL(run_spec(s, init, from, to, delay_ms, got, &r));
+    CHECK_CL(run_spec(s, init, from, to, delay_us, got, &r));
     printf("  %s %u x %u rounds: moved %u -> %u with %u kernel(s) stopped, prepare %.3f ms, quiesce %.3f ms\n",
            s->kernel, s->n, s->rounds, r.source, r.target, r.kernels_stopped, r.prepare_ns / 1e6, r.quiesce_ns / 1e6);
     CHECK_U32(got, plain, s->n, "%s moved mid-flight %u -> %u against the same launch unmigrated", s->kernel, from, to);
@@ -212,22 +206,22 @@ static const launch_spec group_riscv = {"group_iter", 2048, 4000, 2048, 64};
 
 HG_TEST(grid_loop_vendor_to_riscv) {
   MG_REQUIRE();
-  moved_case(&grid_pocl, mg_vendor, mg_riscv, 2);
+  moved_case(&grid_pocl, mg_vendor, mg_riscv, mg_stop_delay_us(2));
 }
 
 HG_TEST(grid_loop_riscv_to_vendor) {
   MG_REQUIRE();
-  moved_case(&grid_riscv, mg_riscv, mg_vendor, 50);
+  moved_case(&grid_riscv, mg_riscv, mg_vendor, 50000);
 }
 
 HG_TEST(barrier_loop_vendor_to_riscv) {
   MG_REQUIRE();
-  moved_case(&group_pocl, mg_vendor, mg_riscv, 2);
+  moved_case(&group_pocl, mg_vendor, mg_riscv, mg_stop_delay_us(2));
 }
 
 HG_TEST(barrier_loop_riscv_to_vendor) {
   MG_REQUIRE();
-  moved_case(&group_riscv, mg_riscv, mg_vendor, 50);
+  moved_case(&group_riscv, mg_riscv, mg_vendor, 50000);
 }
 
 /* Back and forth: the launch is moved several times while it runs; it must be stopped at least
@@ -285,13 +279,12 @@ HG_TEST(grid_loop_back_and_forth) {
   CHECK_CL(enqueue_gated(ctx, q, k, s.global, s.local, &ev, &gate));
   pthread_t gt;
   pthread_create(&gt, NULL, open_gate, gate);
-  for (int i = 0; i < 20000 && mg_status(ev) > CL_RUNNING; i++)
-    sleep_ms(1);
+  mg_wait_running(ev);
   /* stops per direction: [0] on PoCL, moved to RISC-V; [1] on RISC-V, moved to PoCL */
   unsigned stopped[2] = {0, 0}, moves = 0;
   cl_int merr = CL_SUCCESS;
   for (int i = 0; i < 6 && merr == CL_SUCCESS && mg_status(ev) != CL_COMPLETE; i++) {
-    sleep_ms(i ? 15 : 2);
+    mg_sleep_us(i ? 15000 : mg_stop_delay_us(2));
     cl_migration_report_hetgpu r = {0};
     merr = mg.migrate(ctx, i % 2 ? mg_vendor : mg_riscv, CL_MIGRATE_AT_SAFE_POINT_HETGPU, 0, &r);
     stopped[r.target == mg_vendor] += r.kernels_stopped;
@@ -360,9 +353,9 @@ HG_TEST(checkpoint_process_a) {
   pthread_t gt;
   if (err == CL_SUCCESS)
     pthread_create(&gt, NULL, open_gate, gate);
-  for (int i = 0; err == CL_SUCCESS && i < 20000 && mg_status(ev) > CL_RUNNING; i++)
-    sleep_ms(1);
-  sleep_ms(30);
+  if (err == CL_SUCCESS)
+    mg_wait_running(ev);
+  mg_sleep_us(mg_stop_delay_us(30));
   if (err == CL_SUCCESS && mg_status(ev) != CL_RUNNING)
     err = CL_INVALID_EVENT; /* ended before the checkpoint: nothing would be captured in flight */
   if (err == CL_SUCCESS)
