@@ -17,13 +17,16 @@
 #include "common/profile_limits.h"
 
 cl_int hg_vendor_error(cl_int e) {
-  /* the OpenCL 3.0 error codes: -1..-19 (runtime) and -30..-73 (API) */
   if (e >= 0)
     return e;
-  if ((e <= -1 && e >= -19) || (e <= -30 && e >= -73))
+  /* After a faulting kernel NVIDIA's context runs nothing any more, and says so with -9999
+   * (drivers before 580) or CL_INVALID_COMMAND_QUEUE (580: the kernel's status, then clFinish):
+   * our queues and context are valid handles, so either means the device is lost */
+  bool dead = e == CL_INVALID_COMMAND_QUEUE || e == CL_INVALID_CONTEXT;
+  /* else the OpenCL 3.0 error codes: -1..-19 (runtime) and -30..-73 (API) */
+  if (!dead && ((e <= -1 && e >= -19) || (e <= -30 && e >= -73)))
     return e;
-  /* NVIDIA's -9999 after a faulting kernel: its context runs nothing any more */
-  HG_LOG(HG_LOG_BACKEND, "vendor returned non-OpenCL status %d: the device is lost", e);
+  HG_LOG(HG_LOG_BACKEND, "vendor returned status %d: the device is lost", e);
   return HG_ERR_DEVICE_LOST;
 }
 

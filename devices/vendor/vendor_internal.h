@@ -138,8 +138,9 @@ static inline hg_vendor_backend *hg_vendor_of(hg_backend *be) { return (hg_vendo
 
 /* ---- shared helpers (vendor_backend.c) -------------------------------------------------- */
 
-/* A vendor's error as the OpenCL error we report: OpenCL codes pass through, anything else
- * (vendor-private negative statuses) becomes CL_OUT_OF_RESOURCES. */
+/* A vendor's error as the OpenCL error we report: OpenCL codes pass through, but for those that
+ * say our own queue or context died, which with vendor-private negative statuses become
+ * HG_ERR_DEVICE_LOST (the backend is lost: nothing runs there any more). */
 cl_int hg_vendor_error(cl_int vendor_err);
 /* Waits for ev, checks its execution status, releases it. */
 cl_int hg_vendor_wait(cl_event ev);
