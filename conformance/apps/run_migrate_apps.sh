@@ -16,7 +16,7 @@ move_while_running() {
   local name=$1; shift
   local log="$HETGPU_CONTROL_DIR/$name.log"
   "$@" > "$log" 2>&1 &
-  local pid=$! moves=0 tries=0
+  local pid=$! moves=0 tries=0 out="(none: it ended before its first move)"
   # its socket appears with its first context
   while kill -0 "$pid" 2>/dev/null && ! "$ctl" ping "$pid" >/dev/null 2>&1; do sleep 0.05; done
   while kill -0 "$pid" 2>/dev/null; do
