@@ -36,7 +36,6 @@ struct hg_vendor_forms {
   cl_program program; /* FORMS_READY */
   forms_state state;
   bool dropped; /* its program was freed while the forms were building: whoever builds frees them */
-  bool lowered; /* the stop table is final (from FORMS_QUEUED on) */
   bool via_spir;
   bool on_demand; /* not built in the background: built by whoever needs it (FORMS_BACKGROUND_MAX) */
   struct hg_vendor_forms *next;
@@ -127,7 +126,6 @@ static void lower(hg_vendor_forms *f) {
     f->stop = stop;
   f->source = source;
   f->on_demand = on_demand;
-  f->lowered = true;
   f->state = source ? FORMS_QUEUED : FORMS_FAILED;
   if (!source)
     unlink_job(f);
@@ -324,7 +322,7 @@ bool hg_vendor_forms_stop(hg_vendor_forms *f, bool wait, const hg_oc_stop_table 
   pthread_mutex_lock(&lock);
   if (wait)
     lowered_now(f);
-  bool lowered = f->lowered;
+  bool lowered = f->state != FORMS_UNLOWERED && f->state != FORMS_LOWERING;
   pthread_mutex_unlock(&lock);
   *table = lowered ? &f->stop : NULL; /* not written again once lowered */
   return lowered;
