@@ -55,9 +55,13 @@ static bool enabled(const char *tool) {
   return !strncmp(base ? base + 1 : tool, "clang", 5) && strlen(tool) < sizeof warm.tool;
 }
 
-static void discard(const warm_tool *w) {
+/* Ends a tool that still runs (alive) or only forgets one already reaped: a pid reaped
+ * elsewhere (an application's SIGCHLD handler) may belong to another process by now. */
+static void discard(const warm_tool *w, bool alive) {
   close(w->args_fd); /* the tool reads an end of file and exits */
   close(w->out_fd);
+  if (!alive)
+    return;
   kill(w->pid, SIGKILL);
   while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {
   }
@@ -97,7 +101,7 @@ void hg_tool_warm_start(const char *tool) {
     warm = w;
   pthread_mutex_unlock(&warm_lock);
   if (!placed)
-    discard(&w);
+    discard(&w, true);
 }
 
 /* Takes the waiting tool into *w when it is argv0's, started by this process under the same
@@ -111,10 +115,9 @@ static bool take(const char *argv0, const hg_tool_limits *limits, warm_tool *w) 
   pthread_mutex_unlock(&warm_lock);
   if (!ours)
     return false;
-  int status;
-  bool fit = !strcmp(w->tool, argv0) && w->memory_mib == limits->memory_mib;
-  if (!fit || waitpid(w->pid, &status, WNOHANG) != 0) {
-    discard(w);
+  bool alive = waitpid(w->pid, NULL, WNOHANG) == 0; /* else reaped now, or by someone else */
+  if (!alive || strcmp(w->tool, argv0) || w->memory_mib != limits->memory_mib) {
+    discard(w, alive);
     return false;
   }
   return true;
@@ -187,7 +190,7 @@ int hg_tool_run_warm(char *const argv[], const hg_tool_limits *limits, const cha
   bool sent = args && send_args(w.args_fd, args, len);
   free(args);
   if (!sent) {
-    discard(&w);
+    discard(&w, true);
     return HG_TOOL_NOT_WARM;
   }
   close(w.args_fd);
