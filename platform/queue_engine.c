@@ -391,6 +391,14 @@ static void stream_complete_run(cl_command_queue q, hg_command *target) {
   }
 }
 
+/* stream_complete_run with the completion role taken (it is free) and given back after. Under
+ * q->lock. */
+static void stream_complete_with_role(cl_command_queue q, hg_command *target) {
+  q->completing = true;
+  stream_complete_run(q, target);
+  role_release(q);
+}
+
 /* Adds a submitted entry to the stream list. Under q->lock; false when the queue has no
  * worker to complete it. */
 static bool stream_append_locked(cl_command_queue q, hg_command *c) {
@@ -506,9 +514,7 @@ static void stream_push(hg_command *cmd) {
         role_wait(q);
         continue;
       }
-      q->completing = true;
-      stream_complete_run(q, q->stream_tail);
-      role_release(q);
+      stream_complete_with_role(q, q->stream_tail);
     }
   }
   pthread_mutex_unlock(&q->lock);
@@ -535,9 +541,7 @@ void hg_engine_help_wait(cl_event ev) {
       role_wait(q);
       continue;
     }
-    q->completing = true;
-    stream_complete_run(q, c);
-    role_release(q);
+    stream_complete_with_role(q, c);
   }
   q->drivers--;
   if (!q->drivers && q->stream_head && q->worker_idle)
@@ -559,9 +563,7 @@ void hg_engine_help_poll(cl_event ev) {
   /* the latest token up to c: the stream is in order, so with it every earlier entry is done */
   hg_command *w = c->wait_seq > q->done_seq ? c->wait_on : NULL;
   if ((!w || entry_settled(q, w)) && ev->stream_cmd == c && !q->completing) {
-    q->completing = true;
-    stream_complete_run(q, c);
-    role_release(q);
+    stream_complete_with_role(q, c);
   }
   entry_unhold(q, c);
   pthread_mutex_unlock(&q->lock);
@@ -772,9 +774,7 @@ static void *worker_main(void *arg) {
         }
         continue; /* things may have changed meanwhile: look again */
       }
-      q->completing = true;
-      stream_complete_run(q, NULL);
-      role_release(q);
+      stream_complete_with_role(q, NULL);
       continue;
     }
     if (!head && q->released && q->pending == 0)

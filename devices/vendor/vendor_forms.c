@@ -330,14 +330,15 @@ bool hg_vendor_forms_stop(hg_vendor_forms *f, bool wait, const hg_oc_stop_table 
 
 cl_program hg_vendor_forms_program(hg_vendor_forms *f, bool wait) {
   pthread_mutex_lock(&lock);
-  if (wait)
+  if (wait) {
     lowered_now(f);
-  if (wait && f->state == FORMS_QUEUED) {
-    unlink_job(f); /* needed now: not behind the other programs' forms */
-    build(f);
+    if (f->state == FORMS_QUEUED) {
+      unlink_job(f); /* needed now: not behind the other programs' forms */
+      build(f);
+    }
+    while (f->state == FORMS_BUILDING)
+      pthread_cond_wait(&changed, &lock);
   }
-  while (wait && f->state == FORMS_BUILDING)
-    pthread_cond_wait(&changed, &lock);
   cl_program prog = f->state == FORMS_READY ? f->program : NULL;
   pthread_mutex_unlock(&lock);
   return prog;
