@@ -8,7 +8,7 @@
 static bool enabled = true;
 static uint32_t interval = 256;
 static uint64_t slice_ns = 250000;
-static int forms_background = -1; /* -1: unset */
+static int forms_background = -1, forms_child = -1; /* -1: unset */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void read_settings(void) {
@@ -26,6 +26,9 @@ static void read_settings(void) {
   s = getenv("HETGPU_FORMS_BACKGROUND");
   if (s && (!strcmp(s, "0") || !strcmp(s, "1")))
     forms_background = s[0] - '0';
+  s = getenv("HETGPU_FORMS_CHILD");
+  if (s && (!strcmp(s, "0") || !strcmp(s, "1")))
+    forms_child = s[0] - '0';
 }
 
 bool hg_safepoints_enabled(void) {
@@ -46,4 +49,9 @@ uint64_t hg_slice_target_ns(void) {
 bool hg_forms_in_background(bool by_default) {
   pthread_once(&once, read_settings);
   return forms_background < 0 ? by_default : forms_background == 1;
+}
+
+bool hg_forms_in_child(bool by_default) {
+  pthread_once(&once, read_settings);
+  return forms_child < 0 ? by_default : forms_child == 1;
 }

@@ -19,5 +19,9 @@ uint64_t hg_slice_target_ns(void);
  * vendor backend makes true on GPU devices, whose compilers take their time over the forms, and
  * for programs built from SPIR bitcode). */
 bool hg_forms_in_background(bool by_default);
+/* HETGPU_FORMS_CHILD: whether a vendor device's stoppable forms, when built from OpenCL C, are
+ * compiled by the vendor in a child process and loaded here as its binary ("0": never; "1":
+ * always; unset: `by_default`, which the vendor backend makes true on GPU devices). */
+bool hg_forms_in_child(bool by_default);
 
 #endif

@@ -4,6 +4,7 @@
  * a run). Outputs are poisoned first; kernels run many work-items in several work-groups. */
 #include <dirent.h>
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -66,6 +67,21 @@ cl_int hg_frontend_compile_spir(const char *source, const char *options, void **
   *size = 0;
   *log = strdup("test: no front end");
   return CL_COMPILE_PROGRAM_FAILURE;
+}
+
+/* ... and the front end's log helper (lowering/llvm_util.c), for the tools the backend runs */
+void hg_log_append(char **log, const char *fmt, ...) {
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  size_t n = *log ? strlen(*log) : 0;
+  char *grown = realloc(*log, n + strlen(line) + 2);
+  if (grown) {
+    sprintf(grown + n, "%s%s", n ? "\n" : "", line);
+    *log = grown;
+  }
 }
 
 static void rect_ref(unsigned char *dst, const unsigned char *src, const hg_rect *r) {

@@ -402,6 +402,7 @@ unsigned hg_vendor_probe(hg_backend **out, unsigned max) {
       hg_vendor_backend *vb = make_backend(platform, devices[i], platform_name);
       if (!vb)
         continue;
+      vb->device_index = i;
       HG_LOG(HG_LOG_BACKEND, "probed %s (driver %s)", vb->base.name, vb->base.driver_version);
       out[count++] = &vb->base;
     }

@@ -49,24 +49,6 @@ static void binary_key(hg_backend *be, const char *source, const char *opts, boo
   hg_cache_key_add_str(key, source);
 }
 
-/* A program from a cached vendor binary, built; NULL on a miss or if the vendor refuses it. */
-static cl_program program_from_cache(hg_vendor_backend *vb, const hg_cache_key *key, const char *opts) {
-  uint8_t *bin;
-  size_t size;
-  if (!hg_cache_get(key, &bin, &size))
-    return NULL;
-  cl_int err, status;
-  const unsigned char *bins[1] = {bin};
-  cl_program prog =
-      VCL(vb->context)->clCreateProgramWithBinary(vb->context, 1, &vb->device, &size, bins, &status, &err);
-  free(bin);
-  if (prog && VCL(prog)->clBuildProgram(prog, 1, &vb->device, opts, NULL, NULL) != CL_SUCCESS) {
-    VCL(prog)->clReleaseProgram(prog);
-    prog = NULL;
-  }
-  return prog;
-}
-
 static void program_to_cache(hg_vendor_backend *vb, cl_program prog, const hg_cache_key *key) {
   /* A CPU device's binary is not asked for: PoCL compiles every kernel's work-group function
    * to answer (the stoppable forms included: CLBlast's xgemv ran 40 times slower), keeps its own
@@ -82,14 +64,18 @@ static void program_to_cache(hg_vendor_backend *vb, cl_program prog, const hg_ca
   free(bin);
 }
 
-/* A vendor program built from a binary it takes (SPIR bitcode or PTX); NULL with *err. */
-static cl_program program_from_binary(hg_vendor_backend *vb, const void *bin, size_t size, bool spir, cl_int *err) {
+/* The options a SPIR bitcode binary is built with. */
+#define SPIR_BUILD_OPTIONS "-x spir -spir-std=1.2"
+
+/* A vendor program built from a binary it takes (its own, SPIR bitcode or PTX) with opts; NULL
+ * with *err. */
+static cl_program program_from_binary(hg_vendor_backend *vb, const void *bin, size_t size, const char *opts,
+                                      cl_int *err) {
   cl_int status = CL_SUCCESS;
   const unsigned char *bins[1] = {bin};
   *err = CL_SUCCESS;
   cl_program prog = VCL(vb->context)->clCreateProgramWithBinary(vb->context, 1, &vb->device, &size, bins, &status, err);
-  if (prog && (*err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, spir ? "-x spir -spir-std=1.2" : "", NULL,
-                                                 NULL)) != CL_SUCCESS) {
+  if (prog && (*err = VCL(prog)->clBuildProgram(prog, 1, &vb->device, opts, NULL, NULL)) != CL_SUCCESS) {
     VCL(prog)->clReleaseProgram(prog);
     prog = NULL;
   }
@@ -123,26 +109,34 @@ static void *spir_of_source(hg_vendor_backend *vb, const char *source, const cha
   return bits;
 }
 
-/* The vendor calls of hg_vendor_build_source (spir: the lowered source as SPIR bitcode, or NULL). */
-static cl_int build_in_vendor(hg_vendor_backend *vb, const char *source, const void *spir, size_t spir_size,
-                              const char *opts, const hg_cache_key *key, cl_program *out, char **log) {
+/* Where the binary a build loads instead of its source came from. */
+typedef enum { BINARY_NONE, BINARY_CACHED, BINARY_SPIR, BINARY_CHILD } binary_origin;
+
+/* The vendor calls of hg_vendor_build_source: bin (size bytes, from `origin`) loaded, else the
+ * source built. */
+static cl_int build_in_vendor(hg_vendor_backend *vb, const char *source, const char *opts, const void *bin, size_t size,
+                              binary_origin origin, const hg_cache_key *key, cl_program *out, char **log) {
   hg_backend *be = &vb->base;
   cl_int err = CL_SUCCESS;
-  cl_program prog = program_from_cache(vb, key, opts);
-  if (prog) {
-    HG_LOG(HG_LOG_CACHE, "%s: vendor binary from the cache", be->name);
-    *out = prog;
-    return CL_SUCCESS;
-  }
-  if (spir) {
-    prog = program_from_binary(vb, spir, spir_size, true, &err);
-    if (prog) {
+  cl_program prog = NULL;
+  if (origin != BINARY_NONE) {
+    uint64_t t0 = hg_host_clock_ns();
+    prog = program_from_binary(vb, bin, size, origin == BINARY_SPIR ? SPIR_BUILD_OPTIONS : opts, &err);
+    if (prog && origin == BINARY_CACHED)
+      HG_LOG(HG_LOG_CACHE, "%s: vendor binary from the cache", be->name);
+    else if (prog)
+      HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of lowered OpenCL C through %s (its build here %.1f ms)", be->name,
+             strlen(source), origin == BINARY_SPIR ? "SPIR bitcode" : "the binary of a child process",
+             (hg_host_clock_ns() - t0) / 1e6);
+    else if (origin != BINARY_CACHED)
+      HG_LOG(HG_LOG_COMPILE, "%s: the vendor refused the %s (%d): from source instead", be->name,
+             origin == BINARY_SPIR ? "SPIR bitcode" : "child's binary", err);
+    if (prog && origin != BINARY_CACHED)
       program_to_cache(vb, prog, key);
-      HG_LOG(HG_LOG_COMPILE, "%s: built %zu bytes of lowered OpenCL C through SPIR bitcode", be->name, strlen(source));
+    if (prog) {
       *out = prog;
       return CL_SUCCESS;
     }
-    HG_LOG(HG_LOG_COMPILE, "%s: the vendor refused the SPIR bitcode (%d): from source instead", be->name, err);
   }
   const char *sources[1] = {source};
   prog = VCL(vb->context)->clCreateProgramWithSource(vb->context, 1, sources, NULL, &err);
@@ -170,20 +164,31 @@ static cl_int build_in_vendor(hg_vendor_backend *vb, const char *source, const v
   return CL_SUCCESS;
 }
 
-cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust, bool via_spir,
+cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, hg_vendor_build_kind kind,
                               cl_program *out, char **log) {
   *out = NULL;
-  size_t spir_size = 0;
-  void *spir = via_spir && vb->spir ? spir_of_source(vb, source, opts, &spir_size) : NULL;
-  cl_int err = CL_BUILD_PROGRAM_FAILURE; /* exit has begun under a forms build: nothing is built */
-  if (hg_vendor_compiler_enter()) {
-    hg_cache_key key = {0};
-    binary_key(&vb->base, source, opts, robust, &key);
-    err = build_in_vendor(vb, source, spir, spir_size, opts, &key, out, log);
-    hg_cache_key_free(&key);
+  hg_cache_key key = {0};
+  binary_key(&vb->base, source, opts, kind == HG_VENDOR_BUILD_ROBUST, &key);
+  /* the binary to load instead of the source, found or made before any vendor call */
+  uint8_t *bin = NULL;
+  size_t size = 0;
+  binary_origin origin = BINARY_NONE;
+  bool refused = false;
+  bool forms = kind == HG_VENDOR_BUILD_FORMS || kind == HG_VENDOR_BUILD_FORMS_VIA_SPIR;
+  if (hg_cache_get(&key, &bin, &size))
+    origin = BINARY_CACHED;
+  else if (kind == HG_VENDOR_BUILD_FORMS_VIA_SPIR && vb->spir)
+    origin = (bin = spir_of_source(vb, source, opts, &size)) ? BINARY_SPIR : BINARY_NONE;
+  else if (forms && hg_vendor_forms_in_child(vb, kind == HG_VENDOR_BUILD_FORMS_VIA_SPIR))
+    origin = (bin = hg_vendor_build_in_child(vb, source, opts, &size, &refused)) ? BINARY_CHILD : BINARY_NONE;
+  /* refused by the vendor in the child, or exit has begun under a forms build: nothing is built */
+  cl_int err = CL_BUILD_PROGRAM_FAILURE;
+  if (!refused && hg_vendor_compiler_enter()) {
+    err = build_in_vendor(vb, source, opts, bin, size, origin, &key, out, log);
     hg_vendor_compiler_leave();
   }
-  free(spir);
+  hg_cache_key_free(&key);
+  free(bin);
   return err;
 }
 
@@ -259,7 +264,7 @@ static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module 
     return NULL;
   }
   cl_int err;
-  cl_program prog = program_from_binary(vb, bin, size, vb->spir, &err);
+  cl_program prog = program_from_binary(vb, bin, size, vb->spir ? SPIR_BUILD_OPTIONS : "", &err);
   free(bin);
   if (!prog)
     HG_LOG(HG_LOG_COMPILE, "%s: the vendor refused the %s (%d); OpenCL C instead", be->name, form, err);
@@ -323,7 +328,8 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   if (direct)
     p->program = direct;
   else
-    err = hg_vendor_build_source(vb, source, opts, robust, false, &p->program, log);
+    err = hg_vendor_build_source(vb, source, opts, robust ? HG_VENDOR_BUILD_ROBUST : HG_VENDOR_BUILD_PLAIN, &p->program,
+                                 log);
   if (err == CL_BUILD_PROGRAM_FAILURE && forms && !later && stop.num_kernels) {
     /* the forms must never cost the application its program: build the plain kernels alone */
     HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build; building the plain kernels", be->name);
@@ -331,7 +337,8 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
     hg_printf_table_free(&table);
     free(source);
     source = hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
-    err = source ? hg_vendor_build_source(vb, source, opts, false, false, &p->program, log) : CL_BUILD_PROGRAM_FAILURE;
+    err = source ? hg_vendor_build_source(vb, source, opts, HG_VENDOR_BUILD_PLAIN, &p->program, log)
+                 : CL_BUILD_PROGRAM_FAILURE;
   }
   if (err == CL_SUCCESS && later) {
     /* without them (out of memory) launches run plain */

@@ -7,7 +7,8 @@
  * process, which lowers them alone (hg_lower_opencl_c_forms: 2-6 ms for the bench's kernels, most
  * of a build from the caches, and the stop table with them) at once, and builds them in a vendor
  * program of their own, in the order the programs were built, once no program was built for a
- * while (FORMS_QUIET_NS), but for large forms (FORMS_BACKGROUND_MAX). Until a program's forms
+ * while (FORMS_QUIET_NS; at once where a child process compiles them, vendor_forms_child.c),
+ * but for large forms (FORMS_BACKGROUND_MAX). Until a program's forms
  * are ready its fresh launches run plain (a migration waits for them at the kernel boundary);
  * whoever needs the forms themselves (a resume, a launch with a time limit or a test countdown)
  * waits for them, lowering and building them on its own thread when the builder has not reached
@@ -139,7 +140,8 @@ static void build(hg_vendor_forms *f) {
   cl_program prog = NULL;
   uint64_t start_ns = hg_host_clock_ns();
   in_build = 1;
-  cl_int err = hg_vendor_build_source(f->vb, f->source, f->opts, false, f->via_spir, &prog, NULL);
+  cl_int err = hg_vendor_build_source(f->vb, f->source, f->opts,
+                                      f->via_spir ? HG_VENDOR_BUILD_FORMS_VIA_SPIR : HG_VENDOR_BUILD_FORMS, &prog, NULL);
   in_build = 0;
   if (err != CL_SUCCESS)
     HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build (%d): their kernels' launches run plain",
@@ -177,8 +179,10 @@ static void *builder(void *arg) {
       pthread_cond_wait(&changed, &lock);
       continue;
     }
+    /* (a build in a child process holds this process's compiler only to load its binary) */
     uint64_t quiet_at = last_queued_ns + FORMS_QUIET_NS, now = realtime_ns();
-    if (now < quiet_at && now + FORMS_QUIET_NS >= quiet_at) { /* (a clock set back: build now) */
+    if (!hg_vendor_forms_in_child(f->vb, f->via_spir) && now < quiet_at &&
+        now + FORMS_QUIET_NS >= quiet_at) { /* (a clock set back: build now) */
       struct timespec until = {(time_t)(quiet_at / 1000000000ull), (long)(quiet_at % 1000000000ull)};
       pthread_cond_timedwait(&changed, &lock, &until);
       continue;

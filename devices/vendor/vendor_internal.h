@@ -24,6 +24,9 @@
 /* Loads every vendor library once per process (kept loaded for its lifetime) and returns
  * their platforms, at most max, in out. Returns how many. Thread-safe. */
 unsigned hg_vendor_platforms(cl_platform_id *out, unsigned max);
+/* The library a platform came from (as named to the loader) and its index among that library's
+ * platforms (clIcdGetPlatformIDsKHR's order); false for a platform the loader did not find. */
+bool hg_vendor_platform_origin(cl_platform_id platform, const char **library, unsigned *index);
 
 /* ---- the backend's objects -------------------------------------------------------------- */
 
@@ -31,6 +34,7 @@ typedef struct hg_vendor_backend {
   hg_backend base; /* first: hg_backend* and hg_vendor_backend* convert both ways */
   cl_platform_id platform;
   cl_device_id device;
+  unsigned device_index; /* among the platform's devices (CL_DEVICE_TYPE_ALL) */
   cl_context context;
   cl_command_queue queue;       /* in-order, profiling enabled */
   cl_command_queue plain_queue; /* in-order, no profiling (NULL: everything goes to queue) */
@@ -330,11 +334,28 @@ cl_int hg_vendor_shadows_copy_in(const hg_vendor_shadows *sh, const hg_vendor_sl
 cl_int hg_vendor_shadows_copy_back(const hg_vendor_shadows *sh, cl_command_queue queue, cl_event *last);
 void hg_vendor_shadows_free(hg_vendor_shadows *sh);
 
+/* What hg_vendor_build_source builds: an application's program (robust or not), or a program's
+ * stoppable forms (vendor_forms.c). Forms go to the vendor as SPIR bitcode of our clang where it
+ * takes that (vb->spir) and the plain kernels went so (FORMS_VIA_SPIR), else as OpenCL C built
+ * in a child process (hg_vendor_build_in_child, where hg_forms_in_child says), else as OpenCL C
+ * here; each way falls back to the next when it cannot build (not when the vendor refuses). */
+typedef enum {
+  HG_VENDOR_BUILD_PLAIN,
+  HG_VENDOR_BUILD_ROBUST,
+  HG_VENDOR_BUILD_FORMS,
+  HG_VENDOR_BUILD_FORMS_VIA_SPIR
+} hg_vendor_build_kind;
 /* Builds `source` with `opts` (from the cache when it holds the vendor binary); *log receives
- * the vendor's build log when it built (log may be NULL). via_spir: through our clang to SPIR
- * bitcode where the vendor takes it (vb->spir), from source where that fails. */
-cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, bool robust, bool via_spir,
+ * the vendor's build log when it built here (log may be NULL). */
+cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const char *opts, hg_vendor_build_kind kind,
                               cl_program *out, char **log);
+/* The vendor's program binary of source built with opts in a child process (vendor_build_child.h),
+ * malloc'd (*size bytes), or NULL: *refused when the vendor's compiler refused the source, else
+ * the child could not build it (no child tool, no device, a crash; logged). */
+void *hg_vendor_build_in_child(hg_vendor_backend *vb, const char *source, const char *opts, size_t *size,
+                               bool *refused);
+/* Whether forms (via_spir: HG_VENDOR_BUILD_FORMS_VIA_SPIR) are built in a child process. */
+bool hg_vendor_forms_in_child(const hg_vendor_backend *vb, bool via_spir);
 
 /* Stoppable forms lowered and built after their program (vendor_forms.c), from `module` (the
  * program's, valid until hg_vendor_forms_drop) for `target`; NULL when out of memory (nothing

@@ -29,6 +29,11 @@ typedef void *(CL_API_CALL *get_extension_fn)(const char *name);
 static void *libs[MAX_LIBS]; /* never closed: vendor objects live as long as the process */
 static unsigned num_libs;
 static cl_platform_id platforms[MAX_PLATFORMS];
+/* where each came from, for a child process that reaches the same platform (vendor_forms_child.c) */
+static struct {
+  char *library;  /* as the .icd or HETGPU_VENDORS named it */
+  unsigned index; /* its place among the library's platforms */
+} origins[MAX_PLATFORMS];
 static unsigned num_platforms;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
@@ -113,6 +118,8 @@ static void add_platforms_of(void *handle, const char *lib) {
     if (!strcmp(name, "hetGPU")) /* another copy of ourselves, installed elsewhere */
       continue;
     HG_LOG(HG_LOG_BACKEND, "vendor loader: %s: platform \"%s\"", lib, name);
+    origins[num_platforms].library = strdup(lib);
+    origins[num_platforms].index = i;
     platforms[num_platforms++] = ids[i];
   }
   free(ids);
@@ -211,4 +218,15 @@ unsigned hg_vendor_platforms(cl_platform_id *out, unsigned max) {
   unsigned n = num_platforms < max ? num_platforms : max;
   memcpy(out, platforms, n * sizeof *out);
   return n;
+}
+
+bool hg_vendor_platform_origin(cl_platform_id platform, const char **library, unsigned *index) {
+  pthread_once(&load_once, load_all);
+  for (unsigned i = 0; i < num_platforms; i++)
+    if (platforms[i] == platform && origins[i].library) {
+      *library = origins[i].library;
+      *index = origins[i].index;
+      return true;
+    }
+  return false;
 }
