@@ -460,6 +460,22 @@ static bool g_il_mode;
 static void *g_il;
 static size_t g_il_size;
 
+/* Whether a build log warns about the source. PoCL's clang on a host without AVX-512 warns that
+ * its own builtins' 16-wide vector arguments change the ABI ("without 'avx512f' enabled changes
+ * the ABI"): a note on the vendor's library and this host, not on the source. */
+static bool log_warns(const char *log) {
+  for (const char *line = log; line && *line;) {
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
+    if (strstr(buf, "warning") && !strstr(buf, "changes the ABI"))
+      return true;
+    line = end ? end + 1 : NULL;
+  }
+  return false;
+}
+
 static bool run_build(const cl_target *t, const char *what, const char *source, const char *options, const spec *s,
                       uint64_t seed, result *r, bool no_warnings, const hg_printf_table *pt) {
   cl_int e;
@@ -478,7 +494,7 @@ static bool run_build(const cl_target *t, const char *what, const char *source, 
     clReleaseProgram(prog);
     return false;
   }
-  if (no_warnings && strstr(r->log, "warning")) {
+  if (no_warnings && log_warns(r->log)) {
     seterr("%s: build log has warnings:\n%s", what, r->log);
     clReleaseProgram(prog);
     return false;
