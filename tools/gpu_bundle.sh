@@ -13,7 +13,7 @@ cp -a "$build"/icd/libhetgpu.so* "$out/bin/"
 mkdir -p "$out/bin/hetgpu" && cp "$build/icd/hetgpu/hetgpu-vendor-build" "$out/bin/hetgpu/"
 find "$build/conformance" "$build/tools" "$build/bench" -maxdepth 3 -type f -executable \
   \( -name 'api_*' -o -name 'buffers_*' -o -name 'event_*' -o -name 'queue_*' -o -name 'hetgpu-demo' \
-     -o -name 'bench-kernels' -o -name 'bench-footprint' -o -name 'bench-round' -o -name 'bench-vendor-submit' -o -name 'bench-riscv-sim' -o -name 'vendor_backend_test' -o -name 'corpus_runner' -o -name 'hg_suite' \
+     -o -name 'bench-kernels' -o -name 'bench-footprint' -o -name 'bench-clblast' -o -name 'bench-round' -o -name 'bench-vendor-submit' -o -name 'bench-riscv-sim' -o -name 'vendor_backend_test' -o -name 'corpus_runner' -o -name 'hg_suite' \
      -o -name 'hetgpu-cc' -o -name 'hetgpu-ctl' -o -name 'migrate_*' -o -name 'bench-migrate' -o -name 'bench-stop' -o -name 'vendor_stop_test' -o -name 'robust_access' -o -name 'opencl_c_*' -o -name 'frontend_warm' \) -exec cp {} "$out/bin/" \;
 # *.so is git-ignored, and the device tool carries only what git does not ignore: a suffix it
 # does (gpu_run.sh links the name the test looks for)
@@ -22,5 +22,5 @@ cp conformance/pyopencl/test_pyopencl.py conformance/apps/run_migrate_apps.sh "$
 mkdir -p "$out/kernels" && cp -r conformance/kernels/* "$out/kernels/"
 # .devlibs/debs (git-ignored) keeps a downloaded set for machines without a package mirror
 if ls .devlibs/debs/*.deb >/dev/null 2>&1; then cp .devlibs/debs/*.deb "$out/debs/"
-else (cd "$out/debs" && apt-get download libllvm15 libclang-cpp15 clang-15 libclang-common-15-dev libz3-4 llvm-spirv-15 libllvmspirvlib15 spirv-tools >/dev/null); fi
+else (cd "$out/debs" && apt-get download libllvm15 libclang-cpp15 clang-15 libclang-common-15-dev libz3-4 llvm-spirv-15 libllvmspirvlib15 spirv-tools libclblast1 >/dev/null); fi
 du -sh "$out"
