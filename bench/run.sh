@@ -10,4 +10,7 @@ hg_bench_vendors "$build" "$vendors"
 OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors "$build/bench/bench-kernels" "$native"
 OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors "$build/bench/bench-footprint" "$native"
 OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors "$build/bench/bench-round" "$native"
-OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors "$build/bench/bench-clblast" "$native"
+# CLBlast's own kernels, where Debian's libclblast-dev was there to build it
+if [ -x "$build/bench/bench-clblast" ]; then
+  OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors "$build/bench/bench-clblast" "$native"
+fi
