@@ -125,6 +125,20 @@ static bool flag(const hg_ir_inst *in, uint32_t i) { return i < 16 && ((in->flag
 
 static bool starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 
+/* A value's size in a call (a 3-lane vector takes 4 lanes' room). */
+static unsigned vector_bytes(hg_ir_type t) {
+  return hg_ir_scalar_bytes((hg_ir_scalar)t.scalar) * (t.lanes == 3 ? 4u : t.lanes);
+}
+
+unsigned hg_spir_call_vector_bytes(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") ? 64 : __builtin_cpu_supports("avx") ? 32 : 16;
+#else
+  return 16;
+#endif
+}
+
 /* Integer arguments whose signedness the specification fixes: 1 unsigned, -1 signed, 0 as the
  * call's flags say. */
 static int fixed_signedness(const char *name, uint32_t i) {
@@ -303,16 +317,17 @@ LLVMValueRef hg_spir_builtin(hg_spir *s, const hg_ir_inst *in) {
   if (starts(name, "vstore") && strstr(name, "_half16") && in->num_operands &&
       e->f->values[in->operands[0]].type.scalar == HG_IR_F64)
     return hg_llvm_fail(e, "builtin '%s' of double16 (PoCL's library function flushes subnormal halves)", name);
-  /* PoCL 3.1 calls its library's functions of 128-byte vectors (double16, long16) from SPIR
-   * with garbage results (sin of a double16 from clang's own SPIR too); its OpenCL C front end
-   * passes them right */
-  bool wide = in->type.lanes == 16 && hg_ir_scalar_bytes(in->type.scalar) == 8;
-  for (uint32_t i = 0; i < in->num_operands; i++) {
-    hg_ir_type t = e->f->values[in->operands[i]].type;
-    wide |= t.lanes == 16 && hg_ir_scalar_bytes(t.scalar) == 8;
-  }
+  /* A library function of a vector wider than the host's widest vector register takes it in
+   * memory (the x86-64 C ABI PoCL's library is compiled to), where a SPIR call passes it by
+   * value: PoCL 3.1 then computes garbage (sin of a double16 from clang's own SPIR too; float16
+   * math on a host without AVX-512). Its OpenCL C front end passes them right. */
+  unsigned widest = hg_spir_call_vector_bytes();
+  bool wide = vector_bytes(in->type) > widest;
+  for (uint32_t i = 0; i < in->num_operands; i++)
+    wide |= vector_bytes(e->f->values[in->operands[i]].type) > widest;
   if (wide)
-    return hg_llvm_fail(e, "builtin '%s' of a 128-byte vector (PoCL calls them wrongly from SPIR)", name);
+    return hg_llvm_fail(e, "builtin '%s' of a vector wider than %u bytes (PoCL calls them wrongly from SPIR)", name,
+                        widest);
   LLVMValueRef args[16];
   if (in->num_operands > 16)
     return hg_llvm_fail(e, "builtin '%s' with %u arguments", name, in->num_operands);

@@ -58,6 +58,7 @@ uint8_t *hg_lower_spir(const hg_ir_module *m, bool slice_forms, size_t *size, ch
   snprintf(err, err_size, "test: OpenCL C sources");
   return NULL;
 }
+unsigned hg_spir_call_vector_bytes(void) { return 16; }
 char *hg_lower_ptx(const hg_ir_module *m, size_t *size, char *err, size_t err_size) {
   return (char *)hg_lower_spir(m, false, size, err, err_size);
 }

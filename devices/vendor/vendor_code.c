@@ -244,7 +244,9 @@ static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module 
   size_t size = 0;
   uint8_t *bin = NULL;
   hg_cache_key key = {0};
-  bool keyed = direct_key(form, module, digest, &key), cached = keyed && hg_cache_get(&key, &bin, &size);
+  char form_key[96]; /* SPIR bitcode depends on the host's vector width (hg_spir_call_vector_bytes) */
+  snprintf(form_key, sizeof form_key, "%s, calls of vectors to %u bytes", form, vb->spir ? hg_spir_call_vector_bytes() : 0);
+  bool keyed = direct_key(form_key, module, digest, &key), cached = keyed && hg_cache_get(&key, &bin, &size);
   if (cached && !vb->spir && (!size || bin[size - 1])) { /* PTX is text with its NUL */
     free(bin);
     bin = NULL;
