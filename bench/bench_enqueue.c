@@ -4,6 +4,7 @@
  *   MODE latency:  ITERATIONS x (empty kernel, clFinish)          - enqueue -> complete
  *   MODE latency-event: the same with the kernel's event, clFlush and clWaitForEvents
  *   MODE stream:   ITERATIONS empty kernels back to back, clFinish - enqueue cost when pipelined
+ *   MODE bursts:   the same with a clFinish after every BURST launches (bench-kernels' rounds)
  *   MODE copy:     ITERATIONS x (1 KiB write, kernel, 1 KiB read) back to back, clFinish
  * Per-operation instructions: run twice with different ITERATIONS and divide the difference
  * of the totals by the difference of the iterations (setup and teardown cancel out). */
@@ -17,12 +18,14 @@
 #include "bench_util.h"
 
 
+#define BURST 50
+
 static const char *src = "__kernel void empty(void) {}\n"
                          "__kernel void inc(__global int *a) { a[get_global_id(0)] += 1; }\n";
 
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: %s PLATFORM latency|stream|copy ITERATIONS\n", argv[0]);
+    fprintf(stderr, "usage: %s PLATFORM latency|latency-event|stream|bursts|copy ITERATIONS\n", argv[0]);
     return 2;
   }
   const char *want = argv[1], *mode = argv[2];
@@ -76,6 +79,13 @@ int main(int argc, char **argv) {
   } else if (!strcmp(mode, "stream")) {
     for (int i = 0; i < iters; i++)
       CHECK(clEnqueueNDRangeKernel(q, empty, 1, NULL, &one, &one, 0, NULL, NULL));
+    CHECK(clFinish(q));
+  } else if (!strcmp(mode, "bursts")) {
+    for (int i = 0; i < iters; i++) {
+      CHECK(clEnqueueNDRangeKernel(q, empty, 1, NULL, &one, &one, 0, NULL, NULL));
+      if (i % BURST == BURST - 1)
+        CHECK(clFinish(q));
+    }
     CHECK(clFinish(q));
   } else if (!strcmp(mode, "copy")) {
     for (int i = 0; i < iters; i++) {

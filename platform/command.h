@@ -77,6 +77,7 @@ struct hg_command {
   cl_uint num_links;
   bool streamed_kind;               /* goes through the stream (submit, or nothing to run) */
   bool unplaced;                    /* run needs no backend (a context migration): not placed */
+  bool pooled;                      /* its memory is a block of the command pool */
   hg_backend *backend;              /* where it runs: set by hg_command_place */
   hg_command *stopped_next;         /* the gate's list of commands stopped at a safe point */
   /* under the queue's lock */
@@ -98,6 +99,10 @@ struct hg_command {
   cl_event inline_deps[HG_COMMAND_INLINE_DEPS];
   /* the payload follows: entry points embed hg_command as the first member of their struct */
 };
+
+/* A command of up to this many bytes takes a block of a pool (platform/block_pool.h): a burst of
+ * launches frees its commands together at the wait. */
+#define HG_COMMAND_BLOCK_SIZE 1024
 
 /* Validates the wait list (CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT) and allocates a
  * zeroed command of `size` bytes (>= sizeof(hg_command)) with its event. */

@@ -51,14 +51,23 @@ typedef struct kernel_command {
   uint8_t form;                /* its next launch's form as kernel_command_blocks decided it:
                                   FORM_STOPPABLE, FORM_PLAIN, 0 not decided */
   uint64_t ran_ns;             /* host time its stoppable runs took so far (the time limit's) */
+  /* the arguments' copy when it fits (most kernels'): no allocation per launch */
+  _Alignas(16) uint8_t inline_args[448];
 } kernel_command;
+_Static_assert(sizeof(kernel_command) <= HG_COMMAND_BLOCK_SIZE, "a launch's command takes a pooled block");
 
-static void kernel_command_cleanup(hg_command *c) {
+static void kernel_command_cleanup_args(hg_command *c) {
   kernel_command *kc = (kernel_command *)c;
   for (cl_uint i = 0; i < kc->num_args; i++)
     if (kc->args[i].mem)
       hg_mem_release(kc->args[i].mem);
-  free(kc->args); /* the values live in the same block */
+  if (kc->args != (hg_kernel_arg *)kc->inline_args)
+    free(kc->args); /* the values live in the same block */
+}
+
+static void kernel_command_cleanup(hg_command *c) {
+  kernel_command *kc = (kernel_command *)c;
+  kernel_command_cleanup_args(c);
   hg_ir_ndrange_state_free(kc->resume);
   hg_kernel_release(kc->kernel);
 }
@@ -358,8 +367,6 @@ static cl_int check_range(cl_kernel kernel, cl_uint work_dim, const size_t *offs
   /* no backend is handed more groups than every backend can count (common/profile_limits.h) */
   if (group_count(kc->global, kc->local) > HG_PROFILE_MAX_WORK_GROUPS)
     return CL_INVALID_GLOBAL_WORK_SIZE;
-  if (hg_kernel_local_mem_size(kernel) > HG_PROFILE_LOCAL_MEM_SIZE)
-    return CL_OUT_OF_RESOURCES;
   return CL_SUCCESS;
 }
 
@@ -380,7 +387,9 @@ static cl_int copy_args(const hg_kernel_arg *from, uint32_t n, kernel_command *k
     else if (a->value)
       bytes += value_room(a->size);
   }
-  hg_kernel_arg *args = err == CL_SUCCESS ? malloc(bytes) : NULL;
+  hg_kernel_arg *args = err != CL_SUCCESS            ? NULL
+                        : bytes <= sizeof kc->inline_args ? (hg_kernel_arg *)kc->inline_args
+                                                          : malloc(bytes);
   if (err == CL_SUCCESS && !args)
     err = CL_OUT_OF_HOST_MEMORY;
   if (err == CL_SUCCESS) {
@@ -466,17 +475,18 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
                                                        const size_t *global_work_size, const size_t *local_work_size,
                                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                                        cl_event *event) {
-  HG_CHECK_QUEUE(command_queue, CL_INVALID_COMMAND_QUEUE);
-  HG_CHECK_KERNEL(kernel, CL_INVALID_KERNEL);
-  if (kernel->program->context != command_queue->context)
-    return CL_INVALID_CONTEXT;
-  hg_command *cmd;
+  hg_command *cmd; /* checks the queue (every launch: once) and the wait list */
   cl_int err = hg_command_create(command_queue, CL_COMMAND_NDRANGE_KERNEL, sizeof(kernel_command),
                                  num_events_in_wait_list, event_wait_list, &cmd);
   if (err != CL_SUCCESS)
     return err;
   kernel_command *kc = (kernel_command *)cmd;
-  err = check_range(kernel, work_dim, global_work_offset, global_work_size, local_work_size, kc);
+  if (!hg_object_is(kernel, HG_OBJ_KERNEL))
+    err = CL_INVALID_KERNEL;
+  else if (kernel->program->context != command_queue->context)
+    err = CL_INVALID_CONTEXT;
+  else
+    err = check_range(kernel, work_dim, global_work_offset, global_work_size, local_work_size, kc);
   if (err == CL_SUCCESS && hg_kernel_arg_bytes(hg_kernel_function(kernel)) > HG_PROFILE_MAX_PARAMETER_SIZE) {
     /* built with a warning (platform/program_build.c); no backend is promised to run it */
     hg_context_notify(command_queue->context, "hetGPU: the kernel's arguments exceed CL_DEVICE_MAX_PARAMETER_SIZE");
@@ -484,8 +494,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
   }
   if (err == CL_SUCCESS)
     err = snapshot_args(kernel, kc);
+  if (err == CL_SUCCESS && hg_kernel_args_local_mem(hg_kernel_function(kernel), kc->args) > HG_PROFILE_LOCAL_MEM_SIZE)
+    err = CL_OUT_OF_RESOURCES; /* the command's cleanup drops what snapshot_args held */
   if (err != CL_SUCCESS) {
-    hg_command_discard(cmd); /* snapshot_args left nothing held */
+    if (kc->args)
+      cmd->cleanup = kernel_command_cleanup_args;
+    hg_command_discard(cmd);
     return err;
   }
   hg_kernel_retain(kernel);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "common/host_clock.h"
+#include "platform/block_pool.h"
 #include "platform/callback_guard.h"
 #include "platform/info.h"
 #include "common/log.h"
@@ -18,17 +19,21 @@ cl_ulong hg_now_ns(void) { return hg_host_clock_ns(); }
 
 static bool status_terminal(cl_int s) { return s <= CL_COMPLETE; }
 
+/* Events nobody was given (a command's own, most of them) go back to this pool; one handed out
+ * goes through the registry's quarantine (platform/object.h), which frees it with free(). */
+static hg_block_pool event_blocks = HG_BLOCK_POOL_INIT(sizeof(struct _cl_event), 1024);
+
 cl_event hg_event_create(cl_context ctx, cl_command_queue queue, cl_command_type type) {
-  cl_event ev = calloc(1, sizeof *ev);
+  cl_event ev = hg_block_pool_get(&event_blocks);
   if (!ev)
     return NULL;
   if (pthread_mutex_init(&ev->lock, NULL) != 0) {
-    free(ev);
+    hg_block_pool_put(&event_blocks, ev);
     return NULL;
   }
   if (pthread_cond_init(&ev->cond, NULL) != 0) {
     pthread_mutex_destroy(&ev->lock);
-    free(ev);
+    hg_block_pool_put(&event_blocks, ev);
     return NULL;
   }
   atomic_init(&ev->holds, 1); /* the application's references, as one */
@@ -63,7 +68,10 @@ void hg_event_unhold(cl_event ev) {
   pthread_mutex_destroy(&ev->lock);
   cl_command_queue q = ev->queue;
   cl_context ctx = ev->context;
-  hg_object_free(&ev->obj);
+  if (ev->obj.listed)
+    hg_object_free(&ev->obj);
+  else
+    hg_block_pool_put(&event_blocks, ev);
   if (q)
     hg_queue_unhold(q);
   hg_context_release(ctx);
@@ -99,6 +107,10 @@ void hg_event_set_status(cl_event ev, cl_int status) {
   hg_event_callback *due = NULL, **due_tail = &due;
   hg_dep_link *waiters = NULL;
 
+  /* Nobody can see the steps before the end of an event the application was never given (no
+   * handle: no query, no callback) and that keeps no times: two lock round trips a command. */
+  if (!status_terminal(status) && !ev->obj.listed && !ev->profiling)
+    return;
   pthread_mutex_lock(&ev->lock);
   if (status_terminal(ev->status) || status >= ev->status) {
     pthread_mutex_unlock(&ev->lock);
@@ -129,9 +141,15 @@ void hg_event_set_status(cl_event ev, cl_int status) {
       p = &cb->next;
     }
   }
+  bool finish_later = false;
   if (status_terminal(status)) {
     waiters = ev->waiters;
     ev->waiters = NULL;
+    finish_later = waiters || due;
+    if (!finish_later) { /* nothing to resolve or call first: waiting threads may go now */
+      ev->finished = true;
+      pthread_cond_broadcast(&ev->cond);
+    }
   }
   pthread_mutex_unlock(&ev->lock);
 
@@ -151,7 +169,7 @@ void hg_event_set_status(cl_event ev, cl_int status) {
     }
     hg_callbacks_leave();
   }
-  if (status_terminal(status)) {
+  if (finish_later) {
     pthread_mutex_lock(&ev->lock);
     ev->finished = true;
     pthread_cond_broadcast(&ev->cond);

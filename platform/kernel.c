@@ -361,16 +361,19 @@ uint64_t hg_kernel_arg_bytes(const hg_ir_function *f) {
   return bytes;
 }
 
-cl_ulong hg_kernel_local_mem_size(cl_kernel k) {
-  const hg_ir_function *f = hg_kernel_function(k);
+cl_ulong hg_kernel_args_local_mem(const hg_ir_function *f, const hg_kernel_arg *args) {
   cl_ulong total = HG_PROFILE_LOCAL_MEM_RESERVE + f->local_static_size;
-  pthread_mutex_lock(&k->lock);
   for (uint32_t i = 0; i < f->num_params; i++)
-    if (f->args[i].kind == HG_KARG_LOCAL_PTR && k->args[i].set)
-    {
+    if (f->args[i].kind == HG_KARG_LOCAL_PTR && args[i].set) {
       cl_ulong align = hg_ir_local_arg_align(&f->args[i]);
-      total = (total + align - 1) / align * align + k->args[i].size;
+      total = (total + align - 1) / align * align + args[i].size;
     }
+  return total;
+}
+
+cl_ulong hg_kernel_local_mem_size(cl_kernel k) {
+  pthread_mutex_lock(&k->lock);
+  cl_ulong total = hg_kernel_args_local_mem(hg_kernel_function(k), k->args);
   pthread_mutex_unlock(&k->lock);
   return total;
 }
@@ -459,14 +462,21 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_dev
 }
 
 cl_int hg_kernel_device(cl_kernel k, hg_backend *be, hg_dev_kernel **out) {
+  /* made once and kept until the kernel is freed: read without the locks (every launch asks) */
+  *out = __atomic_load_n(&k->dev[be->index], __ATOMIC_ACQUIRE);
+  if (*out)
+    return CL_SUCCESS;
   hg_dev_program *prog;
   cl_int err = hg_program_device(k->program, be, &prog);
   if (err != CL_SUCCESS)
     return err == CL_BUILD_PROGRAM_FAILURE ? CL_INVALID_PROGRAM_EXECUTABLE : err;
   pthread_mutex_lock(&k->lock);
-  if (!k->dev[be->index])
-    err = be->ops->kernel_create(be, prog, hg_kernel_function(k)->name, &k->dev[be->index]);
-  *out = k->dev[be->index];
+  hg_dev_kernel *made = k->dev[be->index];
+  if (!made) {
+    err = be->ops->kernel_create(be, prog, hg_kernel_function(k)->name, &made);
+    __atomic_store_n(&k->dev[be->index], made, __ATOMIC_RELEASE);
+  }
+  *out = made;
   pthread_mutex_unlock(&k->lock);
   return err;
 }

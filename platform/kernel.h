@@ -44,8 +44,10 @@ const hg_ir_function *hg_kernel_function(cl_kernel kernel);
 /* Bytes of a kernel's arguments as CL_DEVICE_MAX_PARAMETER_SIZE counts them: the sizes
  * summed, as the CTS and the vendors count them (no alignment padding; pointers 8 bytes). */
 uint64_t hg_kernel_arg_bytes(const hg_ir_function *f);
-/* Bytes of local memory the kernel uses: static __local variables plus __local arguments. */
+/* Bytes of local memory the kernel uses: static __local variables plus __local arguments (as
+ * set on the kernel, or in a launch's copy of them). */
 cl_ulong hg_kernel_local_mem_size(cl_kernel kernel);
+cl_ulong hg_kernel_args_local_mem(const hg_ir_function *f, const hg_kernel_arg *args);
 /* CL_KERNEL_WORK_GROUP_SIZE: the required size when the kernel has one, else the most
  * work-items per group every usable backend runs it with (built there to ask, once per
  * kernel), so a size that works keeps working after a migration. */

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "platform/block_pool.h"
 #include "platform/callback_guard.h"
 #include "platform/command.h"
 #include "platform/event.h"
@@ -58,6 +59,15 @@ cl_int hg_check_wait_list(cl_context ctx, cl_uint num_events, const cl_event *ev
   return CL_SUCCESS;
 }
 
+static hg_block_pool command_blocks = HG_BLOCK_POOL_INIT(HG_COMMAND_BLOCK_SIZE, 1024);
+
+static void command_block_free(hg_command *cmd) {
+  if (cmd->pooled)
+    hg_block_pool_put(&command_blocks, cmd);
+  else
+    free(cmd);
+}
+
 cl_int hg_command_create(cl_command_queue queue, cl_command_type type, size_t size, cl_uint num_events_in_wait_list,
                          const cl_event *event_wait_list, hg_command **out) {
   *out = NULL;
@@ -67,9 +77,10 @@ cl_int hg_command_create(cl_command_queue queue, cl_command_type type, size_t si
     return err;
   if (size < sizeof(hg_command))
     size = sizeof(hg_command);
-  hg_command *cmd = calloc(1, size);
+  hg_command *cmd = size <= HG_COMMAND_BLOCK_SIZE ? hg_block_pool_get(&command_blocks) : calloc(1, size);
   if (!cmd)
     return CL_OUT_OF_HOST_MEMORY;
+  cmd->pooled = size <= HG_COMMAND_BLOCK_SIZE;
   cmd->queue = queue;
   cmd->type = type;
   if (num_events_in_wait_list) {
@@ -96,7 +107,7 @@ oom:
     hg_event_unhold(cmd->deps[i]);
   if (cmd->deps != cmd->inline_deps)
     free(cmd->deps);
-  free(cmd);
+  command_block_free(cmd);
   return CL_OUT_OF_HOST_MEMORY;
 }
 
@@ -118,7 +129,7 @@ static void command_free(hg_command *cmd) {
     free(cmd->deps);
   cl_command_queue q = cmd->queue;
   cl_event ev = cmd->event;
-  free(cmd);
+  command_block_free(cmd);
   if (ev)
     hg_event_unhold(ev);
   hg_queue_unhold(q);

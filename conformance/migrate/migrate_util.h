@@ -9,6 +9,13 @@
 #include "harness.h"
 #include <CL/cl_hetgpu.h>
 
+/* A test that sets HETGPU_FAULT_INJECT as it runs has it in its environment from the start
+ * (empty), before the driver first looks (platform/fault_inject.h). */
+#define MG_FAULT_INJECTION_ARMED                                                               \
+  __attribute__((constructor)) static void mg_arm_fault_injection(void) {                     \
+    setenv("HETGPU_FAULT_INJECT", "", 0);                                                      \
+  }
+
 typedef struct mg_ext {
   clGetBackendIDsHETGPU_fn get_backend_ids;
   clGetBackendInfoHETGPU_fn get_backend_info;

@@ -9,6 +9,8 @@
 
 #include "migrate_util.h"
 
+MG_FAULT_INJECTION_ARMED
+
 enum { N = 4096, LS = 64 };
 
 static cl_int run_mix(cl_command_queue q, cl_kernel k, cl_mem buf, cl_uint add) {

@@ -10,6 +10,8 @@
 
 #include "migrate_util.h"
 
+MG_FAULT_INJECTION_ARMED
+
 #define N 4096
 #define LS 64
 

@@ -12,6 +12,8 @@
 
 #include "migrate_util.h"
 
+MG_FAULT_INJECTION_ARMED
+
 #define NUM_BUFS 3
 static const size_t words[NUM_BUFS] = {(4u << 20) / 4 + 1027, (37u << 20) / 4 + 5, 333};
 
