@@ -185,7 +185,7 @@ static void enc_function(wbuf *w, strtab *st, const hg_ir_function *f) {
     for (uint32_t i = 0; i < bl->num_insts; i++) {
       const hg_ir_inst *in = &bl->insts[i];
       w_u16(w, in->op);
-      w_u16(w, in->flags);
+      w_u16(w, in->flags & ~hg_ir_wrap_flags_of(in->op)); /* those follow the functions (1.3) */
       w_u32(w, in->id);
       w_type(w, in->type);
       w_u32(w, in->num_operands);
@@ -237,6 +237,18 @@ static void enc_function(wbuf *w, strtab *st, const hg_ir_function *f) {
   w_u32(w, f->local_static_size);
 }
 
+/* 1.3: the wrap flags, appended to the functions section (older readers skip them, which only
+ * loses what they let a lowering assume): a byte for each instruction that may carry them, in
+ * function, block and instruction order. */
+static void enc_wrap_flags(wbuf *w, const hg_ir_function *f) {
+  for (uint32_t b = 0; b < f->num_blocks; b++)
+    for (uint32_t i = 0; i < f->blocks[b].num_insts; i++) {
+      const hg_ir_inst *in = &f->blocks[b].insts[i];
+      if (hg_ir_wrap_flags_of(in->op))
+        w_u8(w, (uint8_t)(in->flags & hg_ir_wrap_flags_of(in->op)));
+    }
+}
+
 int hg_ir_encode(const hg_ir_module *m, uint8_t **out, size_t *out_size) {
   if (!m || !out || !out_size)
     return -1;
@@ -261,6 +273,8 @@ int hg_ir_encode(const hg_ir_module *m, uint8_t **out, size_t *out_size) {
   w_u32(&sec[SEC_FUNCTIONS], m->num_functions);
   for (uint32_t i = 0; i < m->num_functions; i++)
     enc_function(&sec[SEC_FUNCTIONS], &st, &m->functions[i]);
+  for (uint32_t i = 0; i < m->num_functions; i++)
+    enc_wrap_flags(&sec[SEC_FUNCTIONS], &m->functions[i]);
   w_u32(&sec[SEC_STRTAB], st.interned);
   w_u32(&sec[SEC_STRTAB], st.n);
   for (uint32_t i = 0; i < st.n; i++) {
@@ -595,6 +609,8 @@ static bool dec_function(rd *r, const dstr *st, hg_ir_function *f) {
       bl->num_insts = i + 1;
       in->op = r_u16(r);
       in->flags = r_u16(r);
+      if (!r->bad && (in->flags & hg_ir_wrap_flags_of(in->op)))
+        return fail(r, "wrap flags inside an instruction record");
       in->id = r_u32(r);
       in->type = r_type(r);
       in->num_operands = r_count(r, 4);
@@ -695,6 +711,24 @@ static bool dec_function(rd *r, const dstr *st, hg_ir_function *f) {
   return !r->bad;
 }
 
+/* The 1.3 wrap flags (enc_wrap_flags). */
+static bool dec_wrap_flags(rd *r, hg_ir_function *f) {
+  for (uint32_t b = 0; b < f->num_blocks; b++)
+    for (uint32_t i = 0; i < f->blocks[b].num_insts; i++) {
+      hg_ir_inst *in = &f->blocks[b].insts[i];
+      unsigned allowed = hg_ir_wrap_flags_of(in->op);
+      if (!allowed)
+        continue;
+      uint8_t v = r_u8(r);
+      if (r->bad)
+        return false;
+      if (v & ~allowed)
+        return fail(r, "unknown wrap flags");
+      in->flags |= v;
+    }
+  return true;
+}
+
 static bool dec_functions(rd *r, const dstr *st, hg_ir_module *m) {
   uint32_t n = r_count(r, 48);
   if (r->bad)
@@ -708,6 +742,9 @@ static bool dec_functions(rd *r, const dstr *st, hg_ir_module *m) {
     if (!dec_function(r, st, &m->functions[i]))
       return false;
   }
+  for (uint32_t i = 0; r->minor >= 3 && i < n; i++)
+    if (!dec_wrap_flags(r, &m->functions[i]))
+      return false;
   return true;
 }
 

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define HG_IR_VERSION_MAJOR 1
-#define HG_IR_VERSION_MINOR 2 /* 1.2: images and samplers; readers accept 1.0 to 1.2 */
+#define HG_IR_VERSION_MINOR 3 /* 1.2: images and samplers; 1.3: wrap flags; readers accept 1.0 to 1.3 */
 #define HG_IR_NONE UINT32_MAX
 
 /* ---- types ---------------------------------------------------------------------------- */
@@ -138,6 +138,23 @@ typedef enum hg_ir_fp_flags {
    * that also carries the flag, rounding once (OpenCL C FP_CONTRACT ON, LLVM llvm.fmuladd) */
   HG_FP_CONTRACT = 1u << 0,
 } hg_ir_fp_flags;
+
+/* flags of ADD, SUB, MUL, SHL and PTRADD (format 1.3, docs/ir-spec.md, "Wrap flags"): what
+ * OpenCL C leaves undefined, said so that a lowering may assume it does not happen (LLVM's nsw,
+ * nuw, inbounds), as the vendor's compiler of the original source does. A lowering may ignore
+ * them. */
+typedef enum hg_ir_wrap_flags {
+  HG_WRAP_NSW = 1u << 0,      /* ADD SUB MUL SHL: no signed overflow */
+  HG_WRAP_NUW = 1u << 1,      /* ADD SUB MUL SHL: no unsigned overflow */
+  HG_WRAP_INBOUNDS = 1u << 0, /* PTRADD: stays inside the object its pointer points into */
+} hg_ir_wrap_flags;
+
+/* The wrap flags an opcode may carry (0: none). */
+static inline unsigned hg_ir_wrap_flags_of(unsigned op) {
+  return op == HG_OP_ADD || op == HG_OP_SUB || op == HG_OP_MUL || op == HG_OP_SHL ? HG_WRAP_NSW | HG_WRAP_NUW
+         : op == HG_OP_PTRADD                                                     ? HG_WRAP_INBOUNDS
+                                                                                  : 0;
+}
 
 typedef enum hg_ir_mem_flags {
   HG_MEM_VOLATILE = 1u << 0,

@@ -521,6 +521,14 @@ static bool parse_suffix(parser *p, hg_ir_inst *in, const char *s, size_t len, u
     in->flags |= HG_FP_CONTRACT;
     return true;
   }
+  if (op == HG_OP_PTRADD && len == 8 && memcmp(s, "inbounds", 8) == 0) {
+    in->flags |= HG_WRAP_INBOUNDS;
+    return true;
+  }
+  if (op != HG_OP_PTRADD && hg_ir_wrap_flags_of(op) && len == 3 && (!memcmp(s, "nsw", 3) || !memcmp(s, "nuw", 3))) {
+    in->flags |= s[1] == 's' ? HG_WRAP_NSW : HG_WRAP_NUW;
+    return true;
+  }
   if (hg_ir_is_mem_op(op)) {
     if (len == 8 && memcmp(s, "volatile", 8) == 0) {
       in->flags |= HG_MEM_VOLATILE;

@@ -162,6 +162,16 @@ static void put_suffixes(sb *s, const hg_ir_inst *in) {
     if (fl & HG_FP_CONTRACT)
       put(s, ".contract");
     fl &= ~(unsigned)HG_FP_CONTRACT;
+  } else if (op == HG_OP_PTRADD) {
+    if (fl & HG_WRAP_INBOUNDS)
+      put(s, ".inbounds");
+    fl &= ~(unsigned)HG_WRAP_INBOUNDS;
+  } else if (hg_ir_wrap_flags_of(op)) {
+    if (fl & HG_WRAP_NSW)
+      put(s, ".nsw");
+    if (fl & HG_WRAP_NUW)
+      put(s, ".nuw");
+    fl &= ~(unsigned)(HG_WRAP_NSW | HG_WRAP_NUW);
   } else if (hg_ir_is_atomic_op(op)) {
     unsigned aop = fl & 0xFF, ord = (fl >> 8) & 0xF, sc = fl >> 12;
     if (aop <= HG_ATOMIC_STORE && ord <= HG_ORDER_SEQ_CST && sc <= HG_SCOPE_ALL_DEVICES &&

@@ -145,6 +145,8 @@ static bool check_inst_shape(vctx *v, uint32_t b, uint32_t i, const hg_ir_inst *
     RULE(in->num_operands >= 16 || (in->flags >> in->num_operands) == 0, "signedness flag beyond the arguments");
   } else if (op == HG_OP_FADD || op == HG_OP_FSUB || op == HG_OP_FMUL) {
     RULE((in->flags & ~(unsigned)HG_FP_CONTRACT) == 0, "unknown floating-point flags");
+  } else if (hg_ir_wrap_flags_of(op)) {
+    RULE((in->flags & ~hg_ir_wrap_flags_of(op)) == 0, "unknown wrap flags");
   } else if (op != HG_OP_ICMP && op != HG_OP_FCMP) {
     RULE(in->flags == 0, "flags must be zero for this opcode");
   }

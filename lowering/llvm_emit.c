@@ -224,9 +224,19 @@ static LLVMValueRef lower_inst(hg_llvm_emit *e, const hg_ir_inst *in) {
       return NULL;
   }
   switch (in->op) {
-  case HG_OP_ADD: return LLVMBuildAdd(B, a, b, "");
-  case HG_OP_SUB: return LLVMBuildSub(B, a, b, "");
-  case HG_OP_MUL: return LLVMBuildMul(B, a, b, "");
+  /* LLVM 15's C API builds nsw or nuw, not both: nsw then (dropping a flag only allows less) */
+  case HG_OP_ADD:
+    return in->flags & HG_WRAP_NSW   ? LLVMBuildNSWAdd(B, a, b, "")
+           : in->flags & HG_WRAP_NUW ? LLVMBuildNUWAdd(B, a, b, "")
+                                     : LLVMBuildAdd(B, a, b, "");
+  case HG_OP_SUB:
+    return in->flags & HG_WRAP_NSW   ? LLVMBuildNSWSub(B, a, b, "")
+           : in->flags & HG_WRAP_NUW ? LLVMBuildNUWSub(B, a, b, "")
+                                     : LLVMBuildSub(B, a, b, "");
+  case HG_OP_MUL:
+    return in->flags & HG_WRAP_NSW   ? LLVMBuildNSWMul(B, a, b, "")
+           : in->flags & HG_WRAP_NUW ? LLVMBuildNUWMul(B, a, b, "")
+                                     : LLVMBuildMul(B, a, b, "");
   case HG_OP_SDIV: return LLVMBuildSDiv(B, a, b, "");
   case HG_OP_UDIV: return LLVMBuildUDiv(B, a, b, "");
   case HG_OP_SREM: return LLVMBuildSRem(B, a, b, "");
@@ -269,7 +279,9 @@ static LLVMValueRef lower_inst(hg_llvm_emit *e, const hg_ir_inst *in) {
       mask[i] = in->imm[i] == HG_IR_NONE ? LLVMGetUndef(e->i32) : LLVMConstInt(e->i32, in->imm[i], 0);
     return LLVMBuildShuffleVector(B, a, b, LLVMConstVector(mask, in->num_imm), "");
   }
-  case HG_OP_PTRADD: return LLVMBuildGEP2(B, e->i8, a, &b, 1, "");
+  case HG_OP_PTRADD:
+    return in->flags & HG_WRAP_INBOUNDS ? LLVMBuildInBoundsGEP2(B, e->i8, a, &b, 1, "")
+                                        : LLVMBuildGEP2(B, e->i8, a, &b, 1, "");
   case HG_OP_LOAD: {
     LLVMValueRef l = LLVMBuildLoad2(B, T, a, "");
     LLVMSetAlignment(l, inst_align(in));

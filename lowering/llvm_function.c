@@ -110,8 +110,12 @@ static hg_ir_cmp real_pred(LLVMRealPredicate p) {
   }
 }
 
-/* getelementptr: base + sum of index * element size + constant field offsets, in bytes. */
+/* getelementptr: base + sum of index * element size + constant field offsets, in bytes. An
+ * 'inbounds' one stays inside its object with every partial sum of those offsets computed
+ * exactly (LLVM's LangRef), so its arithmetic cannot overflow in a signed sense: nsw, and the
+ * PTRADD inbounds. */
 static uint32_t xlate_gep(hg_xlate *x, LLVMValueRef v) {
+  uint16_t nsw = LLVMIsInBounds(v) ? HG_WRAP_NSW : 0;
   uint32_t base = hg_xlate_operand(x, LLVMGetOperand(v, 0));
   hg_ir_type pt = hg_value_type(x, base);
   if (pt.scalar != HG_IR_PTR) hg_xlate_fail(x, "vector getelementptr is not supported");
@@ -149,13 +153,13 @@ static uint32_t xlate_gep(hg_xlate *x, LLVMValueRef v) {
     if (it.scalar != HG_IR_I64) iv = hg_emit(x, HG_OP_SEXT, 0, i64, 1, &iv, 0, NULL);
     if (stride != 1) {
       uint32_t ops[2] = {iv, hg_xlate_const_int(x, i64, stride)};
-      iv = hg_emit(x, HG_OP_MUL, 0, i64, 2, ops, 0, NULL);
+      iv = hg_emit(x, HG_OP_MUL, nsw, i64, 2, ops, 0, NULL);
     }
     if (var == HG_IR_NONE) {
       var = iv;
     } else {
       uint32_t ops[2] = {var, iv};
-      var = hg_emit(x, HG_OP_ADD, 0, i64, 2, ops, 0, NULL);
+      var = hg_emit(x, HG_OP_ADD, nsw, i64, 2, ops, 0, NULL);
     }
   }
   uint32_t off;
@@ -164,12 +168,12 @@ static uint32_t xlate_gep(hg_xlate *x, LLVMValueRef v) {
     off = hg_xlate_const_int(x, i64, (uint64_t)coff);
   } else if (coff != 0) {
     uint32_t ops[2] = {var, hg_xlate_const_int(x, i64, (uint64_t)coff)};
-    off = hg_emit(x, HG_OP_ADD, 0, i64, 2, ops, 0, NULL);
+    off = hg_emit(x, HG_OP_ADD, nsw, i64, 2, ops, 0, NULL);
   } else {
     off = var;
   }
   uint32_t ops[2] = {base, off};
-  return hg_emit(x, HG_OP_PTRADD, 0, pt, 2, ops, 0, NULL);
+  return hg_emit(x, HG_OP_PTRADD, nsw ? HG_WRAP_INBOUNDS : 0, pt, 2, ops, 0, NULL);
 }
 
 static uint32_t xlate_shuffle(hg_xlate *x, LLVMValueRef v) {
@@ -255,76 +259,6 @@ static uint32_t xlate_odd(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
   }
 }
 
-/* Whether the printed instruction on `line` ("%m = fmul contract float %a, %b"), an `opcode`,
- * carries 'contract' or 'fast' ('fast' implies 'contract') among its fast-math flags. A line of
- * another opcode (the lines and instructions out of step) says no: contraction is only allowed. */
-static bool line_has_contract_flag(const char *line, size_t len, const char *opcode) {
-  static const char *const fmf[] = {"fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc"};
-  const char *end = line + len, *p = line;
-  while (p + 4 <= end && strncmp(p, " = f", 4)) p++;
-  if (p + 4 > end) return false;
-  p += 3;
-  size_t op = strlen(opcode);
-  if ((size_t)(end - p) <= op || strncmp(p, opcode, op) || p[op] != ' ') return false;
-  p += op;
-  bool found = false;
-  for (;;) {
-    while (p < end && *p == ' ') p++;
-    size_t n = 0;
-    while (p + n < end && p[n] != ' ' && p[n] != ',') n++;
-    bool known = false;
-    for (size_t i = 0; i < sizeof fmf / sizeof *fmf; i++)
-      if (strlen(fmf[i]) == n && !strncmp(p, fmf[i], n)) known = true;
-    if (!known || !n) break;
-    if ((n == 4 && !strncmp(p, "fast", 4)) || (n == 8 && !strncmp(p, "contract", 8))) found = true;
-    p += n;
-  }
-  return found;
-}
-
-/* LLVM 15's C API has no getter for fast-math flags, so they are read from the printed function:
- * once per function (printing one instruction numbers its whole function, so printing each
- * would cost the square of its size), its instruction lines taken in order beside its
- * instructions. Only functions whose text holds such a flag at all. */
-static void find_contracted(hg_xlate *x, LLVMValueRef fn) {
-  hg_ptr_map_free(&x->contracted);
-  /* printing a function numbers the whole module's metadata: only where there is something to
-   * find (hashcat's integer kernels took 15 s to translate before this check) */
-  bool fp = false;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !fp; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !fp; in = LLVMGetNextInstruction(in)) {
-      LLVMOpcode opc = LLVMGetInstructionOpcode(in);
-      fp = opc == LLVMFMul || opc == LLVMFAdd || opc == LLVMFSub;
-    }
-  if (!fp)
-    return;
-  char *text = LLVMPrintValueToString(fn);
-  if (!text || (!strstr(text, " contract ") && !strstr(text, " fast "))) {
-    LLVMDisposeMessage(text);
-    return;
-  }
-  const char *line = strchr(text, '{');
-  line = line ? strchr(line, '\n') : NULL;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && line; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && line; in = LLVMGetNextInstruction(in)) {
-      /* the next instruction line: indented by two spaces (labels, comments and blank lines are not) */
-      do {
-        line++;
-        if (!strncmp(line, "  ", 2)) break;
-        line = strchr(line, '\n');
-      } while (line);
-      if (!line) break;
-      const char *eol = strchr(line, '\n');
-      size_t len = eol ? (size_t)(eol - line) : strlen(line);
-      LLVMOpcode opc = LLVMGetInstructionOpcode(in);
-      const char *name = opc == LLVMFMul ? "fmul" : opc == LLVMFAdd ? "fadd" : opc == LLVMFSub ? "fsub" : NULL;
-      if (name && line_has_contract_flag(line, len, name))
-        hg_ptr_map_put(&x->contracted, in, 1);
-      line = eol;
-    }
-  LLVMDisposeMessage(text);
-}
-
 /* Instructions and constant expressions that compute a value from operands. */
 static uint32_t xlate_op(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
   uint32_t odd = xlate_odd(x, v, opc);
@@ -354,9 +288,14 @@ static uint32_t xlate_op(hg_xlate *x, LLVMValueRef v, LLVMOpcode opc) {
   if (opc == LLVMFCmp) return hg_emit(x, HG_OP_FCMP, (uint16_t)real_pred(LLVMGetFCmpPredicate(v)), t, 2, ops, 0, NULL);
   if (opc == LLVMBitCast && hg_ir_type_eq(t, hg_value_type(x, ops[0]))) return ops[0];
   uint16_t flags = 0;
+  uint32_t read = 0;
+  if (LLVMIsAInstruction(v))
+    hg_ptr_map_get(&x->inst_flags, v, &read);
   if ((opc == LLVMFMul || opc == LLVMFAdd || opc == LLVMFSub) && LLVMIsAInstruction(v) &&
-      (x->contract_all || hg_ptr_map_get(&x->contracted, v, &(uint32_t){0})))
+      (x->contract_all || (read & HG_XLATE_CONTRACT)))
     flags = HG_FP_CONTRACT;
+  if (opc == LLVMAdd || opc == LLVMSub || opc == LLVMMul || opc == LLVMShl)
+    flags = (read & HG_XLATE_NSW ? HG_WRAP_NSW : 0) | (read & HG_XLATE_NUW ? HG_WRAP_NUW : 0);
   for (size_t i = 0; i < sizeof simple / sizeof *simple; i++)
     if (simple[i].llvm == opc) return hg_emit(x, simple[i].op, flags, t, n, ops, 0, NULL);
   hg_xlate_fail(x, "unsupported instruction or constant expression (LLVM opcode %d)", (int)opc);
@@ -624,7 +563,6 @@ void hg_xlate_function_body(hg_xlate *x, LLVMValueRef fn, uint32_t fidx) {
   x->fn = fn;
   x->fidx = fidx;
   x->f = &x->m->functions[fidx];
-  find_contracted(x, fn);
   hg_ptr_map_free(&x->values);
   hg_ptr_map_free(&x->blocks);
   hg_ptr_map_free(&x->aggs);

@@ -164,7 +164,7 @@ static void xlate_cleanup(hg_xlate *x) {
   hg_ptr_map_free(&x->values);
   hg_ptr_map_free(&x->blocks);
   hg_ptr_map_free(&x->aggs);
-  hg_ptr_map_free(&x->contracted);
+  hg_ptr_map_free(&x->inst_flags);
   free(x->agg_list);
   for (unsigned i = 0; i < 4; i++) free(x->scratch[i]);
   for (unsigned i = 0; i < sizeof x->temps / sizeof *x->temps; i++) free(x->temps[i]);
@@ -195,6 +195,7 @@ hg_ir_module *hg_llvm_translate(LLVMModuleRef mod, bool library, bool contract_a
   x->m->program_kind = library ? HG_IR_PROGRAM_OBJECT : HG_IR_PROGRAM_EXECUTABLE;
   translate_globals(x);
   declare_functions(x);
+  hg_xlate_read_inst_flags(x);
   translate_bodies(x);
   result = x->m;
 out:

@@ -81,12 +81,16 @@ typedef struct hg_xlate {
   hg_aggregate *agg_list;
   uint32_t num_aggs, cap_aggs;
   uint32_t cur_block;
-  hg_ptr_map contracted; /* the function's fmul/fadd/fsub carrying 'contract' or 'fast' (value 1) */
+  hg_ptr_map inst_flags; /* the module's instructions with flags the C API cannot read: HG_XLATE_* bits */
   bool contract_all; /* every fmul/fadd/fsub may be contracted (SPIR-V without ContractionOff) */
   void *scratch[4]; /* per-function arrays, freed by the module's cleanup if translation fails */
   void *temps[8];   /* hg_xlate_temp's blocks in use, likewise */
   hg_ir_global global; /* the program-scope variable being translated (its init and relocs likewise) */
 } hg_xlate;
+
+/* llvm_inst_flags.c: fills x->inst_flags (once per module, before the bodies are translated) */
+enum { HG_XLATE_CONTRACT = 1, HG_XLATE_NSW = 2, HG_XLATE_NUW = 4 };
+void hg_xlate_read_inst_flags(hg_xlate *x);
 
 /* Memory a translation step needs until it returns, freed by the module's cleanup when the
  * step fails instead (hg_xlate_fail leaves by longjmp, past the step's own free). */

@@ -1068,6 +1068,68 @@ static void test_contract(void) {
   hg_ir_module_free(m);
 }
 
+/* ---- wrap flags (format 1.3: nsw, nuw, inbounds) --------------------------------------- */
+static const char k_wrap_text[] =
+    "func @f(i32 %0, ptr.global %1) -> void\n{\nbb0:\n"
+    "  %2 = add.nsw i32 %0, %0\n"
+    "  %3 = sub.nuw i32 %2, %0\n"
+    "  %4 = mul.nsw.nuw i32 %3, %0\n"
+    "  %5 = shl.nsw i32 %4, %0\n"
+    "  %6 = add i32 %5, %0\n"
+    "  %7 = sext i64 %6\n"
+    "  %8 = ptradd.inbounds ptr.global %1, %7\n"
+    "  %9 = ptradd ptr.global %8, %7\n"
+    "  store %9, %6\n"
+    "  ret\n}\n";
+
+static void test_wrap_flags(void) {
+  char err[256] = "";
+  hg_ir_module *m = hg_ir_parse(k_wrap_text, err, sizeof err);
+  CHECK(m != NULL, "wrap: parses: %s", err);
+  if (!m)
+    return;
+  check_round_trips("wrap", m);
+  const hg_ir_inst *in = m->functions[0].blocks[0].insts;
+  CHECK(in[0].flags == HG_WRAP_NSW && in[1].flags == HG_WRAP_NUW && in[2].flags == (HG_WRAP_NSW | HG_WRAP_NUW) &&
+            in[3].flags == HG_WRAP_NSW && in[4].flags == 0 && in[6].flags == HG_WRAP_INBOUNDS && in[7].flags == 0,
+        "wrap: the suffixes parse to the flags");
+  /* the flags travel after the functions (1.3): a file that says 1.2 has trailing bytes there */
+  uint8_t *b = NULL;
+  size_t n = 0;
+  CHECK(hg_ir_encode(m, &b, &n) == 0, "wrap: encode");
+  b[10] = 2;
+  fix_crc(b, n);
+  hg_ir_module *d = hg_ir_decode(b, n, err, sizeof err);
+  CHECK(!d, "wrap: a 1.2 file with the 1.3 flags is rejected");
+  hg_ir_module_free(d);
+  free(b);
+  /* a 1.2 file (nothing that carries wrap flags) is read */
+  hg_ir_module *old = hg_ir_parse("func @g(f32 %0) -> f32\n{\nbb0:\n  %1 = fadd f32 %0, %0\n  ret %1\n}\n", err,
+                                  sizeof err);
+  CHECK(old && hg_ir_encode(old, &b, &n) == 0, "wrap: encode a module without them: %s", err);
+  if (old && b) {
+    b[10] = 2;
+    fix_crc(b, n);
+    d = hg_ir_decode(b, n, err, sizeof err);
+    CHECK(d && hg_ir_module_equal(d, old), "wrap: a 1.2 file is read: %s", err);
+    hg_ir_module_free(d);
+    free(b);
+  }
+  hg_ir_module_free(old);
+  /* unknown bits, or the flags on other opcodes, are rejected */
+  hg_ir_module *bad = hg_ir_module_clone(m);
+  bad->functions[0].blocks[0].insts[0].flags = 4;
+  CHECK(!hg_ir_verify(bad, err, sizeof err), "wrap: unknown wrap flag rejected");
+  hg_ir_module_free(bad);
+  bad = hg_ir_module_clone(m);
+  bad->functions[0].blocks[0].insts[7].flags = HG_WRAP_NUW;
+  CHECK(!hg_ir_verify(bad, err, sizeof err), "wrap: nuw on ptradd rejected");
+  hg_ir_module_free(bad);
+  hg_ir_module_free(m);
+  expect_parse_error("func @f(i32 %0) -> void\n{\nbb0:\n  %1 = and.nsw i32 %0, %0\n  ret\n}\n", 4);
+  expect_parse_error("func @f(i32 %0) -> void\n{\nbb0:\n  %1 = add.inbounds i32 %0, %0\n  ret\n}\n", 4);
+}
+
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IONBF, 0);
   if (argc > 1)
@@ -1097,6 +1159,7 @@ int main(int argc, char **argv) {
   test_link_globals();
   test_determinism();
   test_contract();
+  test_wrap_flags();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
