@@ -90,27 +90,12 @@ static bool registry_find(registry_shard *s, uintptr_t p, size_t *at) {
   return false;
 }
 
-/* Counts the handles that ever left the registry. While it has not moved, every handle a thread
- * found live is live still: the handles an application passes again and again (its queue, its
- * kernels and buffers, on every launch) are then checked by their magic alone, without a lock. */
-static atomic_uint_fast64_t registry_removals;
-
-#define SEEN_HANDLES 4
-typedef struct seen_handle {
-  const void *ptr;
-  uint_fast64_t removals; /* registry_removals when it was found live */
-} seen_handle;
-static _Thread_local seen_handle seen[SEEN_HANDLES];
-static _Thread_local unsigned seen_next;
-
 static void registry_remove(uintptr_t p) {
   registry_shard *s = shard_of(p);
   pthread_mutex_lock(&s->lock);
   size_t at;
-  if (registry_find(s, p, &at)) {
+  if (registry_find(s, p, &at))
     s->slots[at] = 1;
-    atomic_fetch_add_explicit(&registry_removals, 1, memory_order_release);
-  }
   pthread_mutex_unlock(&s->lock);
 }
 
@@ -133,16 +118,10 @@ void hg_object_init(hg_object *obj, hg_object_type type) {
   hg_object_list(obj);
 }
 
-/* The magic is read without a lock where a handle was seen live before (hg_object_is) and
- * cleared when the object goes: atomically, for an application that releases a handle on one
- * thread while passing it on another. */
-static uint32_t magic_of(const void *obj) { return __atomic_load_n(&((const hg_object *)obj)->magic, __ATOMIC_RELAXED); }
-static void clear_magic(hg_object *obj) { __atomic_store_n(&obj->magic, 0, __ATOMIC_RELAXED); }
-
 void hg_object_retire(hg_object *obj) {
   if (obj->listed)
     registry_remove((uintptr_t)obj);
-  clear_magic(obj);
+  obj->magic = 0;
 }
 
 static pthread_mutex_t quarantine_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -150,7 +129,7 @@ static void *quarantine[HG_QUARANTINE_SIZE];
 static size_t quarantine_next;
 
 void hg_object_free(hg_object *obj) {
-  clear_magic(obj);
+  obj->magic = 0;
   if (!obj->listed) {
     free(obj);
     return;
@@ -166,19 +145,12 @@ void hg_object_free(hg_object *obj) {
 bool hg_object_is(const void *ptr, hg_object_type type) {
   if (!ptr)
     return false;
-  uint_fast64_t removals = atomic_load_explicit(&registry_removals, memory_order_acquire);
-  for (unsigned i = 0; i < SEEN_HANDLES; i++)
-    if (seen[i].ptr == ptr && seen[i].removals == removals)
-      return magic_of(ptr) == HG_MAGIC(type);
   pthread_once(&registry_once, registry_init);
   uintptr_t p = (uintptr_t)ptr;
   registry_shard *s = shard_of(p);
   pthread_mutex_lock(&s->lock);
   size_t at;
-  bool listed = registry_find(s, p, &at);
-  bool live = listed && magic_of(ptr) == HG_MAGIC(type);
+  bool live = registry_find(s, p, &at) && ((const hg_object *)ptr)->magic == HG_MAGIC(type);
   pthread_mutex_unlock(&s->lock);
-  if (listed)
-    seen[seen_next++ % SEEN_HANDLES] = (seen_handle){ptr, removals};
   return live;
 }
