@@ -4,7 +4,9 @@
  *   MODE latency:  ITERATIONS x (empty kernel, clFinish)          - enqueue -> complete
  *   MODE latency-event: the same with the kernel's event, clFlush and clWaitForEvents
  *   MODE stream:   ITERATIONS empty kernels back to back, clFinish - enqueue cost when pipelined
- *   MODE bursts:   the same with a clFinish after every BURST launches (bench-kernels' rounds)
+ *   MODE bursts:   the same with a clFinish after every BURST launches (bench-kernels' rounds);
+ *                  also prints the time inside each clFinish (the device's tail and the
+ *                  completion of the burst's commands)
  *   MODE copy:     ITERATIONS x (1 KiB write, kernel, 1 KiB read) back to back, clFinish
  * Per-operation instructions: run twice with different ITERATIONS and divide the difference
  * of the totals by the difference of the iterations (setup and teardown cancel out). */
@@ -81,12 +83,20 @@ int main(int argc, char **argv) {
       CHECK(clEnqueueNDRangeKernel(q, empty, 1, NULL, &one, &one, 0, NULL, NULL));
     CHECK(clFinish(q));
   } else if (!strcmp(mode, "bursts")) {
+    double in_finish = 0;
+    int bursts = 0;
     for (int i = 0; i < iters; i++) {
       CHECK(clEnqueueNDRangeKernel(q, empty, 1, NULL, &one, &one, 0, NULL, NULL));
-      if (i % BURST == BURST - 1)
+      if (i % BURST == BURST - 1) {
+        double f0 = bench_now_s();
         CHECK(clFinish(q));
+        in_finish += bench_now_s() - f0;
+        bursts++;
+      }
     }
     CHECK(clFinish(q));
+    if (bursts)
+      printf("%s bursts: %.3f us in each clFinish after %d launches\n", want, in_finish / bursts * 1e6, BURST);
   } else if (!strcmp(mode, "copy")) {
     for (int i = 0; i < iters; i++) {
       for (int w = 0; w < WORDS; w++)

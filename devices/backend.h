@@ -291,7 +291,9 @@ typedef struct hg_backend_ops {
   /* Blocks until the token's operation has finished; CL_SUCCESS or its (negative) error. May be
    * called any number of times, from several threads at once, until token_release. device_start
    * and device_end (not NULL) receive the device's timestamps of the work, moved onto the host
-   * clock (common/host_clock.h) by the backend, both 0 when it cannot measure them. */
+   * clock (common/host_clock.h) by the backend, both 0 when it cannot measure them. Equal
+   * tokens (one token given for several untimed operations) complete together, with one
+   * result: the platform waits for one of them and takes its result for the others. */
   cl_int (*token_wait)(hg_backend *be, hg_token *token, uint64_t *device_start, uint64_t *device_end);
   /* Optional: true when the token's operation has finished (token_wait then returns at once);
    * never blocks, and false also when it cannot tell now (another thread is submitting): the

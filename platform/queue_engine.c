@@ -328,50 +328,77 @@ static void entry_times(cl_command_queue q, const hg_command *c, cl_ulong *start
   q->last_end = *end;
 }
 
-/* Completes one stream entry: the head of the stream list, or an entry that never joined it.
- * Called with q->lock and the completion role held; the lock is released meanwhile. */
-static void stream_finish(cl_command_queue q, hg_command *c) {
-  if (!c->device_done) {
-    pthread_mutex_unlock(&q->lock);
-    entry_wait_device(q, c); /* nobody else completes it: the role is ours */
-    pthread_mutex_lock(&q->lock);
+/* Entries retired together: one pass of the queue's lock for them all, not three each (a
+ * clFinish after a burst retires the burst once the device is done: that work is the wait's). */
+#define RETIRE_RUN 32
+
+/* Completes n stream entries whose device work has ended, in stream order: the first n of the
+ * stream list, or one entry that never joined it. Called with q->lock and the completion role
+ * held; the lock is released meanwhile. */
+static void stream_retire(cl_command_queue q, hg_command **run, size_t n) {
+  cl_ulong start[RETIRE_RUN], end[RETIRE_RUN];
+  bool timed[RETIRE_RUN];
+  for (size_t i = 0; i < n; i++) {
+    timed[i] = run[i]->event->profiling && run[i]->stream_status == CL_COMPLETE;
+    if (timed[i])
+      entry_times(q, run[i], &start[i], &end[i]);
+    /* A wait for one of them now only waits for its status: a callback of an earlier one in
+     * the run may wait for a later one this thread already completed. */
+    run[i]->event->stream_cmd = NULL;
   }
-  cl_event ev = c->event;
-  bool timed = ev->profiling && c->stream_status == CL_COMPLETE;
-  cl_ulong start = 0, end = 0;
-  if (timed)
-    entry_times(q, c, &start, &end);
   pthread_mutex_unlock(&q->lock);
 
-  if (timed)
-    hg_event_set_run_times(ev, start, end);
   hg_drive_enter(q); /* this thread holds the completion role: the stream waits for it */
-  if (c->cleanup) {
-    /* Payload references go before the application can observe completion. */
-    c->cleanup(c);
-    c->cleanup = NULL;
+  for (size_t i = 0; i < n; i++) {
+    hg_command *c = run[i];
+    if (timed[i])
+      hg_event_set_run_times(c->event, start[i], end[i]);
+    if (c->cleanup) {
+      /* Payload references go before the application can observe completion. */
+      c->cleanup(c);
+      c->cleanup = NULL;
+    }
+    hg_event_set_status(c->event, c->stream_status); /* resolves dependents, calls callbacks, wakes waiters */
   }
-  hg_event_set_status(ev, c->stream_status); /* resolves dependents, calls callbacks, wakes waiters */
   hg_drive_leave();
 
-  cl_event drop[2] = {NULL, NULL};
+  cl_event drop[RETIRE_RUN][2];
+  hg_command *successor[RETIRE_RUN];
+  bool free_now[RETIRE_RUN];
   pthread_mutex_lock(&q->lock);
-  if (q->stream_head == c) {
-    q->stream_head = c->next;
-    if (!q->stream_head)
-      q->stream_tail = NULL;
-    q->done_seq = c->seq;
+  for (size_t i = 0; i < n; i++) {
+    hg_command *c = run[i];
+    if (q->stream_head == c) {
+      q->stream_head = c->next;
+      if (!q->stream_head)
+        q->stream_tail = NULL;
+      q->done_seq = c->seq;
+    }
+    drop[i][0] = drop[i][1] = NULL;
+    successor[i] = queue_forget_locked(q, c, drop[i]); /* NULL: resolved when streamed */
+    free_now[i] = --c->stream_holds == 0;
   }
-  ev->stream_cmd = NULL;
-  hg_command *successor = queue_forget_locked(q, c, drop); /* NULL: resolved when streamed */
-  bool free_now = --c->stream_holds == 0;
   pthread_mutex_unlock(&q->lock);
-  drop_events(drop);
-  if (free_now)
-    command_free(c);
-  if (successor)
-    hg_engine_dep_done(successor, false);
+  for (size_t i = 0; i < n; i++) {
+    drop_events(drop[i]);
+    if (free_now[i])
+      command_free(run[i]);
+    if (successor[i])
+      hg_engine_dep_done(successor[i], false);
+  }
   pthread_mutex_lock(&q->lock);
+}
+
+/* Whether an entry not yet seen done ended with the previous one: equal tokens complete
+ * together (devices/backend.h), so it takes the previous one's ending without asking the
+ * backend. Untimed entries only (a timed one has its own token anyway). Under q->lock. */
+static bool ended_with(hg_command *c, const hg_command *prev) {
+  if (!c->token || c->token != prev->token || c->event->profiling)
+    return false;
+  c->device_done = true;
+  c->t_done = prev->t_done;
+  c->stream_status = prev->stream_status;
+  return true;
 }
 
 /* Gives the completion role back (under q->lock), waking only who needs it: threads waiting
@@ -393,11 +420,24 @@ static void role_wait(cl_command_queue q) {
  * `target` (waiting for the device where needed), or with target NULL as many as are done. */
 static void stream_complete_run(cl_command_queue q, hg_command *target) {
   for (hg_command *h; (h = q->stream_head);) {
-    if (!h->device_done && !target)
-      break;
-    bool last = h == target;
-    stream_finish(q, h);
-    if (last)
+    if (!h->device_done) {
+      if (!target)
+        break;
+      pthread_mutex_unlock(&q->lock);
+      entry_wait_device(q, h); /* nobody else completes it: the role is ours */
+      pthread_mutex_lock(&q->lock);
+    }
+    hg_command *run[RETIRE_RUN];
+    size_t n = 0;
+    bool reached = false;
+    for (hg_command *c = h; c && n < RETIRE_RUN && !reached; c = c->next) {
+      if (!c->device_done && (n == 0 || !ended_with(c, run[n - 1])))
+        break;
+      run[n++] = c;
+      reached = c == target;
+    }
+    stream_retire(q, run, n);
+    if (reached)
       break;
   }
 }
@@ -482,7 +522,7 @@ static bool submit_list_locked(cl_command_queue q, bool *no_worker) {
       /* nothing pending before it or in it: complete it here */
       q->completing = true;
       c->stream_holds = 1;
-      stream_finish(q, c);
+      stream_retire(q, &c, 1);
       role_release(q);
     } else if (!stream_append_locked(q, c)) {
       *no_worker = true;
