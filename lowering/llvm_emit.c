@@ -202,6 +202,48 @@ static LLVMValueRef lower_contracted(hg_llvm_emit *e, const hg_ir_inst *in, cons
   return hg_llvm_intrinsic(e, "llvm.fmuladd", &T, 1, args, 3);
 }
 
+/* The instruction that defines value v, NULL for a parameter, constant or global. */
+static const hg_ir_inst *def_of(const hg_llvm_emit *e, uint32_t v) {
+  return v < e->f->num_values && e->f->values[v].kind == HG_VAL_INST ? e->defs[v] : NULL;
+}
+
+/* Whether value v is a scalar integer constant; its value in *c. */
+static bool const_int(const hg_llvm_emit *e, uint32_t v, uint64_t *c) {
+  const hg_ir_value *val = v < e->f->num_values ? &e->f->values[v] : NULL;
+  if (!val || val->kind != HG_VAL_CONST || val->type.lanes > 1 || val->type.scalar == HG_IR_PTR)
+    return false;
+  *c = e->f->const_words[val->index];
+  return true;
+}
+
+/* base + a byte offset. An offset that is an i64 index times 2, 4, 8 or 16 (not wrapping, where
+ * the PTRADD is inbounds: as LLVM's inbounds index scaling) becomes a getelementptr over
+ * elements of that size, as clang writes array indexing. LLVM then keeps the index as it is and
+ * addresses with a scale, where it rewrites a byte offset (x & m) * 4 as (x * 4) & (m * 4) and
+ * keeps x * 4 in a second induction variable (bench's hashint on PoCL: one more instruction a
+ * round than PoCL's own build); NVPTX's NaryReassociate finds a[i]'s address in a[i + j]'s
+ * (bench's reduce: one 64-bit add fewer in its loop, as NVVM's PTX). */
+static LLVMValueRef lower_ptradd(hg_llvm_emit *e, const hg_ir_inst *in, LLVMValueRef base, LLVMValueRef off) {
+  bool inbounds = in->flags & HG_WRAP_INBOUNDS;
+  LLVMTypeRef elem = e->i8;
+  const hg_ir_inst *mul = def_of(e, in->operands[1]);
+  uint64_t c = 0;
+  int k = -1; /* the constant's operand */
+  if (mul && mul->op == HG_OP_MUL && mul->num_operands == 2 && mul->type.scalar == HG_IR_I64 &&
+      mul->type.lanes <= 1 && (!inbounds || (mul->flags & HG_WRAP_NSW)))
+    k = const_int(e, mul->operands[1], &c) ? 1 : const_int(e, mul->operands[0], &c) ? 0 : -1;
+  if (k >= 0 && (c == 2 || c == 4 || c == 8 || c == 16)) {
+    const hg_ir_inst *index = def_of(e, mul->operands[1 - k]);
+    if (!e->hooks->scaled_sums_only || (index && index->op == HG_OP_ADD)) {
+      off = hg_llvm_value(e, mul->operands[1 - k]);
+      elem = c == 2 ? e->i16 : c == 4 ? e->i32 : c == 8 ? e->i64 : LLVMVectorType(e->i32, 4);
+      if (!off)
+        return NULL;
+    }
+  }
+  return inbounds ? LLVMBuildInBoundsGEP2(e->B, elem, base, &off, 1, "") : LLVMBuildGEP2(e->B, elem, base, &off, 1, "");
+}
+
 static LLVMValueRef lower_inst(hg_llvm_emit *e, const hg_ir_inst *in) {
   LLVMBuilderRef B = e->B;
   bool handled = false;
@@ -279,9 +321,7 @@ static LLVMValueRef lower_inst(hg_llvm_emit *e, const hg_ir_inst *in) {
       mask[i] = in->imm[i] == HG_IR_NONE ? LLVMGetUndef(e->i32) : LLVMConstInt(e->i32, in->imm[i], 0);
     return LLVMBuildShuffleVector(B, a, b, LLVMConstVector(mask, in->num_imm), "");
   }
-  case HG_OP_PTRADD:
-    return in->flags & HG_WRAP_INBOUNDS ? LLVMBuildInBoundsGEP2(B, e->i8, a, &b, 1, "")
-                                        : LLVMBuildGEP2(B, e->i8, a, &b, 1, "");
+  case HG_OP_PTRADD: return lower_ptradd(e, in, a, b);
   case HG_OP_LOAD: {
     LLVMValueRef l = LLVMBuildLoad2(B, T, a, "");
     LLVMSetAlignment(l, inst_align(in));
@@ -334,6 +374,8 @@ static LLVMValueRef lower_inst(hg_llvm_emit *e, const hg_ir_inst *in) {
 static void body_free(hg_llvm_emit *e) {
   hg_ir_contraction_free(&e->contr);
   free(e->vals);
+  free(e->defs);
+  e->defs = NULL;
   free(e->bbs);
   free(e->last_bbs);
   e->vals = NULL;
@@ -346,14 +388,19 @@ bool hg_llvm_emit_body(hg_llvm_emit *e) {
   if (hg_ir_cfg_build(f, &cfg))
     return !hg_llvm_fail(e, "%s: no control-flow graph", f->name);
   e->vals = calloc(f->num_values ? f->num_values : 1, sizeof *e->vals);
+  e->defs = calloc(f->num_values ? f->num_values : 1, sizeof *e->defs);
   e->bbs = calloc(f->num_blocks ? f->num_blocks : 1, sizeof *e->bbs);
   e->last_bbs = calloc(f->num_blocks ? f->num_blocks : 1, sizeof *e->last_bbs);
   memset(&e->contr, 0, sizeof e->contr);
-  if (!e->vals || !e->bbs || !e->last_bbs || !hg_ir_find_contractions(f, &e->contr)) {
+  if (!e->vals || !e->defs || !e->bbs || !e->last_bbs || !hg_ir_find_contractions(f, &e->contr)) {
     hg_ir_cfg_free(&cfg);
     body_free(e);
     return !hg_llvm_fail(e, "out of memory");
   }
+  for (uint32_t b = 0; b < f->num_blocks; b++)
+    for (uint32_t i = 0; i < f->blocks[b].num_insts; i++)
+      if (f->blocks[b].insts[i].id < f->num_values)
+        e->defs[f->blocks[b].insts[i].id] = &f->blocks[b].insts[i];
   /* the entry block is the back end's (allocas); IR block 0 follows it */
   LLVMBasicBlockRef entry = LLVMGetLastBasicBlock(e->fn);
   for (uint32_t b = 0; b < f->num_blocks; b++)

@@ -21,6 +21,10 @@ typedef struct hg_llvm_emit_hooks {
    * hg_llvm_fail when it cannot; any non-NULL value for a void one) where the target lowers it
    * its own way. SLOT, CALL, CALL_BUILTIN and BARRIER are always the target's. */
   LLVMValueRef (*inst)(hg_llvm_emit *e, const hg_ir_inst *in, bool *handled);
+  /* A byte offset that is an index times an element size becomes a getelementptr over elements
+   * only where the index is a sum (PTX: ptxas unrolled hashint's loop over in[(i + r) & 1023]
+   * only in the byte form, 2.09x NVIDIA's time the other way); else for any index. */
+  bool scaled_sums_only;
 } hg_llvm_emit_hooks;
 
 struct hg_llvm_emit {
@@ -37,6 +41,7 @@ struct hg_llvm_emit {
   const hg_llvm_emit_hooks *hooks;
   void *owner; /* the back end's own state */
   LLVMValueRef *vals;            /* per IR value: the lowered instruction results */
+  const hg_ir_inst **defs;       /* per IR value: its defining instruction (NULL: none) */
   LLVMBasicBlockRef *bbs;        /* per IR block */
   LLVMBasicBlockRef *last_bbs;   /* per IR block: the LLVM block its terminator ends up in */
   hg_ir_contraction contr;       /* multiply-adds lowered to llvm.fmuladd (ir/contract.c) */

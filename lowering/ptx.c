@@ -259,36 +259,6 @@ static LLVMValueRef ptx_first(hg_llvm_builtin_call *x) {
 
 static const hg_llvm_builtin_hooks k_ptx_builtins = {"PTX", ptx_first, ptx_math};
 
-/* A byte offset that is a sum times 2, 4, 8 or 16 goes as a GEP over an element of that size,
- * as clang writes array indexing: NaryReassociate (in NVPTX's code generation) then finds a[i]'s
- * address in a[i + j]'s and adds j's part to it, as NVVM's PTX does (the bench's reduce: one
- * 64-bit add fewer in its loop, 0.0290 -> 0.0273-0.0278 ms, NVIDIA's own 0.0272-0.0277). NULL
- * for any other offset. */
-static LLVMValueRef scaled_gep(hg_llvm_emit *e, const hg_ir_inst *in) {
-  if (in->num_operands != 2)
-    return NULL;
-  LLVMValueRef base = hg_llvm_value(e, in->operands[0]), off = hg_llvm_value(e, in->operands[1]);
-  if (!base || !off || !LLVMIsAInstruction(off) || LLVMGetInstructionOpcode(off) != LLVMMul)
-    return NULL;
-  LLVMValueRef scale = LLVMGetOperand(off, 1);
-  if (!LLVMIsAConstantInt(scale))
-    return NULL;
-  LLVMTypeRef elem;
-  switch (LLVMConstIntGetZExtValue(scale)) {
-  case 2: elem = e->i16; break;
-  case 4: elem = e->i32; break;
-  case 8: elem = e->i64; break;
-  case 16: elem = LLVMVectorType(e->i32, 4); break;
-  default: return NULL;
-  }
-  LLVMValueRef index = LLVMGetOperand(off, 0);
-  /* only a sum (a[i + j]): other indices keep their byte form (hashint's in[(i + r) & 1023] as
-   * a GEP over i32 lost ptxas's unrolling of its loop: 2.09x NVIDIA's time) */
-  if (!LLVMIsAInstruction(index) || LLVMGetInstructionOpcode(index) != LLVMAdd)
-    return NULL;
-  return LLVMBuildGEP2(e->B, elem, base, &index, 1, "");
-}
-
 static LLVMValueRef inst_hook(hg_llvm_emit *e, const hg_ir_inst *in, bool *handled) {
   hg_ptx *s = e->owner;
   *handled = true;
@@ -306,16 +276,11 @@ static LLVMValueRef inst_hook(hg_llvm_emit *e, const hg_ir_inst *in, bool *handl
     return hg_llvm_intrinsic(e, "llvm.nvvm.barrier0", NULL, 0, NULL, 0);
   case HG_OP_CALL: return hg_llvm_unit_call(s, in);
   case HG_OP_CALL_BUILTIN: return hg_llvm_builtin(e, in, &k_ptx_builtins);
-  case HG_OP_PTRADD: {
-    LLVMValueRef gep = scaled_gep(e, in);
-    *handled = gep != NULL;
-    return gep;
-  }
   default: *handled = false; return NULL;
   }
 }
 
-static const hg_llvm_emit_hooks k_hooks = {hg_llvm_unit_global, inst_hook};
+static const hg_llvm_emit_hooks k_hooks = {hg_llvm_unit_global, inst_hook, true};
 
 /* ---- what this back end leaves to the OpenCL C one ---- */
 
