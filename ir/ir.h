@@ -412,6 +412,11 @@ hg_ir_module *hg_ir_link(const hg_ir_module *const *mods, size_t n, hg_ir_progra
                          size_t err_size);
 
 /* ---- floating-point contraction (ir/contract.c, docs/ir-spec.md) ----------------------- */
+/* Each value's defining instruction by value index (NULL for parameters, constants, globals and
+ * undefined values): a calloc'd array of f->num_values entries (at least one), NULL when
+ * memory runs out. */
+const hg_ir_inst **hg_ir_defs(const hg_ir_function *f);
+
 /* Which multiplies the lowerings compute fused into their user, one rule for every backend:
  * an FADD/FSUB with HG_FP_CONTRACT whose operand (the first one that qualifies) is an F32/F64
  * FMUL with HG_FP_CONTRACT of the same block whose only use it is. Per value index:

@@ -193,6 +193,15 @@ uint32_t hg_ir_add_global(hg_ir_module *m, const hg_ir_global *g) {
   return m->num_globals++;
 }
 
+const hg_ir_inst **hg_ir_defs(const hg_ir_function *f) {
+  const hg_ir_inst **defs = calloc(f->num_values ? f->num_values : 1, sizeof *defs);
+  for (uint32_t b = 0; defs && b < f->num_blocks; b++)
+    for (uint32_t i = 0; i < f->blocks[b].num_insts; i++)
+      if (f->blocks[b].insts[i].id < f->num_values)
+        defs[f->blocks[b].insts[i].id] = &f->blocks[b].insts[i];
+  return defs;
+}
+
 /* Appends a value to f's value table; returns its index. */
 uint32_t hg_ir_push_value(hg_ir_function *f, uint8_t kind, hg_ir_type type, uint32_t index) {
   if (hg_ir_grow((void **)&f->values, &f->cap_values, f->num_values + 1, sizeof *f->values))

@@ -228,7 +228,7 @@ bool hg_ir_state_layout_of(const hg_ir_module *m, const hg_ir_function *f, hg_ir
       out->uses_local = true;
   (void)m;
   base_info *b = calloc(f->num_values ? f->num_values : 1, sizeof *b);
-  slot_info si = {calloc(f->num_values ? f->num_values : 1, sizeof *si.def),
+  slot_info si = {hg_ir_defs(f),
                   calloc(f->num_slots ? f->num_slots : 1, sizeof *si.content)};
   out->sps = calloc(f->num_safepoints ? f->num_safepoints : 1, sizeof *out->sps);
   if (!b || !si.def || !si.content || !out->sps) {
@@ -238,12 +238,6 @@ bool hg_ir_state_layout_of(const hg_ir_module *m, const hg_ir_function *f, hg_ir
     hg_ir_state_layout_free(out);
     return false;
   }
-  for (uint32_t bi = 0; bi < f->num_blocks; bi++)
-    for (uint32_t i = 0; i < f->blocks[bi].num_insts; i++) {
-      const hg_ir_inst *in = &f->blocks[bi].insts[i];
-      if (in->id != HG_IR_NONE && in->id < f->num_values)
-        si.def[in->id] = in;
-    }
   out->num_safepoints = f->num_safepoints;
   /* a fixed point: each pass only raises bases (UNSEEN -> KNOWN -> UNKNOWN), each value at most
    * twice, so 2 * num_values + 1 passes always reach it (a pass that changes nothing ends it) */

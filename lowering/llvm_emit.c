@@ -388,7 +388,7 @@ bool hg_llvm_emit_body(hg_llvm_emit *e) {
   if (hg_ir_cfg_build(f, &cfg))
     return !hg_llvm_fail(e, "%s: no control-flow graph", f->name);
   e->vals = calloc(f->num_values ? f->num_values : 1, sizeof *e->vals);
-  e->defs = calloc(f->num_values ? f->num_values : 1, sizeof *e->defs);
+  e->defs = hg_ir_defs(f);
   e->bbs = calloc(f->num_blocks ? f->num_blocks : 1, sizeof *e->bbs);
   e->last_bbs = calloc(f->num_blocks ? f->num_blocks : 1, sizeof *e->last_bbs);
   memset(&e->contr, 0, sizeof e->contr);
@@ -397,10 +397,6 @@ bool hg_llvm_emit_body(hg_llvm_emit *e) {
     body_free(e);
     return !hg_llvm_fail(e, "out of memory");
   }
-  for (uint32_t b = 0; b < f->num_blocks; b++)
-    for (uint32_t i = 0; i < f->blocks[b].num_insts; i++)
-      if (f->blocks[b].insts[i].id < f->num_values)
-        e->defs[f->blocks[b].insts[i].id] = &f->blocks[b].insts[i];
   /* the entry block is the back end's (allocas); IR block 0 follows it */
   LLVMBasicBlockRef entry = LLVMGetLastBasicBlock(e->fn);
   for (uint32_t b = 0; b < f->num_blocks; b++)
