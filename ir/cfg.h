@@ -1,7 +1,7 @@
 /* Control-flow graph of one function: predecessors, reverse post-order, dominator tree.
  * Built only on functions whose terminators name blocks in range (the verifier checks first);
- * hg_ir_cfg_build_edges builds it from plain successor lists (lowering/llvm_barrier_loops.c
- * uses it on LLVM's functions). */
+ * hg_ir_cfg_build_edges builds it from plain successor lists (lowering/llvm_cfg.c uses it on
+ * LLVM's functions). */
 #ifndef HETGPU_IR_CFG_H
 #define HETGPU_IR_CFG_H
 #include "ir/ir_internal.h"

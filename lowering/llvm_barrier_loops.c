@@ -15,20 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/cfg.h"
 #include "lowering/llvm_barrier_loops.h"
+#include "lowering/llvm_cfg.h"
 #include "lowering/llvm_loop_id.h"
-
-static bool is_barrier_name(const char *n) {
-  return !strcmp(n, "_Z7barrierj") || !strncmp(n, "_Z18work_group_barrierj", 23);
-}
-
-static const char *callee_name(LLVMValueRef inst) {
-  if (LLVMGetInstructionOpcode(inst) != LLVMCall) return NULL;
-  LLVMValueRef callee = LLVMGetCalledValue(inst);
-  size_t len;
-  return callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &len) : NULL;
-}
 
 /* Functions that reach a barrier, directly or through calls (before inlining). */
 typedef struct barrier_fns {
@@ -44,8 +33,8 @@ static bool in_set(const barrier_fns *s, LLVMValueRef fn) {
 
 static bool block_reaches_barrier(const barrier_fns *s, LLVMBasicBlockRef b) {
   for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
-    const char *n = callee_name(i);
-    if (n && (is_barrier_name(n) || in_set(s, LLVMGetCalledValue(i)))) return true;
+    const char *n = hg_llvm_callee_name(i);
+    if (n && (hg_llvm_is_barrier_name(n) || in_set(s, LLVMGetCalledValue(i)))) return true;
   }
   return false;
 }
@@ -69,63 +58,6 @@ static bool find_barrier_fns(LLVMModuleRef mod, barrier_fns *s) {
     }
   }
   return true;
-}
-
-/* One function's blocks by index and its control-flow graph (ir/cfg.h). */
-typedef struct cfg {
-  LLVMBasicBlockRef *bbs;
-  hg_ir_cfg g;
-} cfg;
-
-typedef struct block_index {
-  LLVMBasicBlockRef bb;
-  uint32_t i;
-} block_index;
-
-static int by_block(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t)((const block_index *)a)->bb, y = (uintptr_t)((const block_index *)b)->bb;
-  return x < y ? -1 : x > y;
-}
-
-/* False when out of memory. */
-static bool cfg_build(LLVMValueRef fn, cfg *c) {
-  uint32_t n = LLVMCountBasicBlocks(fn), edges = 0;
-  c->bbs = malloc(n * sizeof *c->bbs);
-  block_index *index = malloc(n * sizeof *index);
-  uint32_t *succ_start = malloc((n + 1) * sizeof *succ_start), *succ = NULL;
-  bool ok = c->bbs && index && succ_start;
-  if (ok) {
-    LLVMGetBasicBlocks(fn, c->bbs);
-    for (uint32_t i = 0; i < n; i++) {
-      index[i] = (block_index){c->bbs[i], i};
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[i]);
-      edges += t ? LLVMGetNumSuccessors(t) : 0;
-    }
-    qsort(index, n, sizeof *index, by_block);
-    ok = (succ = malloc((edges ? edges : 1) * sizeof *succ)) != NULL;
-  }
-  if (ok) {
-    uint32_t e = 0;
-    for (uint32_t i = 0; i < n; i++) {
-      succ_start[i] = e;
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(c->bbs[i]);
-      for (unsigned k = 0; t && k < LLVMGetNumSuccessors(t); k++) {
-        block_index key = {LLVMGetSuccessor(t, k), 0};
-        const block_index *hit = bsearch(&key, index, n, sizeof *index, by_block);
-        if (hit) succ[e++] = hit->i;
-      }
-    }
-    succ_start[n] = e;
-    ok = hg_ir_cfg_build_edges(n, succ_start, succ, &c->g) == 0;
-  }
-  free(index), free(succ_start), free(succ);
-  if (!ok) free(c->bbs);
-  return ok;
-}
-
-static void cfg_free(cfg *c) {
-  free(c->bbs);
-  hg_ir_cfg_free(&c->g);
 }
 
 /* The first operand of metadata node md, as a string (NULL if it is none). */
@@ -181,8 +113,8 @@ static void disable_unroll(LLVMContextRef C, unsigned kind, LLVMValueRef term) {
 /* Natural loops by header: body[h] (NULL: h is no header) marks the blocks of the loop(s)
  * whose back edges come to h. */
 static bool mark_function(LLVMContextRef C, unsigned kind, const barrier_fns *bf, LLVMValueRef fn) {
-  cfg c;
-  if (!cfg_build(fn, &c)) return false;
+  hg_llvm_cfg c;
+  if (!hg_llvm_cfg_build(fn, &c)) return false;
   const hg_ir_cfg *g = &c.g;
   unsigned n = g->n;
   uint8_t **body = calloc(n, sizeof *body), *barrier = calloc(n, 1);
@@ -227,7 +159,7 @@ static bool mark_function(LLVMContextRef C, unsigned kind, const barrier_fns *bf
   }
   for (unsigned i = 0; body && i < n; i++) free(body[i]);
   free(body), free(barrier), free(work);
-  cfg_free(&c);
+  hg_llvm_cfg_free(&c);
   return ok;
 }
 

@@ -196,6 +196,10 @@ static void keep_loops(hg_spir *s) {
 }
 
 static void *emit(hg_spir *s, size_t *size) {
+  if (!hg_spir_recompute_after_barriers(s->e.M)) {
+    hg_llvm_fail(&s->e, "out of memory");
+    return NULL;
+  }
   keep_loops(s);
   LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(s->e.M);
   size_t n = buf ? LLVMGetBufferSize(buf) : 0;

@@ -18,4 +18,8 @@ LLVMValueRef hg_spir_builtin(hg_spir *s, const hg_ir_inst *in);
 LLVMValueRef hg_spir_call(hg_spir *s, const char *mangled, LLVMTypeRef ret, LLVMValueRef *args, unsigned n,
                           bool convergent);
 
+/* Work-item arithmetic that crosses a barrier is computed again after it, for a vendor that keeps
+ * such values per work-item in memory (spir_recompute.c). False when out of memory. */
+bool hg_spir_recompute_after_barriers(LLVMModuleRef mod);
+
 #endif
