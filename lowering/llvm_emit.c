@@ -216,32 +216,57 @@ static bool const_int(const hg_llvm_emit *e, uint32_t v, uint64_t *c) {
   return true;
 }
 
-/* base + a byte offset. An offset that is an i64 index times 2, 4, 8 or 16 (not wrapping, where
- * the PTRADD is inbounds: as LLVM's inbounds index scaling) becomes a getelementptr over
- * elements of that size, as clang writes array indexing. LLVM then keeps the index as it is and
- * addresses with a scale, where it rewrites a byte offset (x & m) * 4 as (x * 4) & (m * 4) and
- * keeps x * 4 in a second induction variable (bench's hashint on PoCL: one more instruction a
- * round than PoCL's own build); NVPTX's NaryReassociate finds a[i]'s address in a[i + j]'s
- * (bench's reduce: one 64-bit add fewer in its loop, as NVVM's PTX). */
-static LLVMValueRef lower_ptradd(hg_llvm_emit *e, const hg_ir_inst *in, LLVMValueRef base, LLVMValueRef off) {
-  bool inbounds = in->flags & HG_WRAP_INBOUNDS;
-  LLVMTypeRef elem = e->i8;
-  const hg_ir_inst *mul = def_of(e, in->operands[1]);
+/* The element type of a getelementptr for offset value v when v is an i64 index times 2, 4, 8
+ * or 16 (not wrapping where the PTRADD is inbounds: as LLVM's inbounds index scaling); the
+ * index in *index. NULL otherwise. */
+static LLVMTypeRef scaled_index(hg_llvm_emit *e, uint32_t v, bool inbounds, LLVMValueRef *index) {
+  const hg_ir_inst *mul = def_of(e, v);
   uint64_t c = 0;
   int k = -1; /* the constant's operand */
   if (mul && mul->op == HG_OP_MUL && mul->num_operands == 2 && mul->type.scalar == HG_IR_I64 &&
       mul->type.lanes <= 1 && (!inbounds || (mul->flags & HG_WRAP_NSW)))
     k = const_int(e, mul->operands[1], &c) ? 1 : const_int(e, mul->operands[0], &c) ? 0 : -1;
-  if (k >= 0 && (c == 2 || c == 4 || c == 8 || c == 16)) {
-    const hg_ir_inst *index = def_of(e, mul->operands[1 - k]);
-    if (!e->hooks->scaled_sums_only || (index && index->op == HG_OP_ADD)) {
-      off = hg_llvm_value(e, mul->operands[1 - k]);
-      elem = c == 2 ? e->i16 : c == 4 ? e->i32 : c == 8 ? e->i64 : LLVMVectorType(e->i32, 4);
-      if (!off)
-        return NULL;
-    }
+  if (k < 0 || (c != 2 && c != 4 && c != 8 && c != 16))
+    return NULL;
+  const hg_ir_inst *sum = def_of(e, mul->operands[1 - k]);
+  if (e->hooks->scaled_sums_only && !(sum && sum->op == HG_OP_ADD))
+    return NULL;
+  if (!(*index = hg_llvm_value(e, mul->operands[1 - k])))
+    return NULL;
+  return c == 2 ? e->i16 : c == 4 ? e->i32 : c == 8 ? e->i64 : LLVMVectorType(e->i32, 4);
+}
+
+/* base + a byte offset. An offset that is a scaled index (scaled_index) becomes a getelementptr
+ * over elements of that size, as clang writes array indexing. LLVM then keeps the index as it is
+ * and addresses with a scale, where it rewrites a byte offset (x & m) * 4 as (x * 4) & (m * 4)
+ * and keeps x * 4 in a second induction variable (bench's hashint on PoCL: one more instruction
+ * a round than PoCL's own build); NVPTX's NaryReassociate finds a[i]'s address in a[i + j]'s
+ * (bench's reduce: one 64-bit add fewer in its loop, as NVVM's PTX). A scaled index plus a
+ * constant (a vector's lane: &v[i].y) is that getelementptr and then the constant in bytes, so
+ * that the lanes' addresses are the first one's plus a constant: SLP vectorisers (PoCL's) then
+ * load the vector whole, where a byte sum for the other lanes beside an element getelementptr
+ * for the first kept CLBlast's float4 saxpy in 1+1+2 pieces. The element step is not inbounds
+ * there: the IR's inbounds speaks of the result, and &v[i] alone may lie outside the object. */
+static LLVMValueRef lower_ptradd(hg_llvm_emit *e, const hg_ir_inst *in, LLVMValueRef base, LLVMValueRef off) {
+  bool inbounds = in->flags & HG_WRAP_INBOUNDS;
+  LLVMValueRef index = NULL;
+  LLVMTypeRef elem = scaled_index(e, in->operands[1], inbounds, &index);
+  const hg_ir_inst *sum = elem ? NULL : def_of(e, in->operands[1]);
+  uint64_t lane = 0;
+  int k = -1; /* the constant's operand of a sum */
+  if (sum && sum->op == HG_OP_ADD && sum->num_operands == 2 && sum->type.scalar == HG_IR_I64 &&
+      sum->type.lanes <= 1 && (!inbounds || (sum->flags & HG_WRAP_NSW)))
+    k = const_int(e, sum->operands[1], &lane) ? 1 : const_int(e, sum->operands[0], &lane) ? 0 : -1;
+  if (k >= 0 && (elem = scaled_index(e, sum->operands[1 - k], inbounds, &index))) {
+    base = LLVMBuildGEP2(e->B, elem, base, &index, 1, "");
+    elem = e->i8;
+    index = LLVMConstInt(e->i64, lane, 0);
   }
-  return inbounds ? LLVMBuildInBoundsGEP2(e->B, elem, base, &off, 1, "") : LLVMBuildGEP2(e->B, elem, base, &off, 1, "");
+  if (e->failed)
+    return NULL;
+  if (!elem)
+    elem = e->i8, index = off;
+  return inbounds ? LLVMBuildInBoundsGEP2(e->B, elem, base, &index, 1, "") : LLVMBuildGEP2(e->B, elem, base, &index, 1, "");
 }
 
 static LLVMValueRef lower_inst(hg_llvm_emit *e, const hg_ir_inst *in) {

@@ -83,7 +83,9 @@ LLVMValueRef hg_llvm_unit_call(hg_llvm_unit *u, const hg_ir_inst *in) {
 
 /* Kernels under their names (a slice form under its own, its arguments after the kernel's), the
  * others internal; nounwind. A struct a kernel takes by value is a byval pointer to its bytes at
- * its alignment; a __local pointer is `align` its pointee's alignment (docs/ir-spec.md section 7). */
+ * its alignment; a __local pointer is `align` its pointee's alignment (docs/ir-spec.md section 7);
+ * a `restrict` __global or __constant pointer is `noalias`, as clang marks it for the vendor's own
+ * build (the IR's -O2 used it already; the vendor's optimiser gets it back). */
 static LLVMValueRef declare_function(hg_llvm_unit *u, const hg_llvm_unit_target *t, uint32_t i) {
   hg_llvm_emit *e = &u->e;
   const hg_ir_function *f = &e->m->functions[i];
@@ -116,6 +118,8 @@ static LLVMValueRef declare_function(hg_llvm_unit *u, const hg_llvm_unit_target 
       hg_llvm_add_enum_attr(e, fn, p + 1, "align", a->align ? a->align : 1);
     } else if (a->kind == HG_KARG_LOCAL_PTR) {
       hg_llvm_add_enum_attr(e, fn, p + 1, "align", hg_ir_local_arg_align(a));
+    } else if ((a->kind == HG_KARG_GLOBAL_PTR || a->kind == HG_KARG_CONSTANT_PTR) && (a->type_qual & 2)) {
+      hg_llvm_add_enum_attr(e, fn, p + 1, "noalias", 0);
     }
   }
   if (t->declared)
