@@ -112,8 +112,10 @@ def parse_file(path):
                 spec["compare"] = (rest[0],)
             elif len(rest) == 2 and rest[0] in ("ulp", "abs", "rel"):
                 spec["compare"] = (rest[0], float(rest[1]))
+            elif len(rest) == 4 and rest[0] == "rel" and rest[2] == "abs":
+                spec["compare"] = ("rel", float(rest[1]), float(rest[3]))
             else:
-                raise CorpusError(where + ": exact | ulp N | abs E | rel E | none")
+                raise CorpusError(where + ": exact | ulp N | abs E | rel E [abs F] | none")
         elif d == "arg":
             if not spec["kernels"]:
                 raise CorpusError(where + ": arg before any kernel")
