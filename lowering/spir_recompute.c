@@ -297,33 +297,42 @@ static bool rewrite_sites(recompute *r, LLVMBuilderRef B) {
   return true;
 }
 
+static bool is_barrier(LLVMValueRef in) {
+  const char *name = hg_llvm_callee_name(in);
+  return name && hg_llvm_is_barrier_name(name);
+}
+
+static uint32_t count_barriers(LLVMValueRef fn) {
+  uint32_t n = 0;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) n += is_barrier(in);
+  return n;
+}
+
 static bool recompute_function(LLVMModuleRef mod, LLVMValueRef fn, LLVMBuilderRef B) {
   recompute r = {.mod = mod};
+  uint32_t nbar = count_barriers(fn);
+  if (!nbar) return true;
   if (!hg_llvm_cfg_build(fn, &r.c)) return false;
   uint32_t n = r.c.g.n;
-  bool ok = (r.has_barrier = calloc(n, 1)) && (r.work = malloc(n * sizeof *r.work));
+  bool ok = (r.has_barrier = calloc(n, 1)) && (r.work = malloc(n * sizeof *r.work)) &&
+            (r.bar_block = malloc(nbar * sizeof *r.bar_block)) && (r.bar_pos = malloc(nbar * sizeof *r.bar_pos));
   for (uint32_t b = 0; ok && b < n; b++) {
     uint32_t p = 0;
     for (LLVMValueRef in = LLVMGetFirstInstruction(r.c.bbs[b]); in; in = LLVMGetNextInstruction(in), p++) {
       hg_ptr_map_put(&r.pos, in, p);
-      const char *name = hg_llvm_callee_name(in);
-      if (!name || !hg_llvm_is_barrier_name(name)) continue;
-      uint32_t *bb = realloc(r.bar_block, (r.nbar + 1) * sizeof *bb);
-      if (bb) r.bar_block = bb;
-      uint32_t *bp = bb ? realloc(r.bar_pos, (r.nbar + 1) * sizeof *bp) : NULL;
-      if (!(ok = bp != NULL)) break;
-      r.bar_pos = bp;
+      if (!is_barrier(in)) continue;
       r.bar_block[r.nbar] = b, r.bar_pos[r.nbar++] = p;
       r.has_barrier[b] = 1;
     }
   }
-  ok = ok && (r.before = calloc(r.nbar ? r.nbar : 1, sizeof *r.before)) &&
-       (r.after = calloc(r.nbar ? r.nbar : 1, sizeof *r.after));
+  ok = ok && (r.before = calloc(r.nbar, sizeof *r.before)) &&
+       (r.after = calloc(r.nbar, sizeof *r.after));
   for (uint32_t k = 0; ok && k < r.nbar; k++)
     if ((ok = (r.before[k] = malloc(n)) && (r.after[k] = malloc(n))))
       reach(&r, r.bar_block[k], false, HG_IR_NONE, r.before[k]);
   r.after_of = HG_IR_NONE;
-  if (ok && r.nbar) {
+  if (ok) {
     find_varying(&r, fn);
     if (within_budget(&r)) {
       for (uint32_t d = 0; ok && d < n; d++) {
@@ -335,7 +344,10 @@ static bool recompute_function(LLVMModuleRef mod, LLVMValueRef fn, LLVMBuilderRe
       ok = ok && rewrite_sites(&r, B);
     }
   }
-  for (uint32_t k = 0; k < r.nbar && r.before; k++) free(r.before[k]), free(r.after[k]);
+  for (uint32_t k = 0; k < r.nbar; k++) {
+    if (r.before) free(r.before[k]);
+    if (r.after) free(r.after[k]);
+  }
   free(r.before), free(r.after), free(r.bar_block), free(r.bar_pos), free(r.has_barrier), free(r.work), free(r.sites);
   hg_ptr_map_free(&r.pos);
   hg_ptr_map_free(&r.varying);
@@ -347,7 +359,7 @@ bool hg_spir_recompute_after_barriers(LLVMModuleRef mod) {
   LLVMBuilderRef B = LLVMCreateBuilderInContext(LLVMGetModuleContext(mod));
   bool ok = true;
   for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn && ok; fn = LLVMGetNextFunction(fn))
-    if (LLVMCountBasicBlocks(fn)) ok = recompute_function(mod, fn, B);
+    ok = recompute_function(mod, fn, B);
   LLVMDisposeBuilder(B);
   return ok;
 }
