@@ -5,7 +5,9 @@
  * type, as an application sees them: what it chooses through hetGPU is part of the figure.
  * Per routine: the first call (CLBlast's build included) and the wall time per call of calls
  * back to back and one clFinish (rounds interleaved, the best kept); the two platforms' outputs
- * are compared. Usage: bench-clblast [NATIVE_PLATFORM_SUBSTRING] (default "Portable"). */
+ * are compared. Usage: bench-clblast [NATIVE_PLATFORM_SUBSTRING] (default "Portable").
+ * `bench-clblast --once PLATFORM sgemm|saxpy` makes one call on one platform and nothing else, to
+ * be counted by callgrind on a CPU platform (bench/callgrind_kernels.sh). */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <clblast_c.h>
 #include <float.h>
@@ -34,6 +36,9 @@ typedef struct sizes {
   size_t len;  /* saxpy: vector length */
   int iters;   /* calls per measured round */
 } sizes;
+
+/* Floats of host data setup reads: the three matrices or the two vectors. */
+static size_t host_floats(const sizes *s) { return 3 * s->n * s->n > 2 * s->len ? 3 * s->n * s->n : 2 * s->len; }
 
 static cl_mem buffer(platform_run *r, size_t floats, const float *init) {
   cl_int err;
@@ -103,7 +108,29 @@ static void print_row(const char *label, double h, double v, const char *unit, d
   printf("%-30s %12.4f %s %12.4f %s %8.3f\n", label, h * scale, unit, v * scale, unit, h / v);
 }
 
+/* One call of a routine on one platform at the sizes of a CPU device. */
+static int once(const char *platform, const char *routine_name) {
+  cl_platform_id p = bench_find_platform(platform);
+  if (!p || (strcmp(routine_name, "sgemm") && strcmp(routine_name, "saxpy"))) {
+    fprintf(stderr, "bench-clblast --once: no platform matching '%s', or not sgemm|saxpy\n", platform);
+    return 1;
+  }
+  sizes s = {256, 1u << 20, 1};
+  size_t floats = host_floats(&s);
+  float *host = malloc(floats * sizeof *host);
+  for (size_t i = 0; i < floats; i++)
+    host[i] = (float)(i % 17) / 16.0f - 0.5f;
+  platform_run r = {0};
+  setup(&r, p, &s, host);
+  call(&r, routine_name[1] == 'g' ? SGEMM : SAXPY, &s);
+  CHECK(clFinish(r.queue));
+  free(host);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 4 && !strcmp(argv[1], "--once"))
+    return once(argv[2], argv[3]);
   const char *native = argc > 1 ? argv[1] : "Portable";
   cl_platform_id hp = bench_find_platform("hetGPU"), vp = bench_find_platform(native);
   if (!hp || !vp) {
@@ -119,7 +146,7 @@ int main(int argc, char **argv) {
   const char *env = getenv("HETGPU_BENCH_ITERS");
   if (env && atoi(env) > 0)
     s.iters = atoi(env);
-  size_t floats = 3 * s.n * s.n > 2 * s.len ? 3 * s.n * s.n : 2 * s.len;
+  size_t floats = host_floats(&s);
   float *host = malloc(floats * sizeof *host);
   unsigned seed = (unsigned)time(NULL);
   srand(seed);
