@@ -44,6 +44,7 @@ typedef struct recompute {
   hg_llvm_cfg c;
   hg_ptr_map pos;     /* instruction -> its position in its block */
   hg_ptr_map varying; /* work-item arithmetic (present = yes) */
+  hg_ptr_map uniform; /* arithmetic on values the same for every work-item of a group */
   uint32_t nbar, *bar_block, *bar_pos;
   uint8_t *has_barrier; /* by block */
   uint8_t **before;     /* by barrier: the blocks from which it is reached */
@@ -70,23 +71,49 @@ static bool is_arithmetic(LLVMOpcode op) {
   }
 }
 
-static bool varying(const recompute *r, LLVMValueRef v) {
-  uint32_t yes;
-  return v && LLVMIsAInstruction(v) && hg_ptr_map_get(&r->varying, v, &yes);
+static bool is_group_uniform(LLVMValueRef inst) {
+  static const char *const k_names[] = {"_Z12get_group_idj",  "_Z14get_num_groupsj",  "_Z14get_local_sizej",
+                                        "_Z15get_global_sizej", "_Z17get_global_offsetj", "_Z12get_work_dimv"};
+  const char *n = hg_llvm_callee_name(inst);
+  for (unsigned i = 0; n && i < sizeof k_names / sizeof k_names[0]; i++)
+    if (!strcmp(n, k_names[i])) return true;
+  return false;
 }
 
-/* Work-item ids and the arithmetic on them, to a fixed point (blocks are not in dominance order). */
+static bool in_set(const hg_ptr_map *set, LLVMValueRef v) {
+  uint32_t yes;
+  return v && LLVMIsAInstruction(v) && hg_ptr_map_get(set, v, &yes);
+}
+
+static bool varying(const recompute *r, LLVMValueRef v) { return in_set(&r->varying, v); }
+
+/* Not an instruction (an argument, a constant, a global), a private array (PoCL gives each
+ * work-item its own, reachable from every stretch) or arithmetic the same for every work-item of
+ * the group: what a copy may use as it is after a barrier without PoCL keeping it per work-item. */
+static bool free_after_barrier(const recompute *r, LLVMValueRef v) {
+  return !LLVMIsAInstruction(v) || LLVMIsAAllocaInst(v) || in_set(&r->uniform, v);
+}
+
+/* Work-item ids and the arithmetic on them, and the group-uniform values and the arithmetic on
+ * them, to a fixed point (blocks are not in dominance order). */
 static void find_varying(recompute *r, LLVMValueRef fn) {
   for (bool grew = true; grew;) {
     grew = false;
     for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
       for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) {
-        if (varying(r, in)) continue;
-        bool v = is_work_item_id(in);
+        if (varying(r, in) || in_set(&r->uniform, in)) continue;
+        bool arithmetic = is_arithmetic(LLVMGetInstructionOpcode(in)), v = is_work_item_id(in), u = is_group_uniform(in);
         int n = LLVMGetNumOperands(in);
-        for (int k = 0; !v && is_arithmetic(LLVMGetInstructionOpcode(in)) && k < n; k++)
+        for (int k = 0; !v && arithmetic && k < n; k++)
           v = varying(r, LLVMGetOperand(in, (unsigned)k));
-        if (v) hg_ptr_map_put(&r->varying, in, 1), grew = true;
+        if (v) {
+          hg_ptr_map_put(&r->varying, in, 1), grew = true;
+          continue;
+        }
+        u = u || arithmetic;
+        for (int k = 0; u && !is_group_uniform(in) && k < n; k++)
+          u = free_after_barrier(r, LLVMGetOperand(in, (unsigned)k));
+        if (u) hg_ptr_map_put(&r->uniform, in, 1), grew = true;
       }
   }
 }
@@ -207,10 +234,14 @@ static int by_place(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The work-item instructions v needs that `made` does not have yet: false past CHAIN_LIMIT. */
+/* The work-item instructions v needs that `made` does not have yet: false past CHAIN_LIMIT, or
+ * when the chain also needs a value PoCL keeps per work-item (a loop's phi, a load): copying the
+ * arithmetic would then keep that value per work-item as well and add the arithmetic (CLBlast's
+ * XgemvFastRot: 17% more instructions). */
 static bool chain_fits(const recompute *r, LLVMValueRef v, const hg_ptr_map *made, LLVMValueRef *seen, unsigned *n) {
   uint32_t x;
-  if (!varying(r, v) || hg_ptr_map_get(made, v, &x)) return true;
+  if (!varying(r, v)) return free_after_barrier(r, v);
+  if (hg_ptr_map_get(made, v, &x)) return true;
   for (unsigned s = 0; s < *n; s++)
     if (seen[s] == v) return true;
   if (*n == CHAIN_LIMIT) return false;
@@ -351,6 +382,7 @@ static bool recompute_function(LLVMModuleRef mod, LLVMValueRef fn, LLVMBuilderRe
   free(r.before), free(r.after), free(r.bar_block), free(r.bar_pos), free(r.has_barrier), free(r.work), free(r.sites);
   hg_ptr_map_free(&r.pos);
   hg_ptr_map_free(&r.varying);
+  hg_ptr_map_free(&r.uniform);
   hg_llvm_cfg_free(&r.c);
   return ok;
 }
