@@ -2,6 +2,7 @@
  * (lowering/llvm_unit.h): calling conventions, the argument metadata a SPIR consumer reads
  * (kernel_arg_*), over-aligned private slots, barriers, the bitcode. The IR's address-space
  * numbers are SPIR's (private 0, global 1, constant 2, local 3, generic 4). */
+#include <llvm-c/Analysis.h>
 #include <llvm-c/BitWriter.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,10 +197,17 @@ static void keep_loops(hg_spir *s) {
 }
 
 static void *emit(hg_spir *s, size_t *size) {
-  if (!hg_spir_recompute_after_barriers(s->e.M)) {
+  bool changed = false;
+  if (!hg_spir_recompute_after_barriers(s->e.M, &changed)) {
     hg_llvm_fail(&s->e, "out of memory");
     return NULL;
   }
+  char *msg = NULL; /* the module was verified before; what the copies did is checked too */
+  if (changed && LLVMVerifyModule(s->e.M, LLVMReturnStatusAction, &msg))
+    hg_llvm_fail(&s->e, "internal error: invalid LLVM IR after recomputing work-item values: %.400s", msg ? msg : "");
+  LLVMDisposeMessage(msg);
+  if (s->e.failed)
+    return NULL;
   keep_loops(s);
   LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(s->e.M);
   size_t n = buf ? LLVMGetBufferSize(buf) : 0;

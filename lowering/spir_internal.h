@@ -19,7 +19,8 @@ LLVMValueRef hg_spir_call(hg_spir *s, const char *mangled, LLVMTypeRef ret, LLVM
                           bool convergent);
 
 /* Work-item arithmetic that crosses a barrier is computed again after it, for a vendor that keeps
- * such values per work-item in memory (spir_recompute.c). False when out of memory. */
-bool hg_spir_recompute_after_barriers(LLVMModuleRef mod);
+ * such values per work-item in memory (spir_recompute.c); *changed says whether any was. False
+ * when out of memory. */
+bool hg_spir_recompute_after_barriers(LLVMModuleRef mod, bool *changed);
 
 #endif

@@ -300,7 +300,7 @@ static LLVMValueRef remake(const recompute *r, LLVMBuilderRef B, LLVMValueRef v,
 }
 
 /* The sites in order of place; each place's copies are shared by its uses. */
-static bool rewrite_sites(recompute *r, LLVMBuilderRef B) {
+static bool rewrite_sites(recompute *r, LLVMBuilderRef B, bool *changed) {
   qsort(r->sites, r->nsites, sizeof *r->sites, by_place);
   LLVMValueRef seen[CHAIN_LIMIT];
   LLVMValueRef *copies = NULL;
@@ -320,6 +320,7 @@ static bool rewrite_sites(recompute *r, LLVMBuilderRef B) {
     for (; s < end; s++) {
       unsigned n = 0;
       if (!chain_fits(r, r->sites[s].value, &made, seen, &n)) continue;
+      *changed = true;
       LLVMSetOperand(r->sites[s].user, r->sites[s].operand, remake(r, B, r->sites[s].value, &made, copies, &ncopies));
     }
     hg_ptr_map_free(&made);
@@ -340,7 +341,7 @@ static uint32_t count_barriers(LLVMValueRef fn) {
   return n;
 }
 
-static bool recompute_function(LLVMModuleRef mod, LLVMValueRef fn, LLVMBuilderRef B) {
+static bool recompute_function(LLVMModuleRef mod, LLVMValueRef fn, LLVMBuilderRef B, bool *changed) {
   recompute r = {.mod = mod};
   uint32_t nbar = count_barriers(fn);
   if (!nbar) return true;
@@ -372,7 +373,7 @@ static bool recompute_function(LLVMModuleRef mod, LLVMValueRef fn, LLVMBuilderRe
         for (LLVMValueRef in = LLVMGetFirstInstruction(r.c.bbs[d]); ok && in; in = LLVMGetNextInstruction(in), i++)
           if (varying(&r, in)) ok = find_sites(&r, in, d, i);
       }
-      ok = ok && rewrite_sites(&r, B);
+      ok = ok && rewrite_sites(&r, B, changed);
     }
   }
   for (uint32_t k = 0; k < r.nbar; k++) {
@@ -387,11 +388,11 @@ static bool recompute_function(LLVMModuleRef mod, LLVMValueRef fn, LLVMBuilderRe
   return ok;
 }
 
-bool hg_spir_recompute_after_barriers(LLVMModuleRef mod) {
+bool hg_spir_recompute_after_barriers(LLVMModuleRef mod, bool *changed) {
   LLVMBuilderRef B = LLVMCreateBuilderInContext(LLVMGetModuleContext(mod));
   bool ok = true;
   for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn && ok; fn = LLVMGetNextFunction(fn))
-    ok = recompute_function(mod, fn, B);
+    ok = recompute_function(mod, fn, B, changed);
   LLVMDisposeBuilder(B);
   return ok;
 }
