@@ -301,6 +301,8 @@ static LLVMValueRef remake(const recompute *r, LLVMBuilderRef B, LLVMValueRef v,
 
 /* The sites in order of place; each place's copies are shared by its uses. */
 static bool rewrite_sites(recompute *r, LLVMBuilderRef B, bool *changed) {
+  if (!r->nsites) /* (no array to sort: qsort takes none) */
+    return true;
   qsort(r->sites, r->nsites, sizeof *r->sites, by_place);
   LLVMValueRef seen[CHAIN_LIMIT];
   LLVMValueRef *copies = NULL;
