@@ -216,22 +216,28 @@ static bool const_int(const hg_llvm_emit *e, uint32_t v, uint64_t *c) {
   return true;
 }
 
+/* When value v is an i64 scalar `op` of a value and an integer constant (nsw where the PTRADD is
+ * inbounds): the other operand's value index, the constant in *c; HG_IR_NONE otherwise. */
+static uint32_t with_constant(const hg_llvm_emit *e, uint32_t v, hg_ir_opcode op, bool inbounds, uint64_t *c) {
+  const hg_ir_inst *in = def_of(e, v);
+  if (!in || in->op != op || in->num_operands != 2 || in->type.scalar != HG_IR_I64 || in->type.lanes > 1 ||
+      (inbounds && !(in->flags & HG_WRAP_NSW)))
+    return HG_IR_NONE;
+  return const_int(e, in->operands[1], c) ? in->operands[0] : const_int(e, in->operands[0], c) ? in->operands[1] : HG_IR_NONE;
+}
+
 /* The element type of a getelementptr for offset value v when v is an i64 index times 2, 4, 8
  * or 16 (not wrapping where the PTRADD is inbounds: as LLVM's inbounds index scaling); the
  * index in *index. NULL otherwise. */
 static LLVMTypeRef scaled_index(hg_llvm_emit *e, uint32_t v, bool inbounds, LLVMValueRef *index) {
-  const hg_ir_inst *mul = def_of(e, v);
   uint64_t c = 0;
-  int k = -1; /* the constant's operand */
-  if (mul && mul->op == HG_OP_MUL && mul->num_operands == 2 && mul->type.scalar == HG_IR_I64 &&
-      mul->type.lanes <= 1 && (!inbounds || (mul->flags & HG_WRAP_NSW)))
-    k = const_int(e, mul->operands[1], &c) ? 1 : const_int(e, mul->operands[0], &c) ? 0 : -1;
-  if (k < 0 || (c != 2 && c != 4 && c != 8 && c != 16))
+  uint32_t x = with_constant(e, v, HG_OP_MUL, inbounds, &c);
+  if (x == HG_IR_NONE || (c != 2 && c != 4 && c != 8 && c != 16))
     return NULL;
-  const hg_ir_inst *sum = def_of(e, mul->operands[1 - k]);
+  const hg_ir_inst *sum = def_of(e, x);
   if (e->hooks->scaled_sums_only && !(sum && sum->op == HG_OP_ADD))
     return NULL;
-  if (!(*index = hg_llvm_value(e, mul->operands[1 - k])))
+  if (!(*index = hg_llvm_value(e, x)))
     return NULL;
   return c == 2 ? e->i16 : c == 4 ? e->i32 : c == 8 ? e->i64 : LLVMVectorType(e->i32, 4);
 }
@@ -251,13 +257,9 @@ static LLVMValueRef lower_ptradd(hg_llvm_emit *e, const hg_ir_inst *in, LLVMValu
   bool inbounds = in->flags & HG_WRAP_INBOUNDS;
   LLVMValueRef index = NULL;
   LLVMTypeRef elem = scaled_index(e, in->operands[1], inbounds, &index);
-  const hg_ir_inst *sum = elem ? NULL : def_of(e, in->operands[1]);
   uint64_t lane = 0;
-  int k = -1; /* the constant's operand of a sum */
-  if (sum && sum->op == HG_OP_ADD && sum->num_operands == 2 && sum->type.scalar == HG_IR_I64 &&
-      sum->type.lanes <= 1 && (!inbounds || (sum->flags & HG_WRAP_NSW)))
-    k = const_int(e, sum->operands[1], &lane) ? 1 : const_int(e, sum->operands[0], &lane) ? 0 : -1;
-  if (k >= 0 && (elem = scaled_index(e, sum->operands[1 - k], inbounds, &index))) {
+  uint32_t scaled = elem ? HG_IR_NONE : with_constant(e, in->operands[1], HG_OP_ADD, inbounds, &lane);
+  if (scaled != HG_IR_NONE && (elem = scaled_index(e, scaled, inbounds, &index))) {
     base = LLVMBuildGEP2(e->B, elem, base, &index, 1, "");
     elem = e->i8;
     index = LLVMConstInt(e->i64, lane, 0);
