@@ -271,6 +271,21 @@ static LLVMValueRef lower_ptradd(hg_llvm_emit *e, const hg_ir_inst *in, LLVMValu
   return inbounds ? LLVMBuildInBoundsGEP2(e->B, elem, base, &index, 1, "") : LLVMBuildGEP2(e->B, elem, base, &index, 1, "");
 }
 
+/* A shift left. LLVM 15's C API cannot set nsw or nuw on a shl, so one that carries a wrap flag
+ * and shifts a scalar by a constant below the width less one is built as the multiply by that
+ * power of two with the flag, which instcombine turns back into the flagged shl. Without the flag
+ * LLVM cannot widen an index (lid * 2) * 17 + j sign-extended into the i64 induction its
+ * addresses step by: PoCL's build of CLBlast's XgemmDirectNN recomputed and sign-extended its
+ * __local index at every store of the tile loop where its own build of the source does not. */
+static LLVMValueRef lower_shl(hg_llvm_emit *e, const hg_ir_inst *in, LLVMValueRef a, LLVMValueRef b) {
+  uint64_t amount = 0;
+  if (!(in->flags & (HG_WRAP_NSW | HG_WRAP_NUW)) || in->type.lanes > 1 || !const_int(e, in->operands[1], &amount) ||
+      amount + 1 >= LLVMGetIntTypeWidth(LLVMTypeOf(a)))
+    return LLVMBuildShl(e->B, a, b, "");
+  LLVMValueRef power = LLVMConstInt(LLVMTypeOf(a), 1ull << amount, 0);
+  return in->flags & HG_WRAP_NSW ? LLVMBuildNSWMul(e->B, a, power, "") : LLVMBuildNUWMul(e->B, a, power, "");
+}
+
 static LLVMValueRef lower_inst(hg_llvm_emit *e, const hg_ir_inst *in) {
   LLVMBuilderRef B = e->B;
   bool handled = false;
@@ -310,7 +325,7 @@ static LLVMValueRef lower_inst(hg_llvm_emit *e, const hg_ir_inst *in) {
   case HG_OP_UDIV: return LLVMBuildUDiv(B, a, b, "");
   case HG_OP_SREM: return LLVMBuildSRem(B, a, b, "");
   case HG_OP_UREM: return LLVMBuildURem(B, a, b, "");
-  case HG_OP_SHL: return LLVMBuildShl(B, a, b, "");
+  case HG_OP_SHL: return lower_shl(e, in, a, b);
   case HG_OP_LSHR: return LLVMBuildLShr(B, a, b, "");
   case HG_OP_ASHR: return LLVMBuildAShr(B, a, b, "");
   case HG_OP_AND: return LLVMBuildAnd(B, a, b, "");

@@ -17,6 +17,7 @@
 
 #include "lowering/llvm_barrier_loops.h"
 #include "lowering/llvm_translate.h"
+#include "lowering/llvm_work_item_ranges.h"
 
 #define CFG_OPTS(x) "simplifycfg<bonus-inst-threshold=1;" x ">"
 #define CFG_EARLY \
@@ -69,12 +70,14 @@ static bool run(LLVMModuleRef mod, const char *passes, char **log) {
   return true;
 }
 
-/* -O2, with the inner loops of loops that reach a barrier kept as loops (llvm_barrier_loops.h) */
+/* -O2, with the inner loops of loops that reach a barrier kept as loops (llvm_barrier_loops.h)
+ * and the work-item functions' ranges known (llvm_work_item_ranges.h) */
 static bool optimize(LLVMModuleRef mod, char **log) {
   if (!hg_llvm_keep_loops_in_barrier_loops(mod)) {
     hg_log_append(log, "error: out of memory");
     return false;
   }
+  hg_llvm_mark_work_item_ranges(mod);
   return run(mod, k_clang_o2_pipeline, log);
 }
 

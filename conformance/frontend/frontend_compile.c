@@ -431,6 +431,26 @@ static void test_contraction(void) {
   }
 }
 
+/* A local id is below the device's largest work-group (lowering/llvm_work_item_ranges.c):
+ * (int)(get_local_id(0) * 2), size_t arithmetic that clang leaves unflagged, cannot wrap and
+ * carries nsw and nuw; the same on a global id (unbounded) carries neither. */
+static void test_work_item_ranges(void) {
+  hg_ir_module *m = compile("work_item_ranges", "__kernel void k(__global int *o) {\n"
+                            "  o[(int)(get_global_id(0) * 2)] = (int)(get_local_id(0) * 2);\n}\n", NULL);
+  if (!m) return;
+  unsigned flagged = 0, plain = 0;
+  const hg_ir_function *f = kernel(m, "k");
+  for (uint32_t b = 0; f && b < f->num_blocks; b++)
+    for (uint32_t i = 0; i < f->blocks[b].num_insts; i++) {
+      const hg_ir_inst *in = &f->blocks[b].insts[i];
+      flagged += in->op == HG_OP_SHL && in->flags == (HG_WRAP_NSW | HG_WRAP_NUW);
+      plain += in->op == HG_OP_SHL && in->flags == 0;
+    }
+  check(flagged == 1 && plain == 1, "work_item_ranges", "local id * 2: shl.nsw.nuw, global id * 2: plain shl (got %u, %u)",
+        flagged, plain);
+  hg_ir_module_free(m);
+}
+
 static void test_metadata(void) {
   const char *src =
       "__kernel __attribute__((reqd_work_group_size(8, 4, 1))) __attribute__((vec_type_hint(float4)))\n"
@@ -579,6 +599,7 @@ int main(void) {
   test_builtin_families();
   test_intrinsics();
   test_contraction();
+  test_work_item_ranges();
   test_metadata();
   test_options();
   test_errors();
