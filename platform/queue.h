@@ -36,6 +36,7 @@ struct _cl_command_queue {
   hg_command *submit_head, *submit_tail; /* stream commands, dependencies resolved */
   hg_command *stream_head, *stream_tail; /* handed to the backend stream, not yet complete */
   hg_command *inflight;                  /* submitted, not finished (any order) */
+  hg_command *spent;                     /* completed, their memory freed later (queue_engine.c) */
   size_t pending;                        /* number of commands in inflight */
   cl_event last_event;   /* in-order: the latest command's event (held) while it is unfinished */
   hg_command *last_cmd;  /* in-order: that command */
