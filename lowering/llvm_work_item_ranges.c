@@ -9,8 +9,6 @@
  * sign extension per __local store of its tile loads). */
 #include "lowering/llvm_work_item_ranges.h"
 
-#include <string.h>
-
 #include "common/profile_limits.h"
 
 static void mark_calls(LLVMModuleRef mod, const char *name, uint64_t lo, uint64_t hi) {

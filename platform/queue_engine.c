@@ -511,7 +511,6 @@ static bool stream_append_locked(cl_command_queue q, hg_command *c) {
   return worker_ensure(q);
 }
 
-
 /* Whether the queue's worker, holding the submitter role, is submitting what followed a blocking
  * submission (not the blocking one itself). Meanwhile an in-order enqueue waits for it to end
  * (hg_command_submit): else every command the application enqueues during a burst would wait
