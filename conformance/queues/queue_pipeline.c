@@ -579,6 +579,65 @@ HG_TEST(release_with_pipelined_work) {
   clReleaseContext(ctx);
 }
 
+static void CL_CALLBACK mark_destroyed(cl_mem m, void *data) {
+  (void)m;
+  atomic_store((atomic_int *)data, 1);
+}
+
+static void CL_CALLBACK mark_context_destroyed(cl_context c, void *data) {
+  (void)c;
+  atomic_store((atomic_int *)data, 1);
+}
+
+/* Bursts of launches each waited for with clFinish, as benchmarks run them. clFinish returns
+ * with the launches' memory left for later (the queue's spent list) but their references to
+ * buffers dropped: a buffer released right after is deleted in that release (its destructor
+ * has run when clReleaseMemObject returns). Once the application released everything, the
+ * spent commands' holds go too and the context is deleted (its destructor runs, on the queue's
+ * worker: waited for here, up to 20 s). The results are checked against the host model. */
+HG_TEST(finish_after_bursts_releases_everything) {
+  atomic_int buffer_gone = 0, context_gone = 0;
+  cl_context ctx = hg_test_context();
+  CHECK_CL(clSetContextDestructorCallback(ctx, mark_context_destroyed, &context_gone));
+  cl_program prog = hg_test_build(ctx, src, "");
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  cl_int err;
+  cl_kernel step = clCreateKernel(prog, "advance", &err);
+  CHECK_CL(err);
+  cl_uint host[WORDS], model[WORDS];
+  hg_test_fill_random(host, sizeof host);
+  memcpy(model, host, sizeof host);
+  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetMemObjectDestructorCallback(a, mark_destroyed, &buffer_gone));
+  CHECK_CL(clSetKernelArg(step, 0, sizeof a, &a));
+  const size_t global = WORDS;
+  for (int burst = 0; burst < 5; burst++) {
+    for (int i = 0; i < 20; i++) {
+      cl_uint k = hg_test_rand();
+      CHECK_CL(clSetKernelArg(step, 1, sizeof k, &k));
+      CHECK_CL(clEnqueueNDRangeKernel(q, step, 1, NULL, &global, NULL, 0, NULL, NULL));
+      model_step(model, WORDS, k);
+    }
+    CHECK_CL(clFinish(q));
+  }
+  memset(host, 0xA5, sizeof host);
+  CHECK_CL(clEnqueueReadBuffer(q, a, CL_TRUE, 0, sizeof host, host, 0, NULL, NULL));
+  for (size_t i = 0; i < WORDS; i++)
+    CHECK_MSG(host[i] == model[i], "word %zu is %u, expected %u", i, host[i], model[i]);
+  CHECK_CL(clSetKernelArg(step, 0, sizeof(cl_mem), NULL)); /* the kernel's own reference */
+  clReleaseMemObject(a);
+  if (hg_test_is_hetgpu()) /* hetGPU's design; the specification only says "once the commands finished" */
+    CHECK_MSG(atomic_load(&buffer_gone), "the buffer outlived its last release after clFinish");
+  clReleaseKernel(step);
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+  for (int ms = 0; ms < 20000 && !atomic_load(&context_gone); ms += 5)
+    nanosleep(&(struct timespec){0, 5000000}, NULL);
+  CHECK_MSG(atomic_load(&context_gone), "the context was not deleted 20 s after its last release");
+}
+
 /* Each launch's profiled END - START is its run, not 0: launches a kernel's first ones, which
  * run synchronously in the stoppable form, and the plain ones submitted after them alike (the
  * synchronous ones read END = START once they ran where they were submitted). The kernel loops
