@@ -404,8 +404,9 @@ static void stream_retire(cl_command_queue q, hg_command **run, size_t n) {
 /* Commands a waiting thread retired are freed later (their event's and their own memory, the
  * backend's token, their holds on events and the queue): a clFinish after a burst returns once the
  * statuses are set and the payloads' references dropped, instead of also freeing every command
- * after the device ended (some 300 instructions each; on the H200 a 20-launch round of a 6 us
- * kernel spent 2 us on it). The next submissions free them a few at a time, the worker the rest
+ * after the device ended (some 300 instructions each; on the H200 the time inside a clFinish
+ * after 50 launches went from a median 22 to 14 us: docs/performance.md, thirtieth session).
+ * The next submissions free them a few at a time, the worker the rest
  * before it waits or exits. Detaches up to max of them under q->lock; free them with spent_free. */
 static hg_command *spent_take(cl_command_queue q, unsigned max) {
   hg_command *taken = q->spent, *last = NULL;
