@@ -54,7 +54,8 @@ static const double SPECIAL_D[] = {
     0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.0, -2.0, 2.5, 3.0, -3.0, 0.25, 0.75, -0.75, 10.0, -10.5, 100.0,
     0x1.921fb54442d18p+0, -0x1.921fb54442d18p+1, 0x1.fffffffffffffp-1, 0x1.0000000000001p+0, 171.5, 172.0,
     -170.5, -171.5, 709.78, 709.79, -745.1, -745.2, 1e22, 0x1p52, 0x1p53 + 2, 1e300, -1e300,
-    0x1.fffffffffffffp+1023, -0x1.fffffffffffffp+1023, INFINITY, -INFINITY, NAN, 27.0, 6.0, 0.8, 1.2, 1e-300};
+    0x1.fffffffffffffp+1023, -0x1.fffffffffffffp+1023, INFINITY, -INFINITY, NAN, 27.0, 6.0, 0.8, 1.2, 1e-300,
+    0x1.74f88c6f42434p+1014, 0x1.7p+1014, 0x1p+1014 /* lgamma finite where x log x overflows */};
 #define NSPECIAL_D (sizeof SPECIAL_D / sizeof SPECIAL_D[0])
 static const float SPECIAL_F[] = {
     0.0f, -0.0f, 0x1p-149f, -0x1p-149f, 0x1.fffffcp-127f, 0x1p-126f, -0x1p-126f, 0x1p-30f, 0.5f, -0.5f, 1.0f,
