@@ -3,7 +3,7 @@
  * back, adding one ingredient at a time (arguments set per launch, an event per launch, a
  * flush per launch, a profiling queue, a thread waiting for each event in order as hetGPU's
  * completion did, or polling markers as it does now, flushes batched; the closing clFinish alone
- * after the device settled). hetGPU's own figures for the same launches are printed last when
+ * after the device settled; host memory written between launches). hetGPU's own figures for the same launches are printed last when
  * the hetGPU platform is visible too.
  * Usage: bench-vendor-submit [PLATFORM_SUBSTRING] (default "NVIDIA"). */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -43,7 +43,23 @@ typedef struct mode {
   int poll_us;      /* the waiter polls each event's status, asleep this long between queries */
   int flush_every;  /* a clFlush after every this many launches (flush_each: after each) */
   int settle_ms;    /* asleep this long before the clFinish, which then only completes */
+  int touch_kb;     /* host memory written between launches, fresh lines each time (how much
+                       the vendor's enqueue suffers from what a layer above it touches) */
+  bool zero_offset; /* a global offset of zeros passed, where the others pass NULL */
 } mode;
+
+/* The memory touch_kb rows write: cycled through, so each launch sees lines it did not just use. */
+enum { TOUCH_BYTES = 8 << 20 };
+static unsigned char *touch_area;
+static size_t touch_at;
+
+static void touch(int kb) {
+  size_t n = (size_t)kb << 10;
+  if (touch_at + n > TOUCH_BYTES)
+    touch_at = 0;
+  memset(touch_area + touch_at, (int)(touch_at >> 10), n);
+  touch_at += n;
+}
 
 typedef struct waiter_state {
   cl_event *ev;
@@ -119,7 +135,8 @@ static double run_mode(setup *s, const mode *m, double *enqueue_s, double *finis
   const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, m->profiling ? CL_QUEUE_PROFILING_ENABLE : 0, 0};
   cl_command_queue q = clCreateCommandQueueWithProperties(s->ctx, s->dev, props, &err);
   CHECK(err);
-  size_t global[2] = {W, W}, local[2] = {16, 16};
+  size_t global[2] = {W, W}, local[2] = {16, 16}, zeros[2] = {0, 0};
+  const size_t *offset = m->zero_offset ? zeros : NULL;
   set_args(s);
   for (int i = 0; i < 5; i++) /* warm-up */
     CHECK(clEnqueueNDRangeKernel(q, s->k, 2, NULL, global, local, 0, NULL, NULL));
@@ -136,8 +153,10 @@ static double run_mode(setup *s, const mode *m, double *enqueue_s, double *finis
     for (int i = 0; i < LAUNCHES; i++) {
       if (m->args_each)
         set_args(s);
+      if (m->touch_kb)
+        touch(m->touch_kb);
       cl_event e = NULL;
-      CHECK(clEnqueueNDRangeKernel(q, s->k, 2, NULL, global, local, 0, NULL, m->event_each ? &e : NULL));
+      CHECK(clEnqueueNDRangeKernel(q, s->k, 2, offset, global, local, 0, NULL, m->event_each ? &e : NULL));
       if (m->marker_every && i % step == step - 1)
         CHECK(clEnqueueMarkerWithWaitList(q, 0, NULL, &e));
       if (m->flush_each || (m->flush_every && i % m->flush_every == m->flush_every - 1))
@@ -196,6 +215,9 @@ static bool open_platform(const char *want, setup *s) {
 int main(int argc, char **argv) {
   const char *want = argc > 1 ? argv[1] : "NVIDIA";
   setup s = {0};
+  touch_area = calloc(1, TOUCH_BYTES);
+  if (!touch_area)
+    return 1;
   if (!open_platform(want, &s)) {
     fprintf(stderr, "no platform '%s'\n", want);
     return 1;
@@ -224,6 +246,10 @@ int main(int argc, char **argv) {
       {"flush per launch, marker each 8 polled", true, false, true, false, true, 8, false, 100},
       {"flush each 16, marker each 64 polled", true, false, false, false, true, 64, false, 100, 16},
       {"args, no events, settled 20 ms", true, false, false, false, false, 0, false, 0, 0, 20},
+      {.name = "flush each 16, a zero global offset", .args_each = true, .flush_every = 16, .zero_offset = true},
+      {.name = "flush each 16, 2 KB written per launch", .args_each = true, .flush_every = 16, .touch_kb = 2},
+      {.name = "flush each 16, 8 KB written per launch", .args_each = true, .flush_every = 16, .touch_kb = 8},
+      {.name = "flush each 16, 32 KB written per launch", .args_each = true, .flush_every = 16, .touch_kb = 32},
       /* NVIDIA's enqueue drifts over a run (4.8-7.2 us early, 6-8.5 late, H200): the last
        * row repeats the second for the rows measured late, hetGPU's among them */
       {.name = "args, no events (again, for the drift)", .args_each = true},
@@ -234,6 +260,26 @@ int main(int argc, char **argv) {
     double t = run_mode(&s, &modes[i], &enq, &fin);
     printf("%-40s %12.2f %12.2f %12.2f\n", modes[i].name, t * 1e6, enq * 1e6, fin * 1e6);
   }
+  /* whether the vendor's enqueue costs more in a context with many buffers (hetGPU's has its
+   * own besides the application's) */
+  enum { EXTRA_BUFFERS = 256 };
+  cl_mem extra[EXTRA_BUFFERS];
+  cl_int err;
+  cl_command_queue fill = clCreateCommandQueueWithProperties(s.ctx, s.dev, NULL, &err);
+  CHECK(err);
+  const unsigned char byte = 1;
+  for (int i = 0; i < EXTRA_BUFFERS; i++) { /* written once: resident on the device */
+    extra[i] = clCreateBuffer(s.ctx, CL_MEM_READ_WRITE, 1 << 20, NULL, &err);
+    CHECK(err);
+    CHECK(clEnqueueFillBuffer(fill, extra[i], &byte, 1, 0, 1 << 20, 0, NULL, NULL));
+  }
+  CHECK(clFinish(fill));
+  clReleaseCommandQueue(fill);
+  const mode crowded = {.name = "flush each 16, 256 more buffers", .args_each = true, .flush_every = 16};
+  double t = run_mode(&s, &crowded, &enq, &fin);
+  printf("%-40s %12.2f %12.2f %12.2f\n", crowded.name, t * 1e6, enq * 1e6, fin * 1e6);
+  for (int i = 0; i < EXTRA_BUFFERS; i++)
+    clReleaseMemObject(extra[i]);
   setup h = {0};
   if (open_platform("hetGPU", &h)) {
     const mode hetgpu[] = {{"hetGPU (args once, no events)", false, false, false, false, false},

@@ -15,7 +15,7 @@
 #define HG_POOL_KEEPS 1
 #endif
 
-void *hg_block_pool_get(hg_block_pool *pool) {
+void *hg_block_pool_get(hg_block_pool *pool, size_t zeroed) {
   void *block = NULL;
   if (HG_POOL_KEEPS) {
     pthread_mutex_lock(&pool->lock);
@@ -28,7 +28,7 @@ void *hg_block_pool_get(hg_block_pool *pool) {
   }
   if (!block)
     return calloc(1, pool->size);
-  memset(block, 0, pool->size);
+  memset(block, 0, zeroed < pool->size ? zeroed : pool->size);
   return block;
 }
 

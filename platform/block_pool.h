@@ -19,8 +19,10 @@ typedef struct hg_block_pool {
 
 #define HG_BLOCK_POOL_INIT(block_size, max_kept) {PTHREAD_MUTEX_INITIALIZER, (block_size), 0, (max_kept), NULL}
 
-/* A zeroed block of the pool's size; NULL when out of memory. */
-void *hg_block_pool_get(hg_block_pool *pool);
+/* A block of the pool's size whose first `zeroed` bytes are zero (a new block is zero throughout);
+ * NULL when out of memory. What a block's user fills itself need not be cleared: every byte
+ * written is a cache line taken from the vendor's own work on that thread (docs/performance.md). */
+void *hg_block_pool_get(hg_block_pool *pool, size_t zeroed);
 /* Gives a block back (NULL is ignored). */
 void hg_block_pool_put(hg_block_pool *pool, void *block);
 

@@ -95,6 +95,7 @@ struct hg_command {
   cl_ulong t_run, t_done;           /* host times: handed to the stream, seen complete */
   uint64_t dev_start, dev_end;      /* backend timestamps (0: unknown) */
   uint64_t sync_device_ns;          /* submit ran it synchronously (no token): its device time, 0 unknown */
+  /* filled as they are used, not cleared (hg_command_create) */
   hg_dep_link inline_links[HG_COMMAND_INLINE_DEPS];
   cl_event inline_deps[HG_COMMAND_INLINE_DEPS];
   /* the payload follows: entry points embed hg_command as the first member of their struct */
@@ -105,7 +106,10 @@ struct hg_command {
 #define HG_COMMAND_BLOCK_SIZE 1024
 
 /* Validates the wait list (CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT) and allocates a
- * zeroed command of `size` bytes (>= sizeof(hg_command)) with its event. */
+ * command with its event: `size` bytes (>= sizeof(hg_command)) that start zeroed. Up to
+ * HG_COMMAND_BLOCK_SIZE the command takes a whole block, so a payload may keep storage it fills
+ * itself after those `size` bytes (kernel_command's argument copy): not clearing it spares the
+ * cache lines. */
 cl_int hg_command_create(cl_command_queue queue, cl_command_type type, size_t size, cl_uint num_events_in_wait_list,
                          const cl_event *event_wait_list, hg_command **out);
 /* Frees a command that was created but never submitted (an argument check failed); calls its

@@ -20,6 +20,7 @@
  * stopped for the limit is abandoned (not resumed). Either way the command fails with
  * CL_OUT_OF_RESOURCES, the context's notify callback names the limit, and the buffers keep what
  * the kernel wrote until it stopped. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,8 @@ typedef struct kernel_command {
   _Alignas(16) uint8_t inline_args[448];
 } kernel_command;
 _Static_assert(sizeof(kernel_command) <= HG_COMMAND_BLOCK_SIZE, "a launch's command takes a pooled block");
+/* What hg_command_create clears: all but the argument copy, which copy_args fills */
+#define KERNEL_COMMAND_CLEARED offsetof(kernel_command, inline_args)
 
 static void kernel_command_cleanup_args(hg_command *c) {
   kernel_command *kc = (kernel_command *)c;
@@ -438,7 +441,7 @@ cl_int hg_enqueue_kernel_from_state(cl_command_queue queue, cl_kernel kernel, co
   hg_command *cmd = NULL;
   cl_int err = !state || state->work_dim < 1 || state->work_dim > 3 || strcmp(state->kernel, f->name)
                    ? CL_INVALID_VALUE
-                   : hg_command_create(queue, CL_COMMAND_NDRANGE_KERNEL, sizeof(kernel_command), 0, NULL, &cmd);
+                   : hg_command_create(queue, CL_COMMAND_NDRANGE_KERNEL, KERNEL_COMMAND_CLEARED, 0, NULL, &cmd);
   if (err != CL_SUCCESS) {
     hg_ir_ndrange_state_free(state);
     return err;
@@ -476,7 +479,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
                                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                                        cl_event *event) {
   hg_command *cmd; /* checks the queue (every launch: once) and the wait list */
-  cl_int err = hg_command_create(command_queue, CL_COMMAND_NDRANGE_KERNEL, sizeof(kernel_command),
+  cl_int err = hg_command_create(command_queue, CL_COMMAND_NDRANGE_KERNEL, KERNEL_COMMAND_CLEARED,
                                  num_events_in_wait_list, event_wait_list, &cmd);
   if (err != CL_SUCCESS)
     return err;

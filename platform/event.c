@@ -24,7 +24,7 @@ static bool status_terminal(cl_int s) { return s <= CL_COMPLETE; }
 static hg_block_pool event_blocks = HG_BLOCK_POOL_INIT(sizeof(struct _cl_event), 1024);
 
 cl_event hg_event_create(cl_context ctx, cl_command_queue queue, cl_command_type type) {
-  cl_event ev = hg_block_pool_get(&event_blocks);
+  cl_event ev = hg_block_pool_get(&event_blocks, sizeof *ev);
   if (!ev)
     return NULL;
   if (pthread_mutex_init(&ev->lock, NULL) != 0) {

@@ -35,6 +35,7 @@
  * backend waits or user callbacks, nor while dropping a hold (which may free the object). */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -78,10 +79,15 @@ cl_int hg_command_create(cl_command_queue queue, cl_command_type type, size_t si
     return err;
   if (size < sizeof(hg_command))
     size = sizeof(hg_command);
-  hg_command *cmd = size <= HG_COMMAND_BLOCK_SIZE ? hg_block_pool_get(&command_blocks) : calloc(1, size);
+  /* a pooled block is cleared where it is read before written: the header up to its inline
+   * dependency arrays (filled as they are used) and the payload's first `size` bytes */
+  hg_command *cmd = size <= HG_COMMAND_BLOCK_SIZE ? hg_block_pool_get(&command_blocks, offsetof(hg_command, inline_links))
+                                                  : calloc(1, size);
   if (!cmd)
     return CL_OUT_OF_HOST_MEMORY;
   cmd->pooled = size <= HG_COMMAND_BLOCK_SIZE;
+  if (cmd->pooled)
+    memset(cmd + 1, 0, size - sizeof(hg_command));
   cmd->queue = queue;
   cmd->type = type;
   if (num_events_in_wait_list) {
