@@ -84,6 +84,10 @@ void hg_event_release_app(cl_event ev) {
   }
 }
 
+bool hg_event_unobserved(cl_event ev) {
+  return !ev->obj.listed && atomic_load_explicit(&ev->holds, memory_order_acquire) == 1;
+}
+
 void hg_event_mark_end(cl_event ev) {
   if (!ev->profiling)
     return;

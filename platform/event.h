@@ -60,6 +60,11 @@ void hg_event_release_app(cl_event ev);
  * event is already terminal. Calls the callbacks that became due, and on a terminal status
  * resolves the waiting commands and wakes waiting threads. The caller holds the event. */
 void hg_event_set_status(cl_event ev, cl_int status);
+/* True when no one but its command can see the event: the application never had it and nothing
+ * else holds it (no wait, link or queue). On an in-order queue nothing can take a hold on such an
+ * event any more (the queue's holds only go to later commands' events): its final status needs
+ * no lock and no wake-up, for nobody reads it. */
+bool hg_event_unobserved(cl_event ev);
 /* Records the END profiling time (the command's work is done). */
 void hg_event_mark_end(cl_event ev);
 /* Records START and END measured elsewhere (the device's times mapped onto the host clock). */
