@@ -3,8 +3,10 @@
  * back, adding one ingredient at a time (arguments set per launch, an event per launch, a
  * flush per launch, a profiling queue, a thread waiting for each event in order as hetGPU's
  * completion did, or polling markers as it does now, flushes batched; the closing clFinish alone
- * after the device settled; host memory written between launches). hetGPU's own figures for the same launches are printed last when
- * the hetGPU platform is visible too.
+ * after the device settled), and what the layer above the vendor might change around the same
+ * launches (host memory written between them, a zero global offset, more buffers in the
+ * context). hetGPU's own figures for the same launches are printed last when the hetGPU platform
+ * is visible too.
  * Usage: bench-vendor-submit [PLATFORM_SUBSTRING] (default "NVIDIA"). */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>

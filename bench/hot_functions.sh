@@ -5,14 +5,13 @@
 # cache's clean-up, does not grow in step), for icd/hot_functions.txt: the build places them together
 # (icd/CMakeLists.txt), so that a launch touches a few kilobytes of our code instead of lines
 # spread over the whole library, which cost the vendor's enqueue its own instruction cache.
-# Usage: bench/hot_functions.sh [BUILD_DIR] [NATIVE_PLATFORM_SUBSTRING] > icd/hot_functions.txt
+# Usage: bench/hot_functions.sh [BUILD_DIR] > icd/hot_functions.txt (then keep its two comment lines)
 set -euo pipefail
 build=${1:-build}; sizes=(300 600 900)
 vendors=$(mktemp -d); out=$(mktemp -d)
 trap 'rm -rf "$vendors" "$out"' EXIT
 . "$(dirname "$0")/vendors.sh"
 hg_bench_vendors "$build" "$vendors"
-lib=$(realpath "$build/icd/libhetgpu.so")
 for mode in bursts latency copy; do
   for n in "${sizes[@]}"; do
     OCL_ICD_VENDORS="$vendors" HETGPU_VENDORS=/etc/OpenCL/vendors valgrind --tool=cachegrind --cache-sim=no \
@@ -20,7 +19,7 @@ for mode in bursts latency copy; do
       { cat "$out/log" >&2; exit 1; }
   done
 done
-# cachegrind's fn= records name the function; ob= (or fl= paths under the source tree) the object
+# cachegrind's fl= records name the source file (ours: under the source tree), fn= the function
 python3 - "$out" "$(realpath "$(dirname "$0")/..")" "${sizes[@]}" <<'PY'
 import sys, collections
 out, src = sys.argv[1], sys.argv[2]
