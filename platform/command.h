@@ -51,7 +51,10 @@ struct hg_dep_link {
 struct hg_command {
   cl_command_queue queue;
   cl_command_type type;
-  cl_event event; /* always created; the application gets a reference only if it asked */
+  /* Created by hg_command_submit; the application gets a reference only if it asked. An
+   * eventless command (in order, streamed, nobody asked) has none until a later command or
+   * clFinish must wait for it (queue_engine.c, last_event_locked): under the queue's lock. */
+  cl_event event;
   cl_uint num_deps;
   cl_event *deps; /* the explicit wait list, held internally */
   /* Does the work synchronously; CL_SUCCESS or an error. NULL: nothing to do (markers,
@@ -78,12 +81,15 @@ struct hg_command {
   bool streamed_kind;               /* goes through the stream (submit, or nothing to run) */
   bool unplaced;                    /* run needs no backend (a context migration): not placed */
   bool pooled;                      /* its memory is a block of the command pool */
+  bool eventless;                   /* submitted without an event (set once, at submission) */
+  bool timed;                       /* its event profiles (set once, at submission) */
   hg_backend *backend;              /* where it runs: set by hg_command_place */
   hg_command *stopped_next;         /* the gate's list of commands stopped at a safe point */
   /* under the queue's lock */
   bool streamed;                    /* handed to the stream (or completed without it) */
   bool completed;                   /* its event is final; only the memory remains */
   bool device_done;                 /* the token completed (or there is none) */
+  bool retiring;                    /* its completion has begun (stream_retire) */
   hg_command *successor;            /* in-order: the next command, waiting for this one to be
                                        streamed or finished */
   unsigned stream_holds;            /* stream list membership + threads waiting on the token */
@@ -106,7 +112,7 @@ struct hg_command {
 #define HG_COMMAND_BLOCK_SIZE 1024
 
 /* Validates the wait list (CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT) and allocates a
- * command with its event: `size` bytes (>= sizeof(hg_command)) that start zeroed. Up to
+ * command (its event comes with hg_command_submit): `size` bytes (>= sizeof(hg_command)) that start zeroed. Up to
  * HG_COMMAND_BLOCK_SIZE the command takes a whole block, so a payload may keep storage it fills
  * itself after those `size` bytes (kernel_command's argument copy): not clearing it spares the
  * cache lines. */

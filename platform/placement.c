@@ -25,8 +25,7 @@ int hg_placement_init(hg_placement *p, hg_backend *backend) {
     return -1;
   }
   p->backend = backend;
-  p->inside = 0;
-  p->closed = false;
+  atomic_init(&p->state, 0);
   return 0;
 }
 
@@ -37,32 +36,41 @@ void hg_placement_destroy(hg_placement *p) {
 
 hg_backend *hg_placement_current(hg_placement *p) { return atomic_load_explicit(&p->backend, memory_order_acquire); }
 
-/* Under p->lock: waits while the gate is closed, then goes in. */
-static hg_backend *enter_locked(hg_placement *p) {
-  while (p->closed)
-    pthread_cond_wait(&p->cond, &p->lock);
-  p->inside++;
-  return p->backend;
+/* The gate's state changes without the lock on the open path; the closer sets HG_GATE_CLOSED
+ * and waits under the lock for the count to reach 0, and whoever brings it to 0 while the gate
+ * is closed wakes it under the lock, so the wake-up cannot fall between its check and its wait. */
+
+/* Leaves: one placement less, waking the closer after the last one out. */
+static void leave_state(hg_placement *p, bool locked) {
+  if (atomic_fetch_sub(&p->state, 1) != (HG_GATE_CLOSED | 1))
+    return;
+  if (!locked)
+    pthread_mutex_lock(&p->lock);
+  pthread_cond_broadcast(&p->cond);
+  if (!locked)
+    pthread_mutex_unlock(&p->lock);
 }
 
-/* Under p->lock. */
-static void leave_locked(hg_placement *p) {
-  if (--p->inside == 0 && p->closed)
-    pthread_cond_broadcast(&p->cond); /* the closer waits for the last one out */
+/* Under p->lock: waits while the gate is closed, then goes in (the closer sets the flag under
+ * this lock, so it cannot come between the wait and the count). */
+static hg_backend *enter_locked(hg_placement *p) {
+  while (atomic_load(&p->state) & HG_GATE_CLOSED)
+    pthread_cond_wait(&p->cond, &p->lock);
+  atomic_fetch_add(&p->state, 1);
+  return atomic_load_explicit(&p->backend, memory_order_acquire);
 }
 
 hg_backend *hg_placement_enter(hg_placement *p) {
+  if (!(atomic_fetch_add(&p->state, 1) & HG_GATE_CLOSED))
+    return atomic_load_explicit(&p->backend, memory_order_acquire);
+  leave_state(p, false); /* closed: take the count back and wait for the gate to open */
   pthread_mutex_lock(&p->lock);
   hg_backend *be = enter_locked(p);
   pthread_mutex_unlock(&p->lock);
   return be;
 }
 
-void hg_placement_leave(hg_placement *p) {
-  pthread_mutex_lock(&p->lock);
-  leave_locked(p);
-  pthread_mutex_unlock(&p->lock);
-}
+void hg_placement_leave(hg_placement *p) { leave_state(p, false); }
 
 static hg_backend *hg_command_place(hg_command *cmd) {
   cmd->backend = hg_placement_enter(&cmd->queue->context->placement);
@@ -78,7 +86,7 @@ static void hg_command_unplace_stopped(hg_command *cmd) {
   pthread_mutex_lock(&p->lock);
   cmd->stopped_next = p->stopped;
   p->stopped = cmd;
-  leave_locked(p);
+  leave_state(p, true);
   pthread_mutex_unlock(&p->lock);
 }
 
@@ -149,19 +157,20 @@ cl_int hg_placement_close(hg_placement *p, unsigned long long timeout_ns, void (
                           bool keep_waiting) {
   struct timespec deadline = hg_clock_deadline(CLOCK_MONOTONIC, timeout_ns);
   pthread_mutex_lock(&p->lock);
-  p->closed = true;
+  atomic_fetch_or(&p->state, HG_GATE_CLOSED);
   if (on_closed) {
     pthread_mutex_unlock(&p->lock);
     on_closed(arg);
     pthread_mutex_lock(&p->lock);
   }
   cl_int err = CL_SUCCESS;
-  while (p->inside) {
+  while (atomic_load(&p->state) != HG_GATE_CLOSED) {
     int rc = timeout_ns ? pthread_cond_timedwait(&p->cond, &p->lock, &deadline) : pthread_cond_wait(&p->cond, &p->lock);
-    if (rc == ETIMEDOUT && p->inside && keep_waiting) {
+    bool inside = atomic_load(&p->state) != HG_GATE_CLOSED;
+    if (rc == ETIMEDOUT && inside && keep_waiting) {
       timeout_ns = 0;
-    } else if (rc == ETIMEDOUT && p->inside) {
-      p->closed = false;
+    } else if (rc == ETIMEDOUT && inside) {
+      atomic_fetch_and(&p->state, ~HG_GATE_CLOSED);
       pthread_cond_broadcast(&p->cond);
       err = CL_MIGRATION_TIMEOUT_HETGPU;
       break;
@@ -173,8 +182,8 @@ cl_int hg_placement_close(hg_placement *p, unsigned long long timeout_ns, void (
 
 void hg_placement_open(hg_placement *p, hg_backend *backend) {
   pthread_mutex_lock(&p->lock);
-  p->backend = backend;
-  p->closed = false;
+  atomic_store_explicit(&p->backend, backend, memory_order_release);
+  atomic_fetch_and(&p->state, ~HG_GATE_CLOSED);
   pthread_cond_broadcast(&p->cond);
   pthread_mutex_unlock(&p->lock);
 }

@@ -18,14 +18,18 @@
 
 #include "devices/backend.h"
 
+#define HG_GATE_CLOSED 0x80000000u
+
 typedef struct hg_placement {
   pthread_mutex_t lock;
   pthread_cond_t cond;
   /* where the context's work runs now: changed under lock, read without it by
    * hg_placement_current (twice per launch) */
   hg_backend *_Atomic backend;
-  unsigned inside;      /* placements between enter and leave */
-  bool closed;          /* a migration or checkpoint holds the gate */
+  /* HG_GATE_CLOSED (a migration or checkpoint holds the gate) plus the number of placements
+   * between enter and leave: an open gate is entered and left with one atomic operation each,
+   * without the lock (twice per launch) */
+  atomic_uint state;
   struct hg_command *stopped; /* commands stopped at a safe point, waiting to enter again */
 } hg_placement;
 

@@ -102,10 +102,6 @@ cl_int hg_command_create(cl_command_queue queue, cl_command_type type, size_t si
       cmd->num_deps++;
     }
   }
-  cmd->event = hg_event_create(queue->context, queue, type);
-  if (!cmd->event)
-    goto oom;
-  hg_event_hold(cmd->event); /* the command's own, besides the application's */
   hg_queue_hold(queue); /* the command keeps its queue alive until it is freed */
   *out = cmd;
   return CL_SUCCESS;
@@ -142,12 +138,16 @@ static void command_free(hg_command *cmd) {
   hg_queue_unhold(q);
 }
 
-bool hg_command_timed(const hg_command *cmd) { return cmd->event->profiling; }
+bool hg_command_timed(const hg_command *cmd) { return cmd->timed; }
 
 void hg_command_discard(hg_command *cmd) {
   if (!cmd)
     return;
   cl_event ev = cmd->event;
+  if (!ev) {
+    command_free(cmd);
+    return;
+  }
   hg_event_hold(ev);
   command_free(cmd);
   hg_event_release_app(ev); /* the application never saw it */
@@ -220,6 +220,32 @@ static void drop_events(cl_event drop[2]) {
       hg_event_unhold(drop[i]);
 }
 
+/* The event of an in-order queue's latest unfinished command, made now when that command is
+ * eventless: nobody asked for it until a later synchronous command or clFinish had to wait for
+ * it. Under q->lock; NULL when there is no such command, or no memory (*oom set). */
+static cl_event last_event_locked(cl_command_queue q, bool *oom) {
+  hg_command *c = q->last_cmd;
+  if (!c || q->last_event)
+    return q->last_event;
+  cl_event ev = hg_event_create(q->context, q, c->type);
+  if (!ev) {
+    *oom = true;
+    return NULL;
+  }
+  ev->profiling = false; /* its times were never asked for */
+  ev->status = CL_SUBMITTED;
+  hg_event_hold(ev); /* the command's */
+  hg_event_hold(ev); /* the queue's (last_event) */
+  hg_event_release_app(ev); /* nobody else has it: not the last hold, nothing freed here */
+  /* in the stream list and not yet completing: a wait for it completes the stream up to it;
+   * once stream_retire took the command, it sets this event's status itself */
+  if (c->seq && !c->retiring)
+    ev->stream_cmd = c;
+  c->event = ev;
+  q->last_event = ev;
+  return ev;
+}
+
 /* ---- the stream ---- */
 
 /* The queue whose worker this thread is (NULL on other threads). */
@@ -234,7 +260,8 @@ static void stream_one(hg_command *c) {
     status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   } else {
     c->t_run = hg_now_ns();
-    hg_event_set_status(c->event, CL_RUNNING);
+    if (!c->eventless) /* one made for it later is not seen running */
+      hg_event_set_status(c->event, CL_RUNNING);
     if (c->submit) {
       cl_int r = hg_command_dispatch(c, &token);
       if (r != CL_SUCCESS) {
@@ -260,7 +287,7 @@ static void stream_one(hg_command *c) {
  * recorded it first. The caller keeps the entry alive (completion role or a stream hold). */
 static void entry_wait_device(cl_command_queue q, hg_command *c) {
   uint64_t start = 0, end = 0;
-  bool timed = c->event->profiling; /* the backend's timestamps cost extra queries */
+  bool timed = c->timed; /* the backend's timestamps cost extra queries */
   cl_int r = c->backend->ops->token_wait(c->backend, c->token, timed ? &start : NULL, timed ? &end : NULL);
   cl_ulong now = hg_now_ns();
   pthread_mutex_lock(&q->lock);
@@ -350,19 +377,23 @@ static void entry_times(cl_command_queue q, const hg_command *c, cl_ulong *start
  * held; the lock is released meanwhile. */
 static void stream_retire(cl_command_queue q, hg_command **run, size_t n) {
   cl_ulong start[RETIRE_RUN], end[RETIRE_RUN];
-  bool timed[RETIRE_RUN], seen[RETIRE_RUN];
+  bool timed[RETIRE_RUN], seen[RETIRE_RUN], had_event[RETIRE_RUN];
   bool in_order = hg_queue_in_order(q);
   for (size_t i = 0; i < n; i++) {
+    cl_event ev = run[i]->event;
+    had_event[i] = ev != NULL;
+    run[i]->retiring = true; /* an event made for it from now on gets its status below */
     /* an event nobody can see (an untimed launch's, not the queue's last) keeps its status: its
      * lock and broadcast were a third of what each entry cost a clFinish after a burst. Out of
      * order, a marker may still link to it from the in-flight list. */
-    seen[i] = !in_order || !hg_event_unobserved(run[i]->event);
-    timed[i] = run[i]->event->profiling && run[i]->stream_status == CL_COMPLETE;
+    seen[i] = ev && (!in_order || !hg_event_unobserved(ev));
+    timed[i] = run[i]->timed && run[i]->stream_status == CL_COMPLETE;
     if (timed[i])
       entry_times(q, run[i], &start[i], &end[i]);
     /* A wait for one of them now only waits for its status: a callback of an earlier one in
      * the run may wait for a later one this thread already completed. */
-    run[i]->event->stream_cmd = NULL;
+    if (ev)
+      ev->stream_cmd = NULL;
   }
   pthread_mutex_unlock(&q->lock);
 
@@ -381,12 +412,19 @@ static void stream_retire(cl_command_queue q, hg_command **run, size_t n) {
   }
   hg_drive_leave();
 
-  cl_event drop[RETIRE_RUN][2];
+  cl_event drop[RETIRE_RUN][2], late[RETIRE_RUN];
+  cl_int late_status[RETIRE_RUN];
   hg_command *successor[RETIRE_RUN];
   bool free_now[RETIRE_RUN];
   pthread_mutex_lock(&q->lock);
   for (size_t i = 0; i < n; i++) {
     hg_command *c = run[i];
+    /* an eventless command whose event was made while the lock was let go (a clFinish waits) */
+    late[i] = had_event[i] ? NULL : c->event;
+    if (late[i]) {
+      hg_event_hold(late[i]);
+      late_status[i] = c->stream_status;
+    }
     if (q->stream_head == c) {
       q->stream_head = c->next;
       if (!q->stream_head)
@@ -404,6 +442,10 @@ static void stream_retire(cl_command_queue q, hg_command **run, size_t n) {
   }
   pthread_mutex_unlock(&q->lock);
   for (size_t i = 0; i < n; i++) {
+    if (late[i]) {
+      hg_event_set_status(late[i], late_status[i]);
+      hg_event_unhold(late[i]);
+    }
     drop_events(drop[i]);
     if (free_now[i])
       command_free(run[i]);
@@ -442,7 +484,7 @@ static void spent_free(hg_command *list) {
  * together (devices/backend.h), so it takes the previous one's ending without asking the
  * backend. Untimed entries only (a timed one has its own token anyway). Under q->lock. */
 static bool ended_with(hg_command *c, const hg_command *prev) {
-  if (!c->token || c->token != prev->token || c->event->profiling)
+  if (!c->token || c->token != prev->token || c->timed)
     return false;
   c->device_done = true;
   c->t_done = prev->t_done;
@@ -518,7 +560,8 @@ static bool stream_append_locked(cl_command_queue q, hg_command *c) {
   else
     q->stream_head = c;
   q->stream_tail = c;
-  c->event->stream_cmd = c;
+  if (c->event)
+    c->event->stream_cmd = c;
   if (q->drivers && q->worker_running)
     return true; /* a waiting thread completes the stream and hands the rest to the worker */
   return worker_ensure(q);
@@ -585,10 +628,10 @@ static bool submit_list_locked(cl_command_queue q, bool *no_worker) {
 }
 
 /* A stream command is ready: it joins the submit list, and unless another thread is already
- * submitting for this queue, this thread hands the list to the backend in order. */
-static void stream_push(hg_command *cmd) {
+ * submitting for this queue, this thread hands the list to the backend in order. Called with
+ * q->lock held, which it releases. */
+static void stream_push_locked(hg_command *cmd) {
   cl_command_queue q = cmd->queue;
-  pthread_mutex_lock(&q->lock);
   cmd->next = NULL;
   if (q->submit_tail)
     q->submit_tail->next = cmd;
@@ -618,6 +661,11 @@ static void stream_push(hg_command *cmd) {
   pthread_mutex_unlock(&q->lock);
   spent_free(spent);
   hg_queue_unhold(q);
+}
+
+static void stream_push(hg_command *cmd) {
+  pthread_mutex_lock(&cmd->queue->lock);
+  stream_push_locked(cmd);
 }
 
 void hg_engine_help_wait(cl_event ev) {
@@ -908,10 +956,6 @@ static bool waits_for_all_before(const hg_command *cmd) {
 
 cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
   cl_command_queue q = cmd->queue;
-  cl_event ev = cmd->event;
-  /* Times only the application's event can give: without one nobody asks, and a backend's
-   * untimed operations cost less (NVIDIA: 3-6 us per command on a profiling queue). */
-  ev->profiling = ev->profiling && event;
   bool in_order = hg_queue_in_order(q);
   if (blocking && hg_drives(q)) {
     /* a blocking enqueue from a callback on the thread that drives q would wait for itself */
@@ -926,6 +970,25 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
      * backend, whose synchronous operations the submit functions then use */
     hg_backend *be = hg_context_backend(q->context);
     cmd->streamed_kind = hg_backend_async(be->ops);
+  }
+
+  /* An event only where someone can wait for it: the application's, a blocking call's, or (out
+   * of order) a marker's or barrier's link. An in-order stream command gets none otherwise; a
+   * later command or clFinish that must wait for it has one made then (last_event_locked). */
+  cl_event ev = NULL;
+  cmd->eventless = in_order && cmd->streamed_kind && !event && !blocking;
+  if (!cmd->eventless) {
+    ev = hg_event_create(q->context, q, cmd->type);
+    if (!ev) {
+      hg_command_discard(cmd);
+      return CL_OUT_OF_HOST_MEMORY;
+    }
+    hg_event_hold(ev); /* the command's own, besides the application's */
+    cmd->event = ev;
+    /* Times only the application's event can give: without one nobody asks, and a backend's
+     * untimed operations cost less (NVIDIA: 3-6 us per command on a profiling queue). */
+    ev->profiling = ev->profiling && event;
+    cmd->timed = ev->profiling;
   }
 
   /* Links: the explicit wait list, then the implicit dependencies, counted under the lock. */
@@ -971,6 +1034,16 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
              !q->last_cmd->streamed)
         pthread_cond_wait(&q->cond, &q->lock);
       hg_command *prev = q->last_cmd;
+      bool oom = false;
+      if (prev && !cmd->streamed_kind && !last_event_locked(q, &oom) && oom) {
+        pthread_mutex_unlock(&q->lock);
+        for (cl_uint i = 0; i < n; i++)
+          hg_event_unhold(links[i].event);
+        if (links != cmd->inline_links)
+          free(links);
+        hg_command_discard(cmd);
+        return CL_OUT_OF_HOST_MEMORY;
+      }
       if (prev) {
         if (cmd->streamed_kind) {
           /* waits only for prev to reach the stream (or to finish) */
@@ -987,7 +1060,8 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
       }
       q->last_event = ev;
       q->last_cmd = cmd;
-      hg_event_hold(ev);
+      if (ev)
+        hg_event_hold(ev);
     } else {
       if (q->last_barrier) {
         links[n].event = q->last_barrier;
@@ -1015,6 +1089,16 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
       q->inflight->inflight_prev = cmd;
     q->inflight = cmd;
     q->pending++;
+    if (cmd->eventless && n == 0 && !queue_link) {
+      /* ready now (nothing to wait for, no event to set up first): submitted in the same hold
+       * of the lock, the in-order launch's common case */
+      cmd->links = links;
+      atomic_store_explicit(&cmd->pending_deps, 0, memory_order_relaxed);
+      stream_push_locked(cmd);
+      if (old_last)
+        hg_event_unhold(old_last);
+      return CL_SUCCESS;
+    }
     pthread_mutex_unlock(&q->lock);
     if (old_barrier)
       hg_event_unhold(old_barrier);
@@ -1031,9 +1115,11 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
   if (event) {
     hg_object_list(&ev->obj);
     *event = ev; /* the application's reference from hg_event_create */
-  } else
+  } else if (ev) {
     hg_event_release_app(ev);
-  hg_event_set_status(ev, CL_SUBMITTED);
+  }
+  if (ev)
+    hg_event_set_status(ev, CL_SUBMITTED);
 
   /* Register on every dependency; the extra count keeps the command from running before all
    * links are in place. After the final decrement the command belongs to the engine. */
@@ -1068,10 +1154,13 @@ cl_int hg_queue_finish(cl_command_queue q) {
     /* An in-order queue's commands end in order: once its latest one has, all have. Waiting for
      * it skips a marker's command, event and completion (some 3 us of a clFinish on the H200). */
     pthread_mutex_lock(&q->lock);
-    cl_event last = q->last_event;
+    bool oom = false;
+    cl_event last = last_event_locked(q, &oom);
     if (last)
       hg_event_hold(last);
     pthread_mutex_unlock(&q->lock);
+    if (oom)
+      return CL_OUT_OF_HOST_MEMORY;
     if (last) {
       hg_event_wait(last); /* a failed command does not make clFinish fail */
       hg_event_unhold(last);

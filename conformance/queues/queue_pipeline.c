@@ -638,6 +638,95 @@ HG_TEST(finish_after_bursts_releases_everything) {
   CHECK_MSG(atomic_load(&context_gone), "the context was not deleted 20 s after its last release");
 }
 
+/* Launches nobody asked an event for have none until something must wait for them: a clFinish
+ * from another thread at any point of a burst, a map (a synchronous command) after the burst,
+ * and a clFinish while the burst still waits behind a user event. Results against the model. */
+typedef struct finisher_arg {
+  cl_command_queue q;
+  atomic_bool stop;
+  int errors;
+} finisher_arg;
+
+static void *finish_repeatedly(void *p) {
+  finisher_arg *f = p;
+  while (!atomic_load(&f->stop))
+    if (clFinish(f->q) != CL_SUCCESS)
+      f->errors++;
+  return NULL;
+}
+
+static void *finish_once(void *p) {
+  finisher_arg *f = p;
+  if (clFinish(f->q) != CL_SUCCESS)
+    f->errors++;
+  atomic_store(&f->stop, true);
+  return NULL;
+}
+
+HG_TEST(waits_on_launches_without_events) {
+  cl_context ctx = hg_test_context();
+  cl_program prog = hg_test_build(ctx, src, "");
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  cl_int err;
+  cl_kernel step = clCreateKernel(prog, "advance", &err);
+  CHECK_CL(err);
+  cl_uint host[WORDS], model[WORDS];
+  hg_test_fill_random(host, sizeof host);
+  memcpy(model, host, sizeof host);
+  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(step, 0, sizeof a, &a));
+  const size_t global = WORDS, local = 64;
+
+  finisher_arg f = {.q = q};
+  pthread_t finisher;
+  CHECK(pthread_create(&finisher, NULL, finish_repeatedly, &f) == 0);
+  for (int burst = 0; burst < 8; burst++) {
+    for (int i = 0; i < 1 + burst * 5; i++) {
+      cl_uint k = hg_test_rand();
+      CHECK_CL(clSetKernelArg(step, 1, sizeof k, &k));
+      CHECK_CL(clEnqueueNDRangeKernel(q, step, 1, NULL, &global, &local, 0, NULL, NULL));
+      model_step(model, WORDS, k);
+    }
+    cl_uint *mapped = clEnqueueMapBuffer(q, a, CL_TRUE, CL_MAP_READ, 0, sizeof host, 0, NULL, NULL, &err);
+    CHECK_CL(err);
+    for (size_t i = 0; i < WORDS; i++)
+      CHECK_MSG(mapped[i] == model[i], "burst %d: word %zu is %u, expected %u", burst, i, mapped[i], model[i]);
+    CHECK_CL(clEnqueueUnmapMemObject(q, a, mapped, 0, NULL, NULL));
+  }
+  atomic_store(&f.stop, true);
+  pthread_join(finisher, NULL);
+  CHECK_MSG(f.errors == 0, "clFinish failed %d times", f.errors);
+
+  /* the burst waits behind a user event while another thread's clFinish waits for its end */
+  cl_event gate = clCreateUserEvent(ctx, &err);
+  CHECK_CL(err);
+  CHECK_CL(clEnqueueMarkerWithWaitList(q, 1, &gate, NULL));
+  for (int i = 0; i < 10; i++) {
+    cl_uint k = hg_test_rand();
+    CHECK_CL(clSetKernelArg(step, 1, sizeof k, &k));
+    CHECK_CL(clEnqueueNDRangeKernel(q, step, 1, NULL, &global, &local, 0, NULL, NULL));
+    model_step(model, WORDS, k);
+  }
+  finisher_arg once = {.q = q};
+  CHECK(pthread_create(&finisher, NULL, finish_once, &once) == 0);
+  nanosleep(&(struct timespec){0, 20000000}, NULL);
+  CHECK_MSG(!atomic_load(&once.stop), "clFinish returned while the burst still waited for its user event");
+  CHECK_CL(clSetUserEventStatus(gate, CL_COMPLETE));
+  pthread_join(finisher, NULL);
+  CHECK_MSG(once.errors == 0, "clFinish failed");
+  memset(host, 0xA5, sizeof host);
+  CHECK_CL(clEnqueueReadBuffer(q, a, CL_TRUE, 0, sizeof host, host, 0, NULL, NULL));
+  for (size_t i = 0; i < WORDS; i++)
+    CHECK_MSG(host[i] == model[i], "after the gate: word %zu is %u, expected %u", i, host[i], model[i]);
+  clReleaseEvent(gate);
+  clReleaseMemObject(a);
+  clReleaseKernel(step);
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
 /* Each launch's profiled END - START is its run, not 0: launches a kernel's first ones, which
  * run synchronously in the stoppable form, and the plain ones submitted after them alike (the
  * synchronous ones read END = START once they ran where they were submitted). The kernel loops

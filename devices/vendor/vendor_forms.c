@@ -13,6 +13,7 @@
  * whoever needs the forms themselves (a resume, a launch with a time limit or a test countdown)
  * waits for them, lowering and building them on its own thread when the builder has not reached
  * them. The module they are lowered from is the program's, alive until it is dropped. */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ struct hg_vendor_forms {
   char *source, *opts;
   cl_program program; /* FORMS_READY */
   forms_state state;
+  /* FORMS_FAILED or FORMS_READY, final: read without the lock on every launch's look-up */
+  atomic_bool settled;
   bool dropped; /* its program was freed while the forms were building: whoever builds frees them */
   bool via_spir;
   bool on_demand; /* not built in the background: built by whoever needs it (FORMS_BACKGROUND_MAX) */
@@ -128,8 +131,10 @@ static void lower(hg_vendor_forms *f) {
   f->source = source;
   f->on_demand = on_demand;
   f->state = source ? FORMS_QUEUED : FORMS_FAILED;
-  if (!source)
+  if (!source) {
     unlink_job(f);
+    atomic_store_explicit(&f->settled, true, memory_order_release);
+  }
   pthread_cond_broadcast(&changed);
 }
 
@@ -150,6 +155,7 @@ static void build(hg_vendor_forms *f) {
   pthread_mutex_lock(&lock);
   f->program = prog;
   f->state = prog ? FORMS_READY : FORMS_FAILED;
+  atomic_store_explicit(&f->settled, true, memory_order_release);
   free(f->source); /* kept until now for a waiter that builds it itself */
   f->source = NULL;
   if (f->dropped)
@@ -333,6 +339,8 @@ bool hg_vendor_forms_stop(hg_vendor_forms *f, bool wait, const hg_oc_stop_table 
 }
 
 cl_program hg_vendor_forms_program(hg_vendor_forms *f, bool wait) {
+  if (atomic_load_explicit(&f->settled, memory_order_acquire))
+    return f->program; /* set before settled, never changed after */
   pthread_mutex_lock(&lock);
   if (wait) {
     lowered_now(f);
