@@ -8,8 +8,9 @@
  * checkpoint to a file against write()+fsync of the same bytes, and a restore on each backend
  * against read() of the same file.
  *
- * Per total size (1 MiB .. 2 GiB, split into buffers of at most CL_DEVICE_MAX_MEM_ALLOC_SIZE;
- * sizes above CL_DEVICE_GLOBAL_MEM_SIZE or the host's memory are skipped and said so) and per
+ * Per total size (1 MiB .. 2 GiB, split into buffers of at most CL_DEVICE_MAX_MEM_ALLOC_SIZE and
+ * a quarter of the smallest backend's memory; sizes above CL_DEVICE_GLOBAL_MEM_SIZE, the smallest
+ * backend's memory or the host's are skipped and said so) and per
  * ordered pair A -> B of every backend, a fresh context is created on A, its buffers written
  * there from the host, and then:
  *   first    it moves to B once: B never held it, so its memory is fresh (and B builds the program);
@@ -632,6 +633,10 @@ int main(int argc, char **argv) {
 
   CHECK(ext.backend_ids(hp, MAX_BACKENDS, backends, &nbackends));
   nbackends = nbackends < MAX_BACKENDS ? nbackends : MAX_BACKENDS;
+  /* The device's limits are its starting backend's (docs/virtual-device.md); a buffer must fit
+   * every backend the workload visits, whose largest allocation is at least a quarter of its
+   * memory (OpenCL's minimum): the buffers are split by the smallest such quarter. */
+  cl_ulong smallest_quarter = ~(cl_ulong)0;
   for (cl_uint i = 0; i < nbackends; i++) {
     char kind[32] = "";
     cl_ulong mem = 0;
@@ -641,6 +646,8 @@ int main(int argc, char **argv) {
     backend_gpu[i] = (type & CL_DEVICE_TYPE_GPU) != 0;
     ext.backend_info(hp, backends[i], CL_BACKEND_KIND_HETGPU, sizeof kind, kind, NULL);
     ext.backend_info(hp, backends[i], CL_BACKEND_GLOBAL_MEM_SIZE_HETGPU, sizeof mem, &mem, NULL);
+    if (mem && mem / 4 < smallest_quarter)
+      smallest_quarter = mem / 4;
     printf("backend %u: %s (%s, %llu MiB)\n", backends[i], backend_names[i], kind, (unsigned long long)(mem / MIB));
   }
   if (nbackends < 2) {
@@ -652,9 +659,13 @@ int main(int argc, char **argv) {
   cl_ulong global_mem = 0, max_alloc = 0;
   CHECK(clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global_mem, &global_mem, NULL));
   CHECK(clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL));
+  if (max_alloc > smallest_quarter)
+    max_alloc = smallest_quarter;
+  if (global_mem / 4 > smallest_quarter)
+    global_mem = smallest_quarter * 4;
   max_alloc &= ~(cl_ulong)(64 * 16 - 1); /* whole work-items of the inc kernel */
   size_t host_mem = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-  printf("hetGPU device: global memory %llu MiB, largest allocation %llu MiB; host memory %zu MiB; "
+  printf("hetGPU device (limited by the smallest backend): global memory %llu MiB, largest allocation %llu MiB; host memory %zu MiB; "
          "per ordered pair: 1 first move, median of %d steady and of %d release moves per direction\n",
          (unsigned long long)(global_mem / MIB), (unsigned long long)(max_alloc / MIB), host_mem / MIB, reps, reps);
 
