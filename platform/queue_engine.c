@@ -416,6 +416,7 @@ static void stream_retire(cl_command_queue q, hg_command **run, size_t n) {
   cl_int late_status[RETIRE_RUN];
   hg_command *successor[RETIRE_RUN];
   bool free_now[RETIRE_RUN];
+  bool on_worker = worker_of == q; /* a thread-local read: a call in this shared library */
   pthread_mutex_lock(&q->lock);
   for (size_t i = 0; i < n; i++) {
     hg_command *c = run[i];
@@ -434,7 +435,7 @@ static void stream_retire(cl_command_queue q, hg_command **run, size_t n) {
     drop[i][0] = drop[i][1] = NULL;
     successor[i] = queue_forget_locked(q, c, drop[i]); /* NULL: resolved when streamed */
     free_now[i] = --c->stream_holds == 0;
-    if (free_now[i] && q->worker_running && worker_of != q) { /* the worker frees it, or a submission */
+    if (free_now[i] && q->worker_running && !on_worker) { /* the worker frees it, or a submission */
       c->next = q->spent;
       q->spent = c;
       free_now[i] = false;
