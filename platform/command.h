@@ -2,8 +2,8 @@
  * queue engine (platform/queue_engine.c) that runs it.
  *
  * An entry point validates its arguments, creates a command of its own payload type with
- * hg_command_create (which checks the event wait list and creates the command's event), fills
- * the payload, and calls hg_command_submit. Once every dependency is complete (the wait list,
+ * hg_command_create (which checks the event wait list), fills the payload, and calls
+ * hg_command_submit (which makes the command's event, unless nobody can wait for it). Once every dependency is complete (the wait list,
  * and the previous command on an in-order queue, or the last barrier on an out-of-order one)
  * the command runs in one of two ways:
  *  - `run` (synchronous) on the queue's worker thread, which records profiling times around
@@ -112,10 +112,10 @@ struct hg_command {
 #define HG_COMMAND_BLOCK_SIZE 1024
 
 /* Validates the wait list (CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT) and allocates a
- * command (its event comes with hg_command_submit): `size` bytes (>= sizeof(hg_command)) that start zeroed. Up to
- * HG_COMMAND_BLOCK_SIZE the command takes a whole block, so a payload may keep storage it fills
- * itself after those `size` bytes (kernel_command's argument copy): not clearing it spares the
- * cache lines. */
+ * command (its event comes with hg_command_submit): `size` bytes (>= sizeof(hg_command)) that
+ * start zeroed. Up to HG_COMMAND_BLOCK_SIZE the command takes a whole block, so a payload may
+ * keep storage it fills itself after those `size` bytes (kernel_command's argument copy): not
+ * clearing it spares the cache lines. */
 cl_int hg_command_create(cl_command_queue queue, cl_command_type type, size_t size, cl_uint num_events_in_wait_list,
                          const cl_event *event_wait_list, hg_command **out);
 /* Frees a command that was created but never submitted (an argument check failed); calls its

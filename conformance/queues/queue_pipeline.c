@@ -544,39 +544,67 @@ HG_TEST(events_complete_without_waits) {
   clReleaseContext(ctx);
 }
 
+/* An in-order queue and the advance kernel bound to a buffer of random words, which model holds
+ * too; advance_launch runs it once with a fresh constant and applies the same to the model. */
+typedef struct advance_rig {
+  cl_context ctx;
+  cl_program prog;
+  cl_command_queue q;
+  cl_kernel step;
+  cl_mem a;
+} advance_rig;
+
+static cl_int advance_rig_make(advance_rig *r, cl_uint *model) {
+  cl_int err;
+  r->ctx = hg_test_context();
+  r->prog = hg_test_build(r->ctx, src, "");
+  r->q = hg_test_queue(r->ctx, 0);
+  r->step = clCreateKernel(r->prog, "advance", &err);
+  if (err != CL_SUCCESS)
+    return err;
+  hg_test_fill_random(model, WORDS * sizeof *model);
+  r->a = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, WORDS * sizeof *model, model, &err);
+  return err != CL_SUCCESS ? err : clSetKernelArg(r->step, 0, sizeof r->a, &r->a);
+}
+
+/* Releases what is left of the rig (the parts a test released itself are NULL). */
+static void advance_rig_release(advance_rig *r) {
+  if (r->a)
+    clReleaseMemObject(r->a);
+  clReleaseKernel(r->step);
+  clReleaseProgram(r->prog);
+  if (r->q)
+    clReleaseCommandQueue(r->q);
+  clReleaseContext(r->ctx);
+}
+
+static cl_int advance_launch(advance_rig *r, cl_uint *model, const size_t *local) {
+  const size_t global = WORDS;
+  cl_uint k = hg_test_rand();
+  cl_int err = clSetKernelArg(r->step, 1, sizeof k, &k);
+  if (err == CL_SUCCESS)
+    err = clEnqueueNDRangeKernel(r->q, r->step, 1, NULL, &global, local, 0, NULL, NULL);
+  model_step(model, WORDS, k);
+  return err;
+}
+
 /* Releasing a queue with pipelined work pending: the work still completes, with its results. */
 HG_TEST(release_with_pipelined_work) {
-  cl_context ctx = hg_test_context();
-  cl_program prog = hg_test_build(ctx, src, "");
-  cl_command_queue q = hg_test_queue(ctx, 0);
-  cl_int err;
-  cl_kernel step = clCreateKernel(prog, "advance", &err);
-  CHECK_CL(err);
+  advance_rig r;
   cl_uint host[WORDS], model[WORDS];
-  hg_test_fill_random(host, sizeof host);
-  memcpy(model, host, sizeof host);
-  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
-  CHECK_CL(err);
-  CHECK_CL(clSetKernelArg(step, 0, sizeof a, &a));
-  const size_t global = WORDS;
-  for (int i = 0; i < 30; i++) {
-    cl_uint k = hg_test_rand();
-    CHECK_CL(clSetKernelArg(step, 1, sizeof k, &k));
-    CHECK_CL(clEnqueueNDRangeKernel(q, step, 1, NULL, &global, NULL, 0, NULL, NULL));
-    model_step(model, WORDS, k);
-  }
+  CHECK_CL(advance_rig_make(&r, model));
+  for (int i = 0; i < 30; i++)
+    CHECK_CL(advance_launch(&r, model, NULL));
   cl_event done;
   memset(host, 0, sizeof host);
-  CHECK_CL(clEnqueueReadBuffer(q, a, CL_FALSE, 0, sizeof host, host, 0, NULL, &done));
-  clReleaseCommandQueue(q);
+  CHECK_CL(clEnqueueReadBuffer(r.q, r.a, CL_FALSE, 0, sizeof host, host, 0, NULL, &done));
+  clReleaseCommandQueue(r.q);
+  r.q = NULL;
   CHECK_CL(clWaitForEvents(1, &done));
   for (size_t i = 0; i < WORDS; i++)
     CHECK_MSG(host[i] == model[i], "word %zu is %u, expected %u", i, host[i], model[i]);
   clReleaseEvent(done);
-  clReleaseMemObject(a);
-  clReleaseKernel(step);
-  clReleaseProgram(prog);
-  clReleaseContext(ctx);
+  advance_rig_release(&r);
 }
 
 static void CL_CALLBACK mark_destroyed(cl_mem m, void *data) {
@@ -597,42 +625,26 @@ static void CL_CALLBACK mark_context_destroyed(cl_context c, void *data) {
  * worker: waited for here, up to 20 s). The results are checked against the host model. */
 HG_TEST(finish_after_bursts_releases_everything) {
   atomic_int buffer_gone = 0, context_gone = 0;
-  cl_context ctx = hg_test_context();
-  CHECK_CL(clSetContextDestructorCallback(ctx, mark_context_destroyed, &context_gone));
-  cl_program prog = hg_test_build(ctx, src, "");
-  cl_command_queue q = hg_test_queue(ctx, 0);
-  cl_int err;
-  cl_kernel step = clCreateKernel(prog, "advance", &err);
-  CHECK_CL(err);
+  advance_rig r;
   cl_uint host[WORDS], model[WORDS];
-  hg_test_fill_random(host, sizeof host);
-  memcpy(model, host, sizeof host);
-  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
-  CHECK_CL(err);
-  CHECK_CL(clSetMemObjectDestructorCallback(a, mark_destroyed, &buffer_gone));
-  CHECK_CL(clSetKernelArg(step, 0, sizeof a, &a));
-  const size_t global = WORDS;
+  CHECK_CL(advance_rig_make(&r, model));
+  CHECK_CL(clSetContextDestructorCallback(r.ctx, mark_context_destroyed, &context_gone));
+  CHECK_CL(clSetMemObjectDestructorCallback(r.a, mark_destroyed, &buffer_gone));
   for (int burst = 0; burst < 5; burst++) {
-    for (int i = 0; i < 20; i++) {
-      cl_uint k = hg_test_rand();
-      CHECK_CL(clSetKernelArg(step, 1, sizeof k, &k));
-      CHECK_CL(clEnqueueNDRangeKernel(q, step, 1, NULL, &global, NULL, 0, NULL, NULL));
-      model_step(model, WORDS, k);
-    }
-    CHECK_CL(clFinish(q));
+    for (int i = 0; i < 20; i++)
+      CHECK_CL(advance_launch(&r, model, NULL));
+    CHECK_CL(clFinish(r.q));
   }
   memset(host, 0xA5, sizeof host);
-  CHECK_CL(clEnqueueReadBuffer(q, a, CL_TRUE, 0, sizeof host, host, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(r.q, r.a, CL_TRUE, 0, sizeof host, host, 0, NULL, NULL));
   for (size_t i = 0; i < WORDS; i++)
     CHECK_MSG(host[i] == model[i], "word %zu is %u, expected %u", i, host[i], model[i]);
-  CHECK_CL(clSetKernelArg(step, 0, sizeof(cl_mem), NULL)); /* the kernel's own reference */
-  clReleaseMemObject(a);
+  CHECK_CL(clSetKernelArg(r.step, 0, sizeof(cl_mem), NULL)); /* the kernel's own reference */
+  clReleaseMemObject(r.a);
+  r.a = NULL;
   if (hg_test_is_hetgpu()) /* hetGPU's design; the specification only says "once the commands finished" */
     CHECK_MSG(atomic_load(&buffer_gone), "the buffer outlived its last release after clFinish");
-  clReleaseKernel(step);
-  clReleaseProgram(prog);
-  clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
+  advance_rig_release(&r);
   for (int ms = 0; ms < 20000 && !atomic_load(&context_gone); ms += 5)
     nanosleep(&(struct timespec){0, 5000000}, NULL);
   CHECK_MSG(atomic_load(&context_gone), "the context was not deleted 20 s after its last release");
@@ -664,51 +676,34 @@ static void *finish_once(void *p) {
 }
 
 HG_TEST(waits_on_launches_without_events) {
-  cl_context ctx = hg_test_context();
-  cl_program prog = hg_test_build(ctx, src, "");
-  cl_command_queue q = hg_test_queue(ctx, 0);
-  cl_int err;
-  cl_kernel step = clCreateKernel(prog, "advance", &err);
-  CHECK_CL(err);
+  advance_rig r;
   cl_uint host[WORDS], model[WORDS];
-  hg_test_fill_random(host, sizeof host);
-  memcpy(model, host, sizeof host);
-  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
-  CHECK_CL(err);
-  CHECK_CL(clSetKernelArg(step, 0, sizeof a, &a));
-  const size_t global = WORDS, local = 64;
-
-  finisher_arg f = {.q = q};
+  CHECK_CL(advance_rig_make(&r, model));
+  const size_t local = 64;
+  cl_int err;
+  finisher_arg f = {.q = r.q};
   pthread_t finisher;
   CHECK(pthread_create(&finisher, NULL, finish_repeatedly, &f) == 0);
   for (int burst = 0; burst < 8; burst++) {
-    for (int i = 0; i < 1 + burst * 5; i++) {
-      cl_uint k = hg_test_rand();
-      CHECK_CL(clSetKernelArg(step, 1, sizeof k, &k));
-      CHECK_CL(clEnqueueNDRangeKernel(q, step, 1, NULL, &global, &local, 0, NULL, NULL));
-      model_step(model, WORDS, k);
-    }
-    cl_uint *mapped = clEnqueueMapBuffer(q, a, CL_TRUE, CL_MAP_READ, 0, sizeof host, 0, NULL, NULL, &err);
+    for (int i = 0; i < 1 + burst * 5; i++)
+      CHECK_CL(advance_launch(&r, model, &local));
+    cl_uint *mapped = clEnqueueMapBuffer(r.q, r.a, CL_TRUE, CL_MAP_READ, 0, sizeof host, 0, NULL, NULL, &err);
     CHECK_CL(err);
     for (size_t i = 0; i < WORDS; i++)
       CHECK_MSG(mapped[i] == model[i], "burst %d: word %zu is %u, expected %u", burst, i, mapped[i], model[i]);
-    CHECK_CL(clEnqueueUnmapMemObject(q, a, mapped, 0, NULL, NULL));
+    CHECK_CL(clEnqueueUnmapMemObject(r.q, r.a, mapped, 0, NULL, NULL));
   }
   atomic_store(&f.stop, true);
   pthread_join(finisher, NULL);
   CHECK_MSG(f.errors == 0, "clFinish failed %d times", f.errors);
 
   /* the burst waits behind a user event while another thread's clFinish waits for its end */
-  cl_event gate = clCreateUserEvent(ctx, &err);
+  cl_event gate = clCreateUserEvent(r.ctx, &err);
   CHECK_CL(err);
-  CHECK_CL(clEnqueueMarkerWithWaitList(q, 1, &gate, NULL));
-  for (int i = 0; i < 10; i++) {
-    cl_uint k = hg_test_rand();
-    CHECK_CL(clSetKernelArg(step, 1, sizeof k, &k));
-    CHECK_CL(clEnqueueNDRangeKernel(q, step, 1, NULL, &global, &local, 0, NULL, NULL));
-    model_step(model, WORDS, k);
-  }
-  finisher_arg once = {.q = q};
+  CHECK_CL(clEnqueueMarkerWithWaitList(r.q, 1, &gate, NULL));
+  for (int i = 0; i < 10; i++)
+    CHECK_CL(advance_launch(&r, model, &local));
+  finisher_arg once = {.q = r.q};
   CHECK(pthread_create(&finisher, NULL, finish_once, &once) == 0);
   nanosleep(&(struct timespec){0, 20000000}, NULL);
   CHECK_MSG(!atomic_load(&once.stop), "clFinish returned while the burst still waited for its user event");
@@ -716,15 +711,11 @@ HG_TEST(waits_on_launches_without_events) {
   pthread_join(finisher, NULL);
   CHECK_MSG(once.errors == 0, "clFinish failed");
   memset(host, 0xA5, sizeof host);
-  CHECK_CL(clEnqueueReadBuffer(q, a, CL_TRUE, 0, sizeof host, host, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(r.q, r.a, CL_TRUE, 0, sizeof host, host, 0, NULL, NULL));
   for (size_t i = 0; i < WORDS; i++)
     CHECK_MSG(host[i] == model[i], "after the gate: word %zu is %u, expected %u", i, host[i], model[i]);
   clReleaseEvent(gate);
-  clReleaseMemObject(a);
-  clReleaseKernel(step);
-  clReleaseProgram(prog);
-  clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
+  advance_rig_release(&r);
 }
 
 /* Each launch's profiled END - START is its run, not 0: launches a kernel's first ones, which
