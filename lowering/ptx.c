@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lowering/llvm_builtins.h"
+#include "lowering/llvm_latch_tests.h"
 #include "lowering/llvm_loop_id.h"
 #include "lowering/llvm_unit.h"
 #include "lowering/ptx.h"
@@ -427,6 +428,7 @@ static void *emit(hg_ptx *s, size_t *size) {
                                     tm, opts);
   LLVMDisposePassBuilderOptions(opts);
   drop_loop_metadata(M);
+  hg_llvm_latch_tests_on_next(M);
   char *out = NULL;
   LLVMMemoryBufferRef buf = NULL;
   if (perr) {
