@@ -12,6 +12,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* Whether a shift is `exact` (poison when it drops set bits: the loop's last step may be, unused
+ * where the test asked the counter; LLVM 15's C API has no getter for the flag). */
+static bool exact(LLVMValueRef shift) {
+  char *text = LLVMPrintValueToString(shift);
+  bool is = text && strstr(text, " exact ");
+  LLVMDisposeMessage(text);
+  return is;
+}
 
 /* The incoming value of `phi` that is phi >> k (k constant, in phi's block), or NULL; the block it
  * comes from in *latch. */
@@ -22,7 +32,7 @@ static LLVMValueRef shifted_step(LLVMValueRef phi, unsigned width, unsigned *k, 
         LLVMGetInstructionParent(v) != LLVMGetInstructionParent(phi) || !LLVMIsAConstantInt(LLVMGetOperand(v, 1)))
       continue;
     unsigned long long shift = LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1));
-    if (shift == 0 || shift >= width)
+    if (shift == 0 || shift >= width || exact(v))
       continue;
     *k = (unsigned)shift;
     *latch = LLVMGetIncomingBlock(phi, i);

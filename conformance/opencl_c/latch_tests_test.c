@@ -1,9 +1,10 @@
 /* Exit tests moved onto the next value of a shifting counter (lowering/llvm_latch_tests.c): loops
  * that count the shifts of n until a bound, in LLVM IR, with the test on the incoming counter
- * (u< m * 2^k, u> m * 2^k + 2^k - 1: rewritten) and with bounds the rewrite must leave alone
- * (not multiples, a test before the shift, a test outside the latch). Every module verifies, the
- * rewrites happen exactly where they may, and LLVM's interpreter gives each loop the same count
- * before and after for n from 0 to 4095 and random 64-bit values. */
+ * (u< m * 2^k, u> m * 2^k + 2^k - 1: rewritten, also from a latch block of its own) and with
+ * tests the rewrite must leave alone (bounds that are not such, u<=, a test before the shift, an
+ * exact shift). Every module verifies, the rewrites happen exactly where they may, and LLVM's
+ * interpreter gives each loop the same count before and after for n from 0 to 4095 and random
+ * 64-bit values. */
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/ExecutionEngine.h>
@@ -28,6 +29,7 @@ typedef struct loop_case {
   bool two_blocks;  /* the test in a latch block of its own, not the header */
   bool test_first;  /* the test before the shift in the header */
   bool rewritten;   /* what the rewrite must do */
+  bool exact;       /* the shift is `lshr exact` (poison where it drops set bits) */
 } loop_case;
 
 static const loop_case k_cases[] = {
@@ -40,6 +42,7 @@ static const loop_case k_cases[] = {
     {"by 4, ugt 9 (low bits not all set)", "icmp ugt i64 %p, 9", 2, true, false, false, false},
     {"halving, ule 3 (not rewritten)", "icmp ule i64 %p, 3", 1, false, false, false, false},
     {"halving, test before the shift", "icmp ult i64 %p, 4", 1, false, false, true, false},
+    {"halving, exact shift", "icmp ult i64 %p, 4", 1, false, false, false, false, true},
 };
 
 /* count(n): how many times the loop ran, entered when n >= 2 */
@@ -58,7 +61,7 @@ static char *loop_ir(const loop_case *c) {
            "  %%p = phi i64 [ %%n, %%entry ], [ %%s, %%%s ]\n"
            "  %%t = phi i64 [ 0, %%entry ], [ %%t1, %%%s ]\n"
            "%s"
-           "  %%s = lshr i64 %%p, %u\n"
+           "  %%s = lshr %si64 %%p, %u\n"
            "  %%t1 = add i64 %%t, 1\n"
            "%s"
            "%s"
@@ -67,7 +70,7 @@ static char *loop_ir(const loop_case *c) {
            "  %%r = phi i64 [ 0, %%entry ], [ %%t1, %%%s ]\n"
            "  ret i64 %%r\n"
            "}\n",
-           latch, latch, c->test_first ? test : "", c->k, c->two_blocks ? "  br label %latch\nlatch:\n" : "",
+           latch, latch, c->test_first ? test : "", c->exact ? "exact " : "", c->k, c->two_blocks ? "  br label %latch\nlatch:\n" : "",
            c->test_first ? "" : test, go, latch);
   return ir;
 }
