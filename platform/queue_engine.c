@@ -951,6 +951,14 @@ static bool waits_for_all_before(const hg_command *cmd) {
   return (cmd->type == CL_COMMAND_MARKER || cmd->type == CL_COMMAND_BARRIER) && cmd->num_deps == 0;
 }
 
+/* Gives back the links hg_command_submit took so far (no lock held). */
+static void links_drop(hg_command *cmd, hg_dep_link *links, cl_uint n) {
+  for (cl_uint i = 0; i < n; i++)
+    hg_event_unhold(links[i].event);
+  if (links != cmd->inline_links)
+    free(links);
+}
+
 /* Keeps the counter of a command being linked from reaching zero early (an in-order link may be
  * resolved by another thread before the links are counted). */
 #define LINKING_BIAS (1u << 30)
@@ -1022,10 +1030,7 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
       /* More commands arrived since we counted: size again. */
       max_links = n + (cl_uint)q->pending + 1;
       pthread_mutex_unlock(&q->lock);
-      for (cl_uint i = 0; i < n; i++)
-        hg_event_unhold(links[i].event);
-      if (links != cmd->inline_links)
-        free(links);
+      links_drop(cmd, links, n);
       continue;
     }
     if (in_order) {
@@ -1036,12 +1041,11 @@ cl_int hg_command_submit(hg_command *cmd, cl_event *event, bool blocking) {
         pthread_cond_wait(&q->cond, &q->lock);
       hg_command *prev = q->last_cmd;
       bool oom = false;
-      if (prev && !cmd->streamed_kind && !last_event_locked(q, &oom) && oom) {
+      if (prev && !cmd->streamed_kind)
+        last_event_locked(q, &oom); /* the link below needs it */
+      if (oom) {
         pthread_mutex_unlock(&q->lock);
-        for (cl_uint i = 0; i < n; i++)
-          hg_event_unhold(links[i].event);
-        if (links != cmd->inline_links)
-          free(links);
+        links_drop(cmd, links, n);
         hg_command_discard(cmd);
         return CL_OUT_OF_HOST_MEMORY;
       }
