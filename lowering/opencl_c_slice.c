@@ -15,6 +15,8 @@ void oc_slice_params(oc_buf *out, bool first) {
 bool oc_slice_work_item(oc_ctx *c, const char *name, unsigned d) {
   if (!c->slice_name || d >= 3 || !hg_slice_form_sees_whole_range(name)) return false;
   if (!strcmp(name, "get_group_id")) oc_printf(c->body, "(hg_sg%u + get_group_id(%uu)", d, d);
+  else if (!strcmp(name, "get_global_id")) /* the slice runs at offset 0 */
+    oc_printf(c->body, "(get_global_id(%uu) + hg_sg%u * get_local_size(%uu) + hg_ro%u", d, d, d, d);
   else if (!strcmp(name, "get_num_groups")) oc_printf(c->body, "(hg_rg%u", d);
   else if (!strcmp(name, "get_global_size")) oc_printf(c->body, "(hg_rg%u * get_local_size(%uu)", d, d);
   else oc_printf(c->body, "(hg_ro%u", d);

@@ -4,8 +4,8 @@
 #include "lowering/slice_form.h"
 
 bool hg_slice_form_sees_whole_range(const char *name) {
-  return !strcmp(name, "get_group_id") || !strcmp(name, "get_num_groups") || !strcmp(name, "get_global_size") ||
-         !strcmp(name, "get_global_offset");
+  return !strcmp(name, "get_global_id") || !strcmp(name, "get_group_id") || !strcmp(name, "get_num_groups") ||
+         !strcmp(name, "get_global_size") || !strcmp(name, "get_global_offset");
 }
 
 bool hg_slice_form_possible(const hg_ir_module *m, const hg_ir_function *f) {

@@ -3,10 +3,13 @@
  * inside them to stop within the latency goal: the host runs its range in slices of groups and
  * stops between two, where everything before is done and nothing after has started. The form
  * costs nothing the plain kernel does not: only the work-item functions that see the whole
- * range read it from arguments of the slice's own, after the kernel's (the launch's global
- * offset places the slice, so get_global_id is the vendor's):
+ * range read it from arguments of the slice's own, after the kernel's. A slice is launched at
+ * global offset 0 and get_global_id adds the slice's place itself: PoCL runs a launch with a
+ * global offset in a slower variant of the kernel (the bench's reduce in slices placed by the
+ * offset took 1.4-1.7x the time of PoCL's own launch, docs/performance.md):
  *
- *   ulong slice_group_<d>   the slice's first group in dimension d (get_group_id adds it)
+ *   ulong slice_group_<d>   the slice's first group in dimension d (get_group_id adds it,
+ *                           get_global_id it times the local size and range_offset_<d>)
  *   ulong range_groups_<d>  the whole range's groups (get_num_groups; get_global_size = it x local size)
  *   ulong range_offset_<d>  the application's global offset (get_global_offset)
  *

@@ -231,6 +231,11 @@ static LLVMValueRef slice_work_item(hg_spir *s, const char *name, unsigned d) {
   unsigned args = e->param_base + e->f->num_params;
   if (!strcmp(name, "get_group_id"))
     return LLVMBuildAdd(e->B, LLVMGetParam(e->fn, args + d), dim_call(s, name, d), "");
+  if (!strcmp(name, "get_global_id")) { /* the slice runs at offset 0 */
+    LLVMValueRef place = LLVMBuildMul(e->B, LLVMGetParam(e->fn, args + d), dim_call(s, "get_local_size", d), "");
+    place = LLVMBuildAdd(e->B, place, LLVMGetParam(e->fn, args + 6 + d), "");
+    return LLVMBuildAdd(e->B, dim_call(s, name, d), place, "");
+  }
   if (!strcmp(name, "get_num_groups"))
     return LLVMGetParam(e->fn, args + 3 + d);
   if (!strcmp(name, "get_global_size"))

@@ -122,7 +122,7 @@ static cl_int slice_enqueue(slicer *s, uint64_t want, slice *out) {
   slice_args a = {.r = s->r};
   for (unsigned d = 0; d < s->r->work_dim; d++) {
     a.first[d] = c[d];
-    l.global_offset[d] = s->r->offset[d] + c[d] * s->r->local[d];
+    l.global_offset[d] = 0; /* the form places the slice (lowering/slice_form.h) */
     l.global_size[d] = size[d] * s->r->local[d];
   }
   *out = (slice){.first = at, .groups = groups, .host_start = hg_host_clock_ns()};
