@@ -2,8 +2,8 @@
  * (devices/vendor/vendor_slice.c). A kernel whose work-groups end quickly needs no safe point
  * inside them to stop within the latency goal: the host runs its range in slices of groups and
  * stops between two, where everything before is done and nothing after has started. The form
- * costs nothing the plain kernel does not: only the work-item functions that see the whole
- * range read it from arguments of the slice's own, after the kernel's. A slice is launched at
+ * is the plain kernel but for the work-item functions that see the whole range: they read it
+ * from arguments of the slice's own, after the kernel's. A slice is launched at
  * global offset 0 and get_global_id adds the slice's place itself: PoCL runs a launch with a
  * global offset in a slower variant of the kernel (the bench's reduce in slices placed by the
  * offset took 1.4-1.7x the time of PoCL's own launch, docs/performance.md):
