@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/llvm_part_file.h"
 #include "common/log.h"
 
 /* An entry file: magic, key size, value size (8 bytes each), the key, the value, then a
@@ -128,18 +129,31 @@ static void mkdir_p(const char *path) {
 }
 
 /* The identity of this build of the driver (size, modification time and inode of the library
- * file): every key includes it, so entries written by another build (whose front end or
- * lowering may differ) are never reused. */
-static char build_id[96];
+ * file and of its LLVM part beside it, common/llvm_part_file.h): every key includes it, so
+ * entries written by another build (whose front end or lowering may differ) are never reused. */
+static char build_id[192];
+
+static int file_identity(const char *path, char *out, size_t size) {
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return snprintf(out, size, "absent");
+  return snprintf(out, size, "%lld:%lld.%09ld:%llu", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                  st.st_mtim.tv_nsec, (unsigned long long)st.st_ino);
+}
 
 static void find_build_id(void) {
   Dl_info info;
-  struct stat st;
-  if (dladdr((void *)find_build_id, &info) && info.dli_fname && stat(info.dli_fname, &st) == 0)
-    snprintf(build_id, sizeof build_id, "%lld:%lld.%09ld:%llu", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-             st.st_mtim.tv_nsec, (unsigned long long)st.st_ino);
-  else
+  if (!dladdr((void *)find_build_id, &info) || !info.dli_fname) {
     snprintf(build_id, sizeof build_id, "unknown");
+    return;
+  }
+  char part[4096];
+  const char *slash = strrchr(info.dli_fname, '/');
+  snprintf(part, sizeof part, "%.*s/%s", slash ? (int)(slash - info.dli_fname) : 1, slash ? info.dli_fname : ".",
+           HG_LLVM_PART_FILE);
+  int n = file_identity(info.dli_fname, build_id, sizeof build_id / 2);
+  build_id[n++] = '+';
+  file_identity(part, build_id + n, sizeof build_id - (size_t)n);
 }
 
 /* The key as stored: the build identity, then the caller's parts. */

@@ -1,4 +1,4 @@
-/* Small helpers of the translation: the pointer map, temporaries, the build log, failure. */
+/* Small helpers of the translation: the pointer map, temporaries, failure. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,28 +52,6 @@ bool hg_ptr_map_get(const hg_ptr_map *m, const void *key, uint32_t *value) {
 void hg_ptr_map_free(hg_ptr_map *m) {
   free(m->slots);
   memset(m, 0, sizeof *m);
-}
-
-static void log_vappend(char **log, const char *fmt, va_list ap) {
-  va_list ap2;
-  va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap2);
-  va_end(ap2);
-  if (n < 0) return;
-  size_t old = *log ? strlen(*log) : 0;
-  char *nl = realloc(*log, old + (size_t)n + 2);
-  if (!nl) return;
-  vsnprintf(nl + old, (size_t)n + 1, fmt, ap);
-  nl[old + (size_t)n] = '\n';
-  nl[old + (size_t)n + 1] = 0;
-  *log = nl;
-}
-
-void hg_log_append(char **log, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  log_vappend(log, fmt, ap);
-  va_end(ap);
 }
 
 void hg_xlate_fail(hg_xlate *x, const char *fmt, ...) {

@@ -130,15 +130,6 @@ static unsigned vector_bytes(hg_ir_type t) {
   return hg_ir_scalar_bytes((hg_ir_scalar)t.scalar) * (t.lanes == 3 ? 4u : t.lanes);
 }
 
-unsigned hg_spir_call_vector_bytes(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") ? 64 : __builtin_cpu_supports("avx") ? 32 : 16;
-#else
-  return 16;
-#endif
-}
-
 /* Integer arguments whose signedness the specification fixes: 1 unsigned, -1 signed, 0 as the
  * call's flags say. */
 static int fixed_signedness(const char *name, uint32_t i) {

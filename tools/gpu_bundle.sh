@@ -9,8 +9,9 @@ build=$(realpath "${1:-build}")
 out=.gpubundle
 rm -rf "$out" && mkdir -p "$out/bin" "$out/debs"
 cp -a "$build"/icd/libhetgpu.so* "$out/bin/"
-# the child that builds stoppable forms, beside the library (devices/vendor/vendor_build_child.h)
-mkdir -p "$out/bin/hetgpu" && cp "$build/icd/hetgpu/hetgpu-vendor-build" "$out/bin/hetgpu/"
+# beside the library: the child that builds stoppable forms (devices/vendor/vendor_build_child.h)
+# and the LLVM part (icd/llvm_part/llvm_part.h)
+mkdir -p "$out/bin/hetgpu" && cp "$build/icd/hetgpu/hetgpu-vendor-build" "$build/icd/hetgpu/hetgpu-llvm.so" "$out/bin/hetgpu/"
 find "$build/conformance" "$build/tools" "$build/bench" -maxdepth 3 -type f -executable \
   \( -name 'api_*' -o -name 'buffers_*' -o -name 'event_*' -o -name 'queue_*' -o -name 'hetgpu-demo' \
      -o -name 'bench-kernels' -o -name 'bench-footprint' -o -name 'bench-clblast' -o -name 'bench-round' -o -name 'bench-vendor-submit' -o -name 'bench-riscv-sim' -o -name 'vendor_backend_test' -o -name 'corpus_runner' -o -name 'hg_suite' \
