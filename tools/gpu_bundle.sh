@@ -10,7 +10,7 @@ out=.gpubundle
 rm -rf "$out" && mkdir -p "$out/bin" "$out/debs"
 cp -a "$build"/icd/libhetgpu.so* "$out/bin/"
 # beside the library: the child that builds stoppable forms (devices/vendor/vendor_build_child.h)
-# and the LLVM part (icd/llvm_part/llvm_part.h)
+# and the LLVM part (icd/llvm_part/llvm_part.h; git-ignored as *.so: a device run must carry it by name)
 mkdir -p "$out/bin/hetgpu" && cp "$build/icd/hetgpu/hetgpu-vendor-build" "$build/icd/hetgpu/hetgpu-llvm.so" "$out/bin/hetgpu/"
 find "$build/conformance" "$build/tools" "$build/bench" -maxdepth 3 -type f -executable \
   \( -name 'api_*' -o -name 'buffers_*' -o -name 'event_*' -o -name 'queue_*' -o -name 'hetgpu-demo' \
