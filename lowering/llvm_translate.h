@@ -181,6 +181,11 @@ bool hg_llvm_optimize_reached(LLVMModuleRef mod, char **log);
 /* ... over every function (a compiled object's: a link may call any) */
 bool hg_llvm_optimize_all(LLVMModuleRef mod, char **log);
 
+struct hg_frontend_object {
+  void *bitcode;
+  size_t size;
+  char *options; /* as the application gave them: parsed again to translate */
+};
 /* frontend_object.c: an object of clang's bitcode (taken) and the options it was compiled with;
  * NULL when out of memory (the bitcode freed) */
 hg_frontend_object *hg_frontend_object_new(void *bitcode, size_t size, const char *options);

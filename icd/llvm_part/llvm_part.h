@@ -20,19 +20,15 @@
 #include "lowering/spirv_prepare.h"
 
 /* X(return type, name, parameters, arguments, what the gate returns when the module cannot be
- * loaded); V(name, parameters, arguments) for those returning nothing: the frees of what only the
- * module makes, which have nothing to free (and load nothing) while it was never loaded, and the
- * RISC-V frame layout, reached only after its code generation. */
+ * loaded); V(name, parameters, arguments) for those returning nothing: the RISC-V backend's, which
+ * follow its code generation (a free of what it made, the frame layout of a kernel it compiled),
+ * so they load nothing. */
 #define HG_LLVM_PART_FUNCTIONS(X, V)                                                                                    \
   X(cl_int, hg_frontend_link_objects, (const hg_frontend_object *const *objs, unsigned n, hg_ir_module **out,        \
                                        char **log),                                                                  \
     (objs, n, out, log), (hg_llvm_part_missing(log), CL_LINK_PROGRAM_FAILURE))                                        \
-  X(uint8_t *, hg_frontend_object_encode, (const hg_frontend_object *obj, size_t *size), (obj, size), NULL)          \
-  X(hg_frontend_object *, hg_frontend_object_decode, (const uint8_t *bytes, size_t size), (bytes, size), NULL)      \
-  X(hg_frontend_object *, hg_frontend_object_new, (void *bitcode, size_t size, const char *options),               \
-    (bitcode, size, options), NULL)                                                                                  \
   X(cl_int, hg_frontend_object_to_ir, (const hg_frontend_object *obj, hg_ir_module **out, char **log),              \
-    (obj, out, log), (hg_llvm_part_missing(log), CL_BUILD_PROGRAM_FAILURE))                                          \
+    (obj, out, log), (hg_llvm_part_missing(log), CL_COMPILE_PROGRAM_FAILURE))                                        \
   X(bool, hg_llvm_optimize_reached, (LLVMModuleRef mod, char **log), (mod, log), false)                              \
   X(hg_ir_module *, hg_llvm_translate_bitcode, (const void *bc, size_t size, bool library,                            \
                                                hg_llvm_prepare_fn prepare, bool contract_all, char **log),            \
@@ -47,11 +43,10 @@
   X(uint32_t, hg_rv_arg_layout_of, (const hg_ir_function *kernel, hg_rv_arg_layout *lay), (kernel, lay), 0u)         \
   V(hg_rv_frame_layout, (const hg_ir_function *kernel, const hg_ir_function *step, uint32_t *size, uint32_t *align), \
     (kernel, step, size, align))                                                                                     \
-  V(hg_rv_object_free, (hg_rv_object *o), (o))                                                                       \
-  V(hg_frontend_object_free, (hg_frontend_object *obj), (obj))
+  V(hg_rv_object_free, (hg_rv_object *o), (o))
 
 /* Bumped whenever the list or a signature changes: a module from another build is refused. */
-#define HG_LLVM_PART_VERSION 1u
+#define HG_LLVM_PART_VERSION 2u
 
 typedef struct hg_llvm_part {
   uint32_t version;
