@@ -2,7 +2,6 @@
 #include "devices/cache.h"
 
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -12,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/driver_file.h"
 #include "common/llvm_part_file.h"
 #include "common/log.h"
 
@@ -142,16 +142,13 @@ static int file_identity(const char *path, char *out, size_t size) {
 }
 
 static void find_build_id(void) {
-  Dl_info info;
-  if (!dladdr((void *)find_build_id, &info) || !info.dli_fname) {
+  const char *image = hg_driver_image();
+  char part[4096];
+  if (!image || !hg_driver_file(HG_LLVM_PART_FILE, part, sizeof part)) {
     snprintf(build_id, sizeof build_id, "unknown");
     return;
   }
-  char part[4096];
-  const char *slash = strrchr(info.dli_fname, '/');
-  snprintf(part, sizeof part, "%.*s/%s", slash ? (int)(slash - info.dli_fname) : 1, slash ? info.dli_fname : ".",
-           HG_LLVM_PART_FILE);
-  int n = file_identity(info.dli_fname, build_id, sizeof build_id / 2);
+  int n = file_identity(image, build_id, sizeof build_id / 2);
   build_id[n++] = '+';
   file_identity(part, build_id + n, sizeof build_id - (size_t)n);
 }

@@ -3,7 +3,6 @@
  * private temporary directory, runs within HETGPU_COMPILE_TIMEOUT, inherits the builder
  * thread's lowest priority, and dies with the thread that waits for it (at exit, at once: no
  * vendor call of ours is in progress meanwhile, so exit need not wait for it). */
-#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "common/host_clock.h"
 #include "common/log.h"
 #include "common/safepoint_settings.h"
+#include "common/driver_file.h"
 #include "devices/vendor/vendor_build_child.h"
 #include "devices/vendor/vendor_internal.h"
 #include "lowering/frontend.h"
@@ -21,13 +21,7 @@
 
 /* <directory of our library>/HG_VENDOR_BUILD_TOOL, or false when it is not there */
 static bool child_tool(char *path, size_t size) {
-  Dl_info info;
-  if (!dladdr((void *)&hg_vendor_build_in_child, &info) || !info.dli_fname)
-    return false;
-  const char *slash = strrchr(info.dli_fname, '/');
-  int dir_len = slash ? (int)(slash - info.dli_fname) : 1;
-  int n = snprintf(path, size, "%.*s/%s", dir_len, slash ? info.dli_fname : ".", HG_VENDOR_BUILD_TOOL);
-  return n > 0 && (size_t)n < size && access(path, X_OK) == 0;
+  return hg_driver_file(HG_VENDOR_BUILD_TOOL, path, size) && access(path, X_OK) == 0;
 }
 
 bool hg_vendor_forms_in_child(const hg_vendor_backend *vb, bool via_spir) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/driver_file.h"
 #include "icd/llvm_part/llvm_part.h"
 
 static const hg_llvm_part *_Atomic part; /* set once by part_load */
@@ -12,15 +13,11 @@ static char part_error[4608]; /* why the module could not be loaded */
 static pthread_once_t part_once = PTHREAD_ONCE_INIT;
 
 static void part_load(void) {
-  Dl_info info;
   char path[4096];
-  if (!dladdr((void *)&part_load, &info) || !info.dli_fname) {
+  if (!hg_driver_file(HG_LLVM_PART_FILE, path, sizeof path)) {
     snprintf(part_error, sizeof part_error, "the LLVM part: the driver's own file is not known");
     return;
   }
-  const char *slash = strrchr(info.dli_fname, '/');
-  int dir_len = slash ? (int)(slash - info.dli_fname) : 1;
-  snprintf(path, sizeof path, "%.*s/%s", dir_len, slash ? info.dli_fname : ".", HG_LLVM_PART_FILE);
   /* never unloaded: LLVM cannot be torn down and set up again in one process */
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   hg_llvm_part_entry_fn entry = h ? (hg_llvm_part_entry_fn)dlsym(h, HG_LLVM_PART_ENTRY) : NULL;
