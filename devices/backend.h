@@ -306,6 +306,9 @@ typedef struct hg_backend_ops {
    * submission in progress on another thread, which then pushes its work itself. */
   bool (*stream_flush)(hg_backend *be, bool wait);
   void (*token_release)(hg_backend *be, hg_token *token);
+  /* Optional: makes a `closed` backend usable (a vendor listed from its cached facts is loaded
+   * and checked against them); an error leaves it unusable. Called once, by hg_backend_open. */
+  cl_int (*open)(hg_backend *be);
 } hg_backend_ops;
 
 /* True when the backend has the asynchronous forms (token_wait and token_release at least;
@@ -323,6 +326,9 @@ struct hg_backend {
   hg_backend_hints hints;
   unsigned index; /* position in the backend list */
   atomic_bool lost; /* its device returned HG_ERR_DEVICE_LOST: nothing runs there any more */
+  /* listed from cached facts, not opened yet: only the fields above are valid, and no operation
+   * may be called before hg_backend_open */
+  atomic_bool closed;
 };
 
 /* The backends of this process, probed once (devices/backend_registry.c). */
@@ -331,6 +337,10 @@ unsigned hg_backend_count(void);
 hg_backend *hg_backend_at(unsigned index);
 /* The backend HETGPU_BACKEND selects (or the best available); NULL when none is usable. */
 hg_backend *hg_backend_active(void);
+/* Opens a `closed` backend at its first use (the other backends are always open): CL_SUCCESS
+ * when its operations may be called, else HG_ERR_DEVICE_LOST (it cannot be opened and is lost for
+ * the rest of the process). Thread-safe; cheap once open. */
+cl_int hg_backend_open(hg_backend *be);
 /* The backend a name in HETGPU_BACKEND's syntax selects ("riscv", "vendor:NAME"); NULL when
  * none matches. */
 hg_backend *hg_backend_find(const char *spec);

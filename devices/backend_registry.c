@@ -1,5 +1,6 @@
-/* The backends of this process: probed once, all kept live together (a context can migrate
- * between them); HETGPU_BACKEND chooses where a new context starts:
+/* The backends of this process: probed once, all kept together (a context can migrate between
+ * them); vendors listed from their cached facts stay closed until their first use
+ * (hg_backend_open). HETGPU_BACKEND chooses where a new context starts:
  *   HETGPU_BACKEND=vendor:NAME  the vendor platform whose platform or device name contains NAME
  *   HETGPU_BACKEND=riscv        our RISC-V many-core (devices/riscv, when built)
  *   unset                       the best available: a GPU if there is one, else the first CPU
@@ -61,8 +62,10 @@ static bool allowed(const hg_backend *be) {
   return ok;
 }
 
-static void probe_all(void) {
-  unsigned n = hg_vendor_probe(backends, HG_MAX_BACKENDS);
+/* Probes the backends (vendors from their cached facts when from_facts) and selects one; false
+ * when the selected backend could not be opened (the facts were wrong), with nothing kept. */
+static bool probe(bool from_facts) {
+  unsigned n = hg_vendor_probe(backends, HG_MAX_BACKENDS, from_facts);
   n += hg_riscv_probe(backends + n, HG_MAX_BACKENDS - n); /* after the vendors: never the default */
   for (unsigned i = 0; i < n; i++) {
     char why[256];
@@ -81,6 +84,19 @@ static void probe_all(void) {
     HG_LOG(HG_LOG_BACKEND, "backend %u: %s", num_backends - 1, backends[i]->name);
   }
   selected = choose(getenv("HETGPU_BACKEND"));
+  /* where contexts start is opened now: its hints are the device's (docs/virtual-device.md) */
+  if (!selected || hg_backend_open(selected) == CL_SUCCESS)
+    return true;
+  for (unsigned i = 0; i < num_backends; i++)
+    backends[i]->ops->destroy(backends[i]);
+  num_backends = 0;
+  selected = NULL;
+  return false;
+}
+
+static void probe_all(void) {
+  if (!probe(true))
+    probe(false);
 }
 
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
@@ -94,3 +110,18 @@ unsigned hg_backend_count(void) { return num_backends; }
 hg_backend *hg_backend_at(unsigned index) { return index < num_backends ? backends[index] : NULL; }
 hg_backend *hg_backend_active(void) { return selected; }
 hg_backend *hg_backend_find(const char *spec) { return spec && *spec ? choose(spec) : NULL; }
+
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+
+cl_int hg_backend_open(hg_backend *be) {
+  if (atomic_load_explicit(&be->closed, memory_order_acquire)) {
+    pthread_mutex_lock(&open_lock);
+    if (atomic_load_explicit(&be->closed, memory_order_relaxed)) {
+      if (be->ops->open(be) != CL_SUCCESS)
+        atomic_store(&be->lost, true);
+      atomic_store_explicit(&be->closed, false, memory_order_release);
+    }
+    pthread_mutex_unlock(&open_lock);
+  }
+  return atomic_load(&be->lost) ? HG_ERR_DEVICE_LOST : CL_SUCCESS;
+}

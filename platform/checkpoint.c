@@ -716,7 +716,7 @@ CL_API_ENTRY cl_context CL_API_CALL clRestoreContextHETGPU(cl_platform_id platfo
     goto out;
   }
   hg_backend *be = hg_backend_of_id(target);
-  if (!be) {
+  if (!be || hg_backend_open(be) != CL_SUCCESS) {
     err = CL_INVALID_BACKEND_HETGPU;
     goto out;
   }

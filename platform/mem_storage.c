@@ -33,6 +33,9 @@ cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, void *at_host, const hg
   /* A backend smaller than the one the process started on (whose figures the device shows)
    * refuses what it cannot hold here, before its own failure modes are reached. */
   unsigned long long limit = hg_profile_backend_mem_budget(be);
+  cl_int err = hg_backend_open(be); /* the first allocation there may be its first use */
+  if (err != CL_SUCCESS)
+    return err;
   if (size > be->limits.max_mem_alloc_size) {
     HG_LOG(HG_LOG_MEM, "%zu bytes in one allocation pass the %llu %s allows", size,
            (unsigned long long)be->limits.max_mem_alloc_size, be->name);
@@ -45,7 +48,6 @@ cl_int hg_mem_backend_alloc(hg_backend *be, size_t size, void *at_host, const hg
            limit, before);
     return CL_MEM_OBJECT_ALLOCATION_FAILURE;
   }
-  cl_int err;
   if (image)
     err = be->ops->image_alloc ? be->ops->image_alloc(be, image, out) : CL_INVALID_OPERATION;
   else if ((err = at_host && be->ops->mem_alloc_at ? be->ops->mem_alloc_at(be, at_host, size, out)

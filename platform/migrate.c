@@ -204,7 +204,7 @@ cl_int hg_context_migrate(cl_context ctx, hg_backend *target, cl_migration_flags
   cl_int err = hg_migrate_check_flags(flags);
   if (err != CL_SUCCESS)
     return err;
-  if (!target || atomic_load(&target->lost))
+  if (!target || hg_backend_open(target) != CL_SUCCESS) /* its first use opens it; lost: refused */
     return CL_INVALID_BACKEND_HETGPU;
   uint64_t start = hg_host_clock_ns();
   pthread_mutex_lock(&ctx->migrate_lock);

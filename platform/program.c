@@ -137,7 +137,9 @@ cl_int hg_program_device(cl_program p, hg_backend *be, hg_dev_program **out) {
     char *log = NULL;
     /* -D, -I and the math options were applied by the front end and recorded in the IR: the
      * backend gets no application options */
-    err = be->ops->program_build(be, p->module, p->digest, "", &p->dev[be->index], &log);
+    err = hg_backend_open(be);
+    if (err == CL_SUCCESS)
+      err = be->ops->program_build(be, p->module, p->digest, "", &p->dev[be->index], &log);
     if (err != CL_SUCCESS) {
       HG_LOG(HG_LOG_COMPILE, "lowered program failed to build on %s: %s", be->name, log ? log : "");
       /* keep the backend's log: it is our bug, and the application's build log should say so */

@@ -44,6 +44,7 @@ for phase in $phases; do
     HG_BINARY_STEP=write HG_BINARY_FILE=/tmp/hg-binary.bin run api_binary_write 60 $B/api_binary_process
     HG_BINARY_STEP=read HG_BINARY_FILE=/tmp/hg-binary.bin run api_binary_read 60 $B/api_binary_process
     run vendor_backend_test 60 $B/vendor_backend_test
+    rm -rf /tmp/hg-cache-facts; HETGPU_CACHE_DIR=/tmp/hg-cache-facts run vendor_facts_test 60 $B/vendor_backend_test --facts
     if [ -d .whl ]; then
       python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl && \
         PYTHONPATH=/tmp/site PYOPENCL_NO_CACHE=1 run pyopencl 120 python3 $B/test_pyopencl.py
@@ -77,6 +78,10 @@ for phase in $phases; do
     grep -h . /etc/OpenCL/vendors/*.icd > "$logs/vendors.txt" 2>&1
     [ -d /tmp/site ] && export PYTHONPATH=/tmp/site PYOPENCL_NO_CACHE=1
     for t in $B/migrate_*; do HG_MIGRATE_VENDOR=NVIDIA run "$(basename $t)_nvidia" 300 $t; done
+    rm -rf /tmp/hg-cache-first-use # the vendors listed from their facts, NVIDIA loaded by a migration
+    HETGPU_CACHE_DIR=/tmp/hg-cache-first-use HG_FIRST_USE_STEP=list run migrate_first_use_list 120 $B/migrate_vendor_first_use
+    HETGPU_CACHE_DIR=/tmp/hg-cache-first-use HG_FIRST_USE_STEP=use HETGPU_BACKEND=riscv HG_MIGRATE_VENDOR=NVIDIA \
+      run migrate_first_use 120 $B/migrate_vendor_first_use
     for t in $B/migrate_buffers $B/migrate_queue $B/migrate_checkpoint; do
       HETGPU_BACKEND=vendor:Portable HG_MIGRATE_VENDOR=Portable run "$(basename $t)_pocl" 300 $t
     done

@@ -17,6 +17,7 @@
 #include "devices/vendor/vendor_internal.h"
 #include "lowering/opencl_c.h"
 #include "lowering/spir.h"
+#include "vendor_facts_test.h"
 #include "vendor_image_test.h"
 
 static unsigned fails, checks;
@@ -486,7 +487,7 @@ static int reference_count(void) {
 int hg_vendor_backend_test_main(int argc, char **argv) {
   hg_backend *bes[16];
   if (argc > 1 && !strcmp(argv[1], "--count")) {
-    unsigned n = hg_vendor_probe(bes, 16);
+    unsigned n = hg_vendor_probe(bes, 16, false);
     printf("%u\n", n);
     for (unsigned i = 0; i < n; i++) bes[i]->ops->destroy(bes[i]);
     return 0;
@@ -495,6 +496,11 @@ int hg_vendor_backend_test_main(int argc, char **argv) {
   rng = seed_env ? strtoull(seed_env, NULL, 0) : (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid();
   if (!rng) rng = 1;
   printf("seed %llu\n", (unsigned long long)rng);
+  if (argc > 1 && !strcmp(argv[1], "--facts")) {
+    hg_vendor_facts_tests(rnd, &checks, &fails);
+    printf("%u checks, %u failures\n", checks, fails);
+    return fails ? 1 : checks ? 0 : 77;
+  }
 
   /* the loader check: the same backends through the doctored directory as through the real one */
   const char *real = getenv("HETGPU_VENDORS");
@@ -503,7 +509,7 @@ int hg_vendor_backend_test_main(int argc, char **argv) {
   const char *dir = stat(real, &st) == 0 && S_ISDIR(st.st_mode) ? make_vendor_dir(real) : NULL;
   int want = dir ? reference_count() : -1;
   if (dir) setenv("HETGPU_VENDORS", dir, 1);
-  unsigned n = hg_vendor_probe(bes, 16);
+  unsigned n = hg_vendor_probe(bes, 16, false);
   if (dir) {
     CHECK(want >= 0 && (unsigned)want == n, "loader: %u backends with self/duplicate/missing entries, %d without", n, want);
     remove_dir(dir);

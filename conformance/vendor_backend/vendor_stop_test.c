@@ -853,7 +853,7 @@ int main(void) {
     }
   }
   hg_backend *bes[16];
-  unsigned nb = hg_vendor_probe(bes, 16);
+  unsigned nb = hg_vendor_probe(bes, 16, false);
   if (!nb) {
     printf("no vendor OpenCL device: skipped\n");
     return 77;

@@ -145,6 +145,8 @@ static void vendor_destroy(hg_backend *be) {
   free(vb);
 }
 
+static cl_int vendor_open(hg_backend *be);
+
 static const hg_backend_ops vendor_ops = {
     .kind = "vendor",
     .destroy = vendor_destroy,
@@ -191,6 +193,7 @@ static const hg_backend_ops vendor_ops = {
     .token_done = vendor_token_done,
     .stream_flush = hg_vendor_stream_flush,
     .token_release = vendor_token_release,
+    .open = vendor_open,
 };
 
 /* ---- probing ------------------------------------------------------------------------------ */
@@ -329,84 +332,212 @@ static cl_command_queue create_queue(hg_vendor_backend *vb, bool profiling, cl_i
   return d->clCreateCommandQueue(vb->context, vb->device, flags, err);
 }
 
-static hg_vendor_backend *make_backend(cl_platform_id platform, cl_device_id device, const char *platform_name) {
+/* A backend object without its vendor objects (vendor_open makes them). */
+static hg_vendor_backend *new_backend(void) {
   hg_vendor_backend *vb = calloc(1, sizeof *vb);
   if (!vb)
     return NULL;
-  hg_backend *be = &vb->base;
-  be->ops = &vendor_ops;
+  vb->base.ops = &vendor_ops;
   pthread_mutex_init(&vb->printf_list_lock, NULL);
   pthread_mutex_init(&vb->printf_print_lock, NULL);
   pthread_mutex_init(&vb->stream_lock, NULL);
   pthread_mutex_init(&vb->stops_lock, NULL);
   pthread_mutex_init(&vb->samplers_lock, NULL);
-  vb->platform = platform;
-  vb->device = device;
-  snprintf(be->platform_name, sizeof be->platform_name, "%s", platform_name);
-  device_string(device, CL_DEVICE_NAME, be->device_name, sizeof be->device_name);
+  return vb;
+}
+
+/* The backend's names and what follows from them. */
+static void name_backend(hg_vendor_backend *vb) {
+  hg_backend *be = &vb->base;
   snprintf(be->name, sizeof be->name, "vendor:%.120s/%.120s", be->platform_name, be->device_name);
+  /* PoCL's CPU devices run a work-group as loops on one thread, whatever the kernel: its
+   * CL_KERNEL_WORK_GROUP_SIZE is the device's */
+  vb->groups_at_device_max =
+      (be->type & CL_DEVICE_TYPE_CPU) && strstr(be->platform_name, "Portable Computing Language");
+}
+
+/* The device's facts (names, type, raw limits but images), read from the vendor into d. */
+static bool read_facts(cl_device_id device, const char *platform_name, hg_vendor_device_facts *d) {
+  snprintf(d->platform_name, sizeof d->platform_name, "%s", platform_name);
+  device_string(device, CL_DEVICE_NAME, d->device_name, sizeof d->device_name);
   char driver[128];
   device_string(device, CL_DRIVER_VERSION, driver, sizeof driver);
-  snprintf(be->driver_version, sizeof be->driver_version, "%.60s %.60s", driver, be->device_name);
-  cl_int err = device_info(device, CL_DEVICE_TYPE, sizeof be->type, &be->type);
-  if (err != CL_SUCCESS || !read_limits(device, &be->limits)) {
-    HG_LOG(HG_LOG_BACKEND, "%s: device queries failed, not used", be->name);
-    goto fail;
-  }
-  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
-  vb->context = VCL(platform)->clCreateContext(props, 1, &device, NULL, NULL, &err);
+  snprintf(d->driver_version, sizeof d->driver_version, "%.60s %.60s", driver, d->device_name);
+  return device_info(device, CL_DEVICE_TYPE, sizeof d->type, &d->type) == CL_SUCCESS && read_limits(device, &d->limits);
+}
+
+static void take_facts(hg_vendor_backend *vb, const hg_vendor_device_facts *d) {
+  hg_backend *be = &vb->base;
+  snprintf(be->platform_name, sizeof be->platform_name, "%s", d->platform_name);
+  snprintf(be->device_name, sizeof be->device_name, "%s", d->device_name);
+  snprintf(be->driver_version, sizeof be->driver_version, "%s", d->driver_version);
+  be->type = d->type;
+  be->limits = d->limits;
+  name_backend(vb);
+}
+
+static bool same_limits(const hg_backend_limits *a, const hg_backend_limits *b) {
+  return a->global_mem_size == b->global_mem_size && a->max_mem_alloc_size == b->max_mem_alloc_size &&
+         a->local_mem_size == b->local_mem_size && a->max_work_group_size == b->max_work_group_size &&
+         !memcmp(a->max_work_item_sizes, b->max_work_item_sizes, sizeof a->max_work_item_sizes) &&
+         a->mem_base_addr_align_bits == b->mem_base_addr_align_bits &&
+         a->max_parameter_size == b->max_parameter_size && a->max_constant_buffer_size == b->max_constant_buffer_size &&
+         a->max_constant_args == b->max_constant_args && a->fp64 == b->fp64 && a->images == b->images;
+}
+
+/* The vendor objects of a backend whose facts are known: context, queues, the clock, images,
+ * hints, and how programs go to it. */
+static cl_int start_backend(hg_vendor_backend *vb) {
+  hg_backend *be = &vb->base;
+  cl_int err;
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)vb->platform, 0};
+  vb->context = VCL(vb->platform)->clCreateContext(props, 1, &vb->device, NULL, NULL, &err);
   if (!vb->context) {
     HG_LOG(HG_LOG_BACKEND, "%s: clCreateContext failed (%d)", be->name, err);
-    goto fail;
+    return CL_DEVICE_NOT_AVAILABLE;
   }
   vb->queue = create_queue(vb, true, &err);
   if (!vb->queue) {
     HG_LOG(HG_LOG_BACKEND, "%s: creating the command queue failed (%d)", be->name, err);
-    goto fail;
+    return CL_DEVICE_NOT_AVAILABLE;
   }
   /* without it every operation goes to the profiling queue, slower but right */
   vb->plain_queue = create_queue(vb, false, &err);
   hg_vendor_clock_calibrate(vb);
-  be->limits.images = hg_vendor_images_supported(vb);
-  read_hints(device, &be->hints);
-  vb->spir = takes_spir_bitcode(device, platform_name);
-  vb->ptx = takes_ptx(device, platform_name);
-  /* PoCL's CPU devices run a work-group as loops on one thread, whatever the kernel: its
-   * CL_KERNEL_WORK_GROUP_SIZE is the device's */
-  vb->groups_at_device_max = (be->type & CL_DEVICE_TYPE_CPU) && strstr(platform_name, "Portable Computing Language");
-  return vb;
-fail:
-  vendor_destroy(be);
-  return NULL;
+  vb->images = hg_vendor_images_supported(vb);
+  read_hints(vb->device, &be->hints);
+  vb->spir = takes_spir_bitcode(vb->device, be->platform_name);
+  vb->ptx = takes_ptx(vb->device, be->platform_name);
+  return CL_SUCCESS;
 }
 
-unsigned hg_vendor_probe(hg_backend **out, unsigned max) {
+/* The vendor's platform and device at the backend's place, found through its library (loaded
+ * now if it is not yet), and the device's facts there; false when there is none. */
+static bool find_device(unsigned library, unsigned platform_index, unsigned device_index, cl_platform_id *platform,
+                        cl_device_id *device, hg_vendor_device_facts *d) {
   cl_platform_id platforms[32];
-  unsigned num_platforms = hg_vendor_platforms(platforms, 32);
-  unsigned count = 0;
-  for (unsigned p = 0; p < num_platforms && count < max; p++) {
-    cl_platform_id platform = platforms[p];
-    char platform_name[128] = "";
-    VCL(platform)->clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
-    cl_uint n = 0;
-    cl_int err = VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n);
-    if (err != CL_SUCCESS || n == 0) {
-      HG_LOG(HG_LOG_BACKEND, "vendor platform \"%s\": no devices (%d)", platform_name, err);
-      continue;
-    }
-    cl_device_id *devices = calloc(n, sizeof *devices);
-    if (!devices)
-      break;
-    err = VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, devices, NULL);
-    for (cl_uint i = 0; err == CL_SUCCESS && i < n && count < max; i++) {
-      hg_vendor_backend *vb = make_backend(platform, devices[i], platform_name);
-      if (!vb)
-        continue;
-      vb->device_index = i;
-      HG_LOG(HG_LOG_BACKEND, "probed %s (driver %s)", vb->base.name, vb->base.driver_version);
-      out[count++] = &vb->base;
-    }
-    free(devices);
+  unsigned n = hg_vendor_library_platforms(library, platforms, 32);
+  if (platform_index >= n)
+    return false;
+  *platform = platforms[platform_index];
+  char platform_name[128] = "";
+  VCL(*platform)->clGetPlatformInfo(*platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
+  cl_uint count = 0;
+  if (VCL(*platform)->clGetDeviceIDs(*platform, CL_DEVICE_TYPE_ALL, 0, NULL, &count) != CL_SUCCESS ||
+      device_index >= count)
+    return false;
+  cl_device_id *devices = calloc(count, sizeof *devices);
+  bool found = devices &&
+               VCL(*platform)->clGetDeviceIDs(*platform, CL_DEVICE_TYPE_ALL, count, devices, NULL) == CL_SUCCESS;
+  if (found)
+    *device = devices[device_index];
+  free(devices);
+  return found && read_facts(*device, platform_name, d);
+}
+
+/* Opens a backend listed from the vendors' facts (its first use): loads the vendor, checks that
+ * the device answers as the facts say and makes its objects. On any difference the facts are
+ * forgotten (the next process loads every vendor) and the backend is not used. */
+static cl_int vendor_open(hg_backend *be) {
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  hg_vendor_device_facts now;
+  memset(&now, 0, sizeof now);
+  const char *differs = NULL;
+  if (!find_device(vb->library, vb->platform_index, vb->device_index, &vb->platform, &vb->device, &now))
+    differs = "the device is gone";
+  else if (strcmp(now.platform_name, be->platform_name) || strcmp(now.device_name, be->device_name) ||
+           strcmp(now.driver_version, be->driver_version) || now.type != be->type)
+    differs = "another device";
+  if (!differs) {
+    now.limits.images = be->limits.images; /* known once its objects are made */
+    if (!same_limits(&now.limits, &be->limits))
+      differs = "other limits";
   }
+  cl_int err = differs ? CL_DEVICE_NOT_AVAILABLE : start_backend(vb);
+  if (!differs && err == CL_SUCCESS && vb->images != be->limits.images)
+    differs = "other image support";
+  if (differs) {
+    HG_LOG(HG_LOG_BACKEND, "%s: %s than its cached facts; not used", be->name, differs);
+    hg_vendor_facts_forget();
+    err = CL_DEVICE_NOT_AVAILABLE;
+  }
+  HG_LOG(HG_LOG_BACKEND, "%s opened (%d)", be->name, err);
+  return err;
+}
+
+/* Every device of every listed library, each loaded now, as live backends (at most max in
+ * out); their facts are cached when every library could be loaded. */
+static unsigned probe_live(hg_backend **out, unsigned max) {
+  hg_vendor_facts *facts = calloc(1, sizeof *facts);
+  unsigned count = 0;
+  for (unsigned lib = 0; lib < hg_vendor_libraries() && count < max; lib++) {
+    cl_platform_id platforms[32];
+    unsigned num_platforms = hg_vendor_library_platforms(lib, platforms, 32);
+    for (unsigned p = 0; p < num_platforms && count < max; p++) {
+      cl_platform_id platform = platforms[p];
+      char platform_name[128] = "";
+      VCL(platform)->clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
+      cl_uint n = 0;
+      cl_int err = VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n);
+      if (err != CL_SUCCESS || n == 0) {
+        HG_LOG(HG_LOG_BACKEND, "vendor platform \"%s\": no devices (%d)", platform_name, err);
+        continue;
+      }
+      cl_device_id *devices = calloc(n, sizeof *devices);
+      if (!devices)
+        break;
+      err = VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, devices, NULL);
+      for (cl_uint i = 0; err == CL_SUCCESS && i < n && count < max; i++) {
+        hg_vendor_device_facts d = {.library = lib, .platform_index = p, .device_index = i};
+        hg_vendor_backend *vb = new_backend();
+        if (!vb)
+          break;
+        vb->library = lib;
+        vb->platform_index = p;
+        vb->device_index = i;
+        vb->platform = platform;
+        vb->device = devices[i];
+        bool ok = read_facts(devices[i], platform_name, &d);
+        take_facts(vb, &d);
+        if (!ok)
+          HG_LOG(HG_LOG_BACKEND, "%s: device queries failed, not used", vb->base.name);
+        if (!ok || start_backend(vb) != CL_SUCCESS) {
+          vendor_destroy(&vb->base);
+          continue;
+        }
+        vb->base.limits.images = d.limits.images = vb->images;
+        if (facts && facts->num_devices < HG_VENDOR_MAX_DEVICE_FACTS)
+          facts->devices[facts->num_devices++] = d;
+        HG_LOG(HG_LOG_BACKEND, "probed %s (driver %s)", vb->base.name, vb->base.driver_version);
+        out[count++] = &vb->base;
+      }
+      free(devices);
+    }
+  }
+  if (facts)
+    hg_vendor_facts_store(facts);
+  free(facts);
+  return count;
+}
+
+unsigned hg_vendor_probe(hg_backend **out, unsigned max, bool from_facts) {
+  hg_vendor_facts *facts = from_facts ? hg_vendor_facts_load() : NULL;
+  if (!facts)
+    return probe_live(out, max);
+  unsigned count = 0;
+  for (unsigned i = 0; i < facts->num_devices && count < max; i++) {
+    hg_vendor_backend *vb = new_backend();
+    if (!vb)
+      break;
+    const hg_vendor_device_facts *d = &facts->devices[i];
+    vb->library = d->library;
+    vb->platform_index = d->platform_index;
+    vb->device_index = d->device_index;
+    take_facts(vb, d);
+    atomic_init(&vb->base.closed, true);
+    HG_LOG(HG_LOG_BACKEND, "listed %s (driver %s) from its facts", vb->base.name, vb->base.driver_version);
+    out[count++] = &vb->base;
+  }
+  free(facts);
   return count;
 }

@@ -13,6 +13,7 @@
 #include "devices/backend.h"
 #include "lowering/opencl_c.h"
 #include "lowering/opencl_c_stop.h"
+#include "devices/vendor/vendor_facts.h"
 #include "devices/vendor/vendor_stop_state.h"
 
 /* The vendor's dispatch table of any vendor handle (platform, device, context, queue, mem,
@@ -21,9 +22,15 @@
 
 /* ---- the mini-loader (vendor_loader.c) ------------------------------------------------- */
 
-/* Loads every vendor library once per process (kept loaded for its lifetime) and returns
- * their platforms, at most max, in out. Returns how many. Thread-safe. */
-unsigned hg_vendor_platforms(cl_platform_id *out, unsigned max);
+/* The vendor libraries found (HETGPU_VENDORS), listed once per process without loading them. */
+unsigned hg_vendor_libraries(void);
+const char *hg_vendor_library_name(unsigned library);
+/* Loads the library at its first call (kept loaded for the process's lifetime) and returns its
+ * platforms, at most max, in out. Returns how many (0 when it cannot be loaded, is hetGPU
+ * itself or a library already loaded under another name). Thread-safe. */
+unsigned hg_vendor_library_platforms(unsigned library, cl_platform_id *out, unsigned max);
+/* The file the dynamic linker loaded for the library; false when it is not loaded. */
+bool hg_vendor_library_file(unsigned library, char *out, size_t size);
 /* The library a platform came from (as named to the loader) and its index among that library's
  * platforms (clIcdGetPlatformIDsKHR's order); false for a platform the loader did not find. */
 bool hg_vendor_platform_origin(cl_platform_id platform, const char **library, unsigned *index);
@@ -32,9 +39,12 @@ bool hg_vendor_platform_origin(cl_platform_id platform, const char **library, un
 
 typedef struct hg_vendor_backend {
   hg_backend base; /* first: hg_backend* and hg_vendor_backend* convert both ways */
-  cl_platform_id platform;
+  cl_platform_id platform; /* NULL until the backend is opened (listed from the vendors' facts) */
   cl_device_id device;
-  unsigned device_index; /* among the platform's devices (CL_DEVICE_TYPE_ALL) */
+  unsigned library;        /* its library among those listed (hg_vendor_libraries) */
+  unsigned platform_index; /* its platform among the library's */
+  unsigned device_index;   /* among the platform's devices (CL_DEVICE_TYPE_ALL) */
+  bool images;             /* what hg_vendor_images_supported found when it was opened */
   cl_context context;
   cl_command_queue queue;       /* in-order, profiling enabled */
   cl_command_queue plain_queue; /* in-order, no profiling (NULL: everything goes to queue) */
