@@ -466,9 +466,11 @@ static cl_int vendor_open(hg_backend *be) {
 }
 
 /* Every device of every listed library, each loaded now, as live backends (at most max in
- * out); their facts are cached when every library could be loaded. */
+ * out); their facts are cached when every library loaded and every device started (a failure
+ * that may pass, a busy GPU, must not leave its device out of later processes). */
 static unsigned probe_live(hg_backend **out, unsigned max) {
   hg_vendor_facts *facts = calloc(1, sizeof *facts);
+  bool complete = facts != NULL;
   unsigned count = 0;
   for (unsigned lib = 0; lib < hg_vendor_libraries() && count < max; lib++) {
     cl_platform_id platforms[32];
@@ -481,17 +483,19 @@ static unsigned probe_live(hg_backend **out, unsigned max) {
       cl_int err = VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n);
       if (err != CL_SUCCESS || n == 0) {
         HG_LOG(HG_LOG_BACKEND, "vendor platform \"%s\": no devices (%d)", platform_name, err);
+        complete = false;
         continue;
       }
       cl_device_id *devices = calloc(n, sizeof *devices);
-      if (!devices)
-        break;
-      err = VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, devices, NULL);
+      err = devices ? VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, devices, NULL) : CL_OUT_OF_HOST_MEMORY;
+      complete &= err == CL_SUCCESS;
       for (cl_uint i = 0; err == CL_SUCCESS && i < n && count < max; i++) {
         hg_vendor_device_facts d = {.library = lib, .platform_index = p, .device_index = i};
         hg_vendor_backend *vb = new_backend();
-        if (!vb)
+        if (!vb) {
+          complete = false;
           break;
+        }
         vb->library = lib;
         vb->platform_index = p;
         vb->device_index = i;
@@ -503,10 +507,11 @@ static unsigned probe_live(hg_backend **out, unsigned max) {
           HG_LOG(HG_LOG_BACKEND, "%s: device queries failed, not used", vb->base.name);
         if (!ok || start_backend(vb) != CL_SUCCESS) {
           vendor_destroy(&vb->base);
+          complete = false;
           continue;
         }
         vb->base.limits.images = d.limits.images = vb->images;
-        if (facts && facts->num_devices < HG_VENDOR_MAX_DEVICE_FACTS)
+        if (complete && facts->num_devices < HG_VENDOR_MAX_DEVICE_FACTS)
           facts->devices[facts->num_devices++] = d;
         HG_LOG(HG_LOG_BACKEND, "probed %s (driver %s)", vb->base.name, vb->base.driver_version);
         out[count++] = &vb->base;
@@ -514,7 +519,7 @@ static unsigned probe_live(hg_backend **out, unsigned max) {
       free(devices);
     }
   }
-  if (facts)
+  if (complete)
     hg_vendor_facts_store(facts);
   free(facts);
   return count;
