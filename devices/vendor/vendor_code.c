@@ -276,6 +276,40 @@ static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module 
   return prog;
 }
 
+/* The cache key of the vendor's own build of a module's plain kernels lowered to OpenCL C with
+ * opts (hg_vendor_recompile_queue); false when the module cannot be encoded. */
+static bool recompiled_key(hg_backend *be, const struct hg_ir_module *module, const uint8_t *digest, const char *opts,
+                           hg_cache_key *key) {
+  uint8_t hash[16];
+  if (!hg_cache_module_digest(module, digest, hash))
+    return false;
+  hg_cache_key_add_str(key, "vendor-recompiled");
+  hg_cache_key_add_str(key, be->platform_name);
+  hg_cache_key_add_str(key, be->device_name);
+  hg_cache_key_add_str(key, be->driver_version);
+  hg_cache_key_add_str(key, opts);
+  hg_cache_key_add(key, hash, sizeof hash);
+  return true;
+}
+
+/* Where the plain kernels go to the vendor as PTX, the first build of a module is LLVM's PTX
+ * (quick to build: NVIDIA's front end over our OpenCL C takes longer, hashcat -m 0 cold 16.3
+ * against 14.0 s), and NVIDIA's own compiler then builds the same kernels from OpenCL C in the
+ * background for later processes: its code ran hashcat -m 0's kernel in NVIDIA's own 9.23 ms,
+ * LLVM 15's PTX in 9.33 (docs/performance.md). NULL when no such build is cached. */
+static cl_program recompiled_program(hg_vendor_backend *vb, const hg_cache_key *key, const char *opts) {
+  uint8_t *bin = NULL;
+  size_t size = 0;
+  if (!hg_cache_get(key, &bin, &size))
+    return NULL;
+  cl_int err;
+  cl_program prog = program_from_binary(vb, bin, size, opts, &err);
+  free(bin);
+  HG_LOG(HG_LOG_COMPILE, "%s: the vendor's own build of the plain kernels from the cache (%zu bytes): %s (%d)",
+         vb->base.name, size, prog ? "taken" : "refused, PTX instead", err);
+  return prog;
+}
+
 cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module, const uint8_t *digest,
                                const char *options, hg_dev_program **out, char **log) {
   hg_vendor_backend *vb = hg_vendor_of(be);
@@ -291,8 +325,26 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   bool forms = hg_safepoints_enabled() && !robust; /* off, the forms would only cost compile time */
   /* CPU devices (PoCL) and GPUs (NVIDIA) need the forms in shapes of their own */
   hg_oc_forms_target target = hg_oc_forms_target_of(be->type & CL_DEVICE_TYPE_CPU);
-  /* the plain kernels straight from the IR where the vendor takes SPIR bitcode or PTX */
-  cl_program direct = (vb->spir || vb->ptx) && !robust ? build_direct(vb, module, digest, forms) : NULL;
+  /* The caller's options first, the lowering's last, so the -cl-std the lowered source is
+   * written in wins over one the application gave for its own source. */
+  const char *lower_opts = hg_lower_opencl_c_options(module);
+  if (!lower_opts)
+    lower_opts = "";
+  if (!options)
+    options = "";
+  size_t opts_len = strlen(options) + strlen(lower_opts) + 2;
+  char *opts = malloc(opts_len);
+  if (opts)
+    snprintf(opts, opts_len, "%s%s%s", options, *options && *lower_opts ? " " : "", lower_opts);
+  /* the plain kernels straight from the IR where the vendor takes SPIR bitcode or PTX; for PTX,
+   * the vendor's own build of them when an earlier process left it in the cache */
+  hg_cache_key recompiled = {0};
+  bool recompilable = vb->ptx && !robust && opts && recompiled_key(be, module, digest, opts, &recompiled);
+  cl_program direct = recompilable ? recompiled_program(vb, &recompiled, opts) : NULL;
+  bool recompile = recompilable && !direct;
+  if (!direct && (vb->spir || vb->ptx) && !robust)
+    direct = build_direct(vb, module, digest, forms);
+  recompile &= direct != NULL;
   target.slice_forms_elsewhere = direct && vb->spir;
   /* the forms after the program, in a vendor program of their own (vendor_forms.c): by default
    * on GPUs and beside a SPIR or PTX program, whose build is too quick to wait for theirs; such a
@@ -307,17 +359,10 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
                                    : hg_lower_opencl_c(module, &table, err_text, sizeof err_text);
   if (!source && !direct) {
     hg_oc_stop_table_free(&stop);
+    hg_cache_key_free(&recompiled);
+    free(opts);
     return lowering_failed(be, err_text, log);
   }
-  /* The caller's options first, the lowering's last, so the -cl-std the lowered source is
-   * written in wins over one the application gave for its own source. */
-  const char *lower_opts = hg_lower_opencl_c_options(module);
-  if (!lower_opts)
-    lower_opts = "";
-  if (!options)
-    options = "";
-  size_t opts_len = strlen(options) + strlen(lower_opts) + 2;
-  char *opts = malloc(opts_len);
   hg_dev_program *p = calloc(1, sizeof *p);
   cl_int err = CL_SUCCESS;
   if (!opts || !p) {
@@ -326,7 +371,6 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
       VCL(direct)->clReleaseProgram(direct);
     goto done;
   }
-  snprintf(opts, opts_len, "%s%s%s", options, *options && *lower_opts ? " " : "", lower_opts);
   if (direct)
     p->program = direct;
   else
@@ -348,7 +392,11 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
     if (p->forms && !background)
       hg_vendor_forms_program(p->forms, true); /* HETGPU_FORMS_BACKGROUND=0 */
   }
+  /* in a child process only: here it would hold the vendor's compiler against the application's builds */
+  if (err == CL_SUCCESS && recompile && hg_vendor_forms_in_child(vb, false))
+    p->recompile = hg_vendor_recompile_queue(vb, module, opts, &recompiled);
 done:
+  hg_cache_key_free(&recompiled);
   if (err == CL_SUCCESS) {
     p->printf = table;
     p->stop = stop;
@@ -375,6 +423,7 @@ void hg_vendor_program_free(hg_backend *be, hg_dev_program *p) {
   if (!p)
     return;
   hg_vendor_forms_drop(p->forms);
+  hg_vendor_forms_drop(p->recompile);
   VCL(p->program)->clReleaseProgram(p->program);
   hg_printf_table_free(&p->printf);
   hg_oc_stop_table_free(&p->stop);

@@ -1,5 +1,7 @@
 /* The stoppable forms of a program lowered and built after it, in the background
- * (HETGPU_FORMS_BACKGROUND).
+ * (HETGPU_FORMS_BACKGROUND); and, where the program went to the vendor as PTX, its plain kernels
+ * lowered to OpenCL C and built by the vendor's own compiler in a child process, for the program
+ * cache (hg_vendor_recompile_queue).
  *
  * A GPU vendor's compiler takes two to four times as long over a program with its forms as over
  * the plain kernels (NVIDIA, docs/gpu-runs.md), and clBuildProgram would wait for all of it. So
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #include "common/heap_release.h"
+#include "devices/cache.h"
 #include "devices/vendor/vendor_internal.h"
 #include "common/log.h"
 
@@ -31,6 +34,10 @@ typedef enum { FORMS_UNLOWERED, FORMS_LOWERING, FORMS_QUEUED, FORMS_BUILDING, FO
 
 struct hg_vendor_forms {
   hg_vendor_backend *vb;
+  /* not forms: the plain kernels lowered to OpenCL C and built by the vendor in a child process,
+   * the binary kept in the program cache under `key` for later processes (hg_vendor_recompile_queue) */
+  bool recompile;
+  hg_cache_key key;
   const struct hg_ir_module *module; /* FORMS_UNLOWERED, FORMS_LOWERING */
   hg_oc_forms_target target;
   hg_oc_stop_table stop; /* from FORMS_QUEUED on */
@@ -82,6 +89,7 @@ static void forms_free(hg_vendor_forms *f) {
   if (f->program)
     VCL(f->program)->clReleaseProgram(f->program);
   hg_oc_stop_table_free(&f->stop);
+  hg_cache_key_free(&f->key);
   free(f->source);
   free(f->opts);
   free(f);
@@ -110,18 +118,27 @@ static void lower(hg_vendor_forms *f) {
   char why[512] = "";
   hg_oc_stop_table stop;
   uint64_t t0 = hg_host_clock_ns();
-  char *source = hg_lower_opencl_c_forms(f->module, &f->target, NULL, &stop, why, sizeof why);
+  memset(&stop, 0, sizeof stop);
+  char *source;
+  if (f->recompile) {
+    hg_printf_table table; /* none: the kernels went as PTX, which never prints */
+    source = hg_lower_opencl_c(f->module, &table, why, sizeof why);
+    if (source)
+      hg_printf_table_free(&table);
+  } else {
+    source = hg_lower_opencl_c_forms(f->module, &f->target, NULL, &stop, why, sizeof why);
+  }
+  const char *what = f->recompile ? "the plain kernels (for the vendor's own build)" : "stoppable forms";
   if (!source)
-    HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms were not lowered (%s): their kernels' launches run plain", name,
-           why);
+    HG_LOG(HG_LOG_COMPILE, "%s: %s were not lowered (%s)", name, what, why);
   else
-    HG_LOG(HG_LOG_COMPILE, "%s: stoppable forms lowered in %.1f ms", name, (hg_host_clock_ns() - t0) / 1e6);
-  if (source && !stop.num_kernels) { /* no kernel has forms */
+    HG_LOG(HG_LOG_COMPILE, "%s: %s lowered in %.1f ms", name, what, (hg_host_clock_ns() - t0) / 1e6);
+  if (source && !f->recompile && !stop.num_kernels) { /* no kernel has forms */
     free(source);
     source = NULL;
     hg_oc_stop_table_free(&stop);
   }
-  bool on_demand = source && strlen(source) > FORMS_BACKGROUND_MAX;
+  bool on_demand = source && !f->recompile && strlen(source) > FORMS_BACKGROUND_MAX;
   if (on_demand)
     HG_LOG(HG_LOG_COMPILE, "%s: %zu bytes of stoppable forms: built when first needed", name, strlen(source));
   pthread_mutex_lock(&lock);
@@ -138,6 +155,17 @@ static void lower(hg_vendor_forms *f) {
   pthread_cond_broadcast(&changed);
 }
 
+/* The plain kernels of a recompile job built in a child process and their binary cached; no
+ * vendor call in this process. */
+static void recompile(hg_vendor_forms *f) {
+  size_t size = 0;
+  bool refused;
+  void *bin = hg_vendor_build_in_child(f->vb, f->source, f->opts, &size, &refused);
+  if (bin)
+    hg_cache_put(&f->key, bin, size);
+  free(bin);
+}
+
 /* Builds f, taken from the queue (lock held; released during the build). */
 static void build(hg_vendor_forms *f) {
   f->state = FORMS_BUILDING;
@@ -145,8 +173,12 @@ static void build(hg_vendor_forms *f) {
   cl_program prog = NULL;
   uint64_t start_ns = hg_host_clock_ns();
   in_build = 1;
-  cl_int err = hg_vendor_build_source(f->vb, f->source, f->opts,
-                                      f->via_spir ? HG_VENDOR_BUILD_FORMS_VIA_SPIR : HG_VENDOR_BUILD_FORMS, &prog, NULL);
+  cl_int err = CL_SUCCESS;
+  if (f->recompile)
+    recompile(f);
+  else
+    err = hg_vendor_build_source(f->vb, f->source, f->opts,
+                                 f->via_spir ? HG_VENDOR_BUILD_FORMS_VIA_SPIR : HG_VENDOR_BUILD_FORMS, &prog, NULL);
   in_build = 0;
   if (err != CL_SUCCESS)
     HG_LOG(HG_LOG_COMPILE, "%s: the stoppable forms did not build (%d): their kernels' launches run plain",
@@ -154,7 +186,7 @@ static void build(hg_vendor_forms *f) {
   hg_heap_release_after_build(start_ns);
   pthread_mutex_lock(&lock);
   f->program = prog;
-  f->state = prog ? FORMS_READY : FORMS_FAILED;
+  f->state = prog || f->recompile ? FORMS_READY : FORMS_FAILED;
   atomic_store_explicit(&f->settled, true, memory_order_release);
   free(f->source); /* kept until now for a waiter that builds it itself */
   f->source = NULL;
@@ -187,7 +219,7 @@ static void *builder(void *arg) {
     }
     /* (a build in a child process holds this process's compiler only to load its binary) */
     uint64_t quiet_at = last_queued_ns + FORMS_QUIET_NS, now = realtime_ns();
-    if (!hg_vendor_forms_in_child(f->vb, f->via_spir) && now < quiet_at &&
+    if (!f->recompile && !hg_vendor_forms_in_child(f->vb, f->via_spir) && now < quiet_at &&
         now + FORMS_QUIET_NS >= quiet_at) { /* (a clock set back: build now) */
       struct timespec until = {(time_t)(quiet_at / 1000000000ull), (long)(quiet_at % 1000000000ull)};
       pthread_cond_timedwait(&changed, &lock, &until);
@@ -280,8 +312,8 @@ void hg_vendor_compiler_leave(void) {
   pthread_mutex_unlock(&lock);
 }
 
-hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, const struct hg_ir_module *module,
-                                       const hg_oc_forms_target *target, const char *opts, bool via_spir) {
+/* A job for module with opts; NULL when out of memory. */
+static hg_vendor_forms *new_job(hg_vendor_backend *vb, const struct hg_ir_module *module, const char *opts) {
   hg_vendor_forms *f = calloc(1, sizeof *f);
   char *opts_copy = strdup(opts);
   if (!f || !opts_copy) {
@@ -291,10 +323,13 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, const struct hg_ir
   }
   f->vb = vb;
   f->module = module;
-  f->target = *target;
   f->opts = opts_copy;
-  f->via_spir = via_spir;
   f->state = FORMS_UNLOWERED;
+  return f;
+}
+
+/* Queues f for the builder thread (started at the first job). */
+static hg_vendor_forms *queue_job(hg_vendor_forms *f) {
   static _Thread_local bool exit_hook_set;
   if (!exit_hook_set)
     exit_hook_set = __cxa_thread_atexit_impl(at_thread_end, NULL, &__dso_handle) == 0;
@@ -318,6 +353,32 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, const struct hg_ir
   pthread_cond_broadcast(&changed);
   pthread_mutex_unlock(&lock);
   return f;
+}
+
+hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, const struct hg_ir_module *module,
+                                       const hg_oc_forms_target *target, const char *opts, bool via_spir) {
+  hg_vendor_forms *f = new_job(vb, module, opts);
+  if (!f)
+    return NULL;
+  f->target = *target;
+  f->via_spir = via_spir;
+  return queue_job(f);
+}
+
+hg_vendor_forms *hg_vendor_recompile_queue(hg_vendor_backend *vb, const struct hg_ir_module *module, const char *opts,
+                                           const hg_cache_key *key) {
+  hg_vendor_forms *f = new_job(vb, module, opts);
+  if (!f)
+    return NULL;
+  f->recompile = true;
+  f->key.bytes = malloc(key->size); /* the same key, not one with it as a part */
+  if (!f->key.bytes) {
+    forms_free(f);
+    return NULL;
+  }
+  memcpy(f->key.bytes, key->bytes, key->size);
+  f->key.size = f->key.cap = key->size;
+  return queue_job(f);
 }
 
 /* Lock held: f lowered, here when no one else is lowering it. */

@@ -117,6 +117,7 @@ struct hg_dev_program {
   hg_oc_stop_table stop;  /* the kernels that have stoppable and resume forms when they are in
                              `program` (forms NULL); else the forms' table (hg_vendor_forms_stop) */
   hg_vendor_forms *forms; /* where the forms are lowered and built after `program`; NULL: they are in it */
+  hg_vendor_forms *recompile; /* the vendor's own build of `program`'s OpenCL C for later processes, or NULL */
   bool slice_forms_elsewhere; /* the slice forms are in `program` (hg_oc_forms_target's) */
   bool robust;            /* lowered in the robust form (HETGPU_ROBUST, docs/robust-access.md) */
 };
@@ -373,6 +374,13 @@ bool hg_vendor_forms_in_child(const hg_vendor_backend *vb, bool via_spir);
  * the forms may then too). */
 hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, const struct hg_ir_module *module,
                                        const hg_oc_forms_target *target, const char *opts, bool via_spir);
+/* Where a program went to the vendor as PTX: its plain kernels lowered to OpenCL C from `module`
+ * (valid until hg_vendor_forms_drop) and built with opts by the vendor's own compiler in a child
+ * process, in the background; the binary is put in the program cache under key, where a later
+ * process's build of the same module takes it (vendor_code.c). NULL when out of memory. */
+struct hg_cache_key;
+hg_vendor_forms *hg_vendor_recompile_queue(hg_vendor_backend *vb, const struct hg_ir_module *module, const char *opts,
+                                           const struct hg_cache_key *key);
 /* The vendor program holding the forms; NULL while they are not built (wait: after lowering
  * and building them, NULL only when there are none or they failed to build). */
 cl_program hg_vendor_forms_program(hg_vendor_forms *forms, bool wait);
