@@ -195,6 +195,20 @@ static void build(hg_vendor_forms *f) {
   pthread_cond_broadcast(&changed);
 }
 
+/* The next job to build (lock held): the first program's forms queued, a migration may wait
+ * for them; else the first recompile job, which only later processes wait for. */
+static hg_vendor_forms *next_build(void) {
+  hg_vendor_forms *recompile_job = NULL;
+  for (hg_vendor_forms *f = head; f; f = f->next)
+    if (!f->on_demand && f->state == FORMS_QUEUED) {
+      if (!f->recompile)
+        return f;
+      if (!recompile_job)
+        recompile_job = f;
+    }
+  return recompile_job;
+}
+
 static void *builder(void *arg) {
   (void)arg;
   /* the lowest CPU priority for this thread and the clang it forks (fork keeps a thread's nice
@@ -211,8 +225,7 @@ static void *builder(void *arg) {
       lower(f);
       continue;
     }
-    for (f = head; f && (f->on_demand || f->state != FORMS_QUEUED);)
-      f = f->next;
+    f = next_build();
     if (!f) {
       pthread_cond_wait(&changed, &lock);
       continue;
