@@ -411,6 +411,22 @@ static cl_int start_backend(hg_vendor_backend *vb) {
   return CL_SUCCESS;
 }
 
+/* The platform's name (into name) and its devices (malloc'd, *n of them); NULL with the
+ * vendor's error in *err when it lists none. */
+static cl_device_id *platform_devices(cl_platform_id platform, char name[128], cl_uint *n, cl_int *err) {
+  name[0] = '\0';
+  VCL(platform)->clGetPlatformInfo(platform, CL_PLATFORM_NAME, 127, name, NULL);
+  name[127] = '\0';
+  *n = 0;
+  *err = VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, NULL, n);
+  cl_device_id *devices = *err == CL_SUCCESS && *n ? calloc(*n, sizeof *devices) : NULL;
+  if (devices && (*err = VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, *n, devices, NULL)) != CL_SUCCESS) {
+    free(devices);
+    devices = NULL;
+  }
+  return devices;
+}
+
 /* The vendor's platform and device at the backend's place, found through its library (loaded
  * now if it is not yet), and the device's facts there; false when there is none. */
 static bool find_device(unsigned library, unsigned platform_index, unsigned device_index, cl_platform_id *platform,
@@ -420,15 +436,11 @@ static bool find_device(unsigned library, unsigned platform_index, unsigned devi
   if (platform_index >= n)
     return false;
   *platform = platforms[platform_index];
-  char platform_name[128] = "";
-  VCL(*platform)->clGetPlatformInfo(*platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
-  cl_uint count = 0;
-  if (VCL(*platform)->clGetDeviceIDs(*platform, CL_DEVICE_TYPE_ALL, 0, NULL, &count) != CL_SUCCESS ||
-      device_index >= count)
-    return false;
-  cl_device_id *devices = calloc(count, sizeof *devices);
-  bool found = devices &&
-               VCL(*platform)->clGetDeviceIDs(*platform, CL_DEVICE_TYPE_ALL, count, devices, NULL) == CL_SUCCESS;
+  char platform_name[128];
+  cl_uint count;
+  cl_int err;
+  cl_device_id *devices = platform_devices(*platform, platform_name, &count, &err);
+  bool found = devices && device_index < count;
   if (found)
     *device = devices[device_index];
   free(devices);
@@ -477,19 +489,16 @@ static unsigned probe_live(hg_backend **out, unsigned max) {
     unsigned num_platforms = hg_vendor_library_platforms(lib, platforms, 32);
     for (unsigned p = 0; p < num_platforms && count < max; p++) {
       cl_platform_id platform = platforms[p];
-      char platform_name[128] = "";
-      VCL(platform)->clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
-      cl_uint n = 0;
-      cl_int err = VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n);
-      if (err != CL_SUCCESS || n == 0) {
+      char platform_name[128];
+      cl_uint n;
+      cl_int err;
+      cl_device_id *devices = platform_devices(platform, platform_name, &n, &err);
+      if (!devices) {
         HG_LOG(HG_LOG_BACKEND, "vendor platform \"%s\": no devices (%d)", platform_name, err);
         complete = false;
         continue;
       }
-      cl_device_id *devices = calloc(n, sizeof *devices);
-      err = devices ? VCL(platform)->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, devices, NULL) : CL_OUT_OF_HOST_MEMORY;
-      complete &= err == CL_SUCCESS;
-      for (cl_uint i = 0; err == CL_SUCCESS && i < n && count < max; i++) {
+      for (cl_uint i = 0; i < n && count < max; i++) {
         hg_vendor_device_facts d = {.library = lib, .platform_index = p, .device_index = i};
         hg_vendor_backend *vb = new_backend();
         if (!vb) {

@@ -40,12 +40,18 @@ static char *build_log(hg_vendor_backend *vb, cl_program prog) {
 
 /* The cache key of a vendor build: the lowered source (robust or not), its options and the
  * exact device and driver that compiled it. */
-static void binary_key(hg_backend *be, const char *source, const char *opts, bool robust, hg_cache_key *key) {
-  hg_cache_key_add_str(key, robust ? "vendor-binary-robust" : "vendor-binary");
+/* The parts every key of a vendor's build starts with: what is built (tag), the exact device
+ * and driver that build it, and the options. */
+static void device_key(hg_backend *be, const char *tag, const char *opts, hg_cache_key *key) {
+  hg_cache_key_add_str(key, tag);
   hg_cache_key_add_str(key, be->platform_name);
   hg_cache_key_add_str(key, be->device_name);
   hg_cache_key_add_str(key, be->driver_version);
   hg_cache_key_add_str(key, opts);
+}
+
+static void binary_key(hg_backend *be, const char *source, const char *opts, bool robust, hg_cache_key *key) {
+  device_key(be, robust ? "vendor-binary-robust" : "vendor-binary", opts, key);
   hg_cache_key_add_str(key, source);
 }
 
@@ -283,11 +289,7 @@ static bool recompiled_key(hg_backend *be, const struct hg_ir_module *module, co
   uint8_t hash[16];
   if (!hg_cache_module_digest(module, digest, hash))
     return false;
-  hg_cache_key_add_str(key, "vendor-recompiled");
-  hg_cache_key_add_str(key, be->platform_name);
-  hg_cache_key_add_str(key, be->device_name);
-  hg_cache_key_add_str(key, be->driver_version);
-  hg_cache_key_add_str(key, opts);
+  device_key(be, "vendor-recompiled", opts, key);
   hg_cache_key_add(key, hash, sizeof hash);
   return true;
 }

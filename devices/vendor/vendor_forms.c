@@ -130,7 +130,8 @@ static void lower(hg_vendor_forms *f) {
   }
   const char *what = f->recompile ? "the plain kernels (for the vendor's own build)" : "stoppable forms";
   if (!source)
-    HG_LOG(HG_LOG_COMPILE, "%s: %s were not lowered (%s)", name, what, why);
+    HG_LOG(HG_LOG_COMPILE, "%s: %s were not lowered (%s)%s", name, what, why,
+           f->recompile ? "" : ": their kernels' launches run plain");
   else
     HG_LOG(HG_LOG_COMPILE, "%s: %s lowered in %.1f ms", name, what, (hg_host_clock_ns() - t0) / 1e6);
   if (source && !f->recompile && !stop.num_kernels) { /* no kernel has forms */
