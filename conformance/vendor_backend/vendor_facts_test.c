@@ -2,8 +2,9 @@
  * process of its own with a private cache: the value's form round-trips and every truncation or
  * corruption of it is refused or decodes to a well-formed value (never a crash: the sanitizer
  * runs watch), a live probe caches facts from which a later probe lists the same backends closed,
- * a closed backend opens and works, and one whose device does not answer as its facts say is
- * refused and the facts forgotten, so the next probe loads every vendor again. */
+ * a closed backend opens and works (also when the device now has more memory than its facts say),
+ * and one whose device does not answer as its facts say (another name, less memory) is refused and
+ * the facts forgotten, so the next probe loads every vendor again. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,37 @@ void hg_vendor_facts_tests(uint64_t (*random)(void), unsigned *checks_out, unsig
     be->ops->mem_free(be, mem);
   }
   destroy_all(bes, m);
+
+  /* facts promising less memory than the device has now (a host that grew): kept */
+  hg_vendor_facts *less = malloc(sizeof *less);
+  *less = *f;
+  less->devices[0].limits.global_mem_size -= less->devices[0].limits.global_mem_size / 4;
+  less->devices[0].limits.max_mem_alloc_size -= less->devices[0].limits.max_mem_alloc_size / 4;
+  hg_vendor_facts_store(less);
+  m = hg_vendor_probe(bes, 16, true);
+  CHECK(m == n && atomic_load(&bes[0]->closed), "facts with less memory are listed");
+  if (m)
+    CHECK(bes[0]->ops->open(bes[0]) == CL_SUCCESS, "a device with more memory than its facts opens");
+  destroy_all(bes, m);
+  hg_vendor_facts *kept = hg_vendor_facts_load();
+  CHECK(kept && kept->devices[0].limits.global_mem_size == less->devices[0].limits.global_mem_size,
+        "and its facts are kept");
+  free(kept);
+  free(less);
+
+  /* facts promising more memory than the device has: refused at opening, then forgotten */
+  hg_vendor_facts *more = malloc(sizeof *more);
+  *more = *f;
+  more->devices[0].limits.global_mem_size += 1u << 20;
+  hg_vendor_facts_store(more);
+  free(more);
+  m = hg_vendor_probe(bes, 16, true);
+  if (m)
+    CHECK(bes[0]->ops->open(bes[0]) == CL_DEVICE_NOT_AVAILABLE, "a device with less memory than its facts is refused");
+  destroy_all(bes, m);
+  hg_vendor_facts *gone = hg_vendor_facts_load();
+  CHECK(!gone, "the facts are forgotten after a refusal");
+  free(gone);
 
   /* facts that another device answers: refused at opening, then forgotten */
   strncat(f->devices[0].device_name, " (changed)", sizeof f->devices[0].device_name - strlen(f->devices[0].device_name) - 1);

@@ -376,13 +376,16 @@ static void take_facts(hg_vendor_backend *vb, const hg_vendor_device_facts *d) {
   name_backend(vb);
 }
 
-static bool same_limits(const hg_backend_limits *a, const hg_backend_limits *b) {
-  return a->global_mem_size == b->global_mem_size && a->max_mem_alloc_size == b->max_mem_alloc_size &&
-         a->local_mem_size == b->local_mem_size && a->max_work_group_size == b->max_work_group_size &&
-         !memcmp(a->max_work_item_sizes, b->max_work_item_sizes, sizeof a->max_work_item_sizes) &&
-         a->mem_base_addr_align_bits == b->mem_base_addr_align_bits &&
-         a->max_parameter_size == b->max_parameter_size && a->max_constant_buffer_size == b->max_constant_buffer_size &&
-         a->max_constant_args == b->max_constant_args && a->fp64 == b->fp64 && a->images == b->images;
+/* Whether a device's limits now keep what its facts promised: the memory sizes at least those
+ * of the facts (a CPU vendor's follow the host's memory, which a virtual machine may grow while
+ * it runs), everything else the same. */
+static bool limits_keep_facts(const hg_backend_limits *now, const hg_backend_limits *facts) {
+  return now->global_mem_size >= facts->global_mem_size && now->max_mem_alloc_size >= facts->max_mem_alloc_size &&
+         now->local_mem_size == facts->local_mem_size && now->max_work_group_size == facts->max_work_group_size &&
+         !memcmp(now->max_work_item_sizes, facts->max_work_item_sizes, sizeof now->max_work_item_sizes) &&
+         now->mem_base_addr_align_bits == facts->mem_base_addr_align_bits &&
+         now->max_parameter_size == facts->max_parameter_size && now->max_constant_buffer_size == facts->max_constant_buffer_size &&
+         now->max_constant_args == facts->max_constant_args && now->fp64 == facts->fp64 && now->images == facts->images;
 }
 
 /* The vendor objects of a backend whose facts are known: context, queues, the clock, images,
@@ -462,8 +465,12 @@ static cl_int vendor_open(hg_backend *be) {
     differs = "another device";
   if (!differs) {
     now.limits.images = be->limits.images; /* known once its objects are made */
-    if (!same_limits(&now.limits, &be->limits))
+    if (!limits_keep_facts(&now.limits, &be->limits)) {
       differs = "other limits";
+      HG_LOG(HG_LOG_BACKEND, "%s: memory %llu, largest allocation %llu (facts: %llu, %llu)", be->name,
+             (unsigned long long)now.limits.global_mem_size, (unsigned long long)now.limits.max_mem_alloc_size,
+             (unsigned long long)be->limits.global_mem_size, (unsigned long long)be->limits.max_mem_alloc_size);
+    }
   }
   cl_int err = differs ? CL_DEVICE_NOT_AVAILABLE : start_backend(vb);
   if (!differs && err == CL_SUCCESS && vb->images != be->limits.images)
