@@ -58,8 +58,10 @@ static void facts_key(hg_cache_key *key) {
     hg_cache_key_add_str(key, hg_vendor_library_name(i));
   hg_cache_key_add_str(key, getenv("LD_LIBRARY_PATH"));
   key_add_vendor_env(key);
-  long machine[2] = {sysconf(_SC_NPROCESSORS_ONLN), sysconf(_SC_PHYS_PAGES)};
-  hg_cache_key_add(key, machine, sizeof machine);
+  /* not the physical memory: a virtual machine may grow it while it runs, and opening checks
+   * that a device has at least the memory its facts promise */
+  long processors = sysconf(_SC_NPROCESSORS_ONLN);
+  hg_cache_key_add(key, &processors, sizeof processors);
 }
 
 /* ---- the cache entry --------------------------------------------------------------------- */
