@@ -155,6 +155,7 @@ typedef struct hg_backend_hints {
   cl_device_mem_cache_type cache_type;
   cl_uint cache_line_size;
   cl_ulong cache_size;
+  cl_bool host_unified_memory; /* applications size their buffers by it (hashcat halves its memory) */
 } hg_backend_hints;
 
 typedef struct hg_backend_ops {

@@ -1,7 +1,7 @@
 /* The virtual device: clGetDeviceIDs, clGetDeviceInfo, clRetainDevice/clReleaseDevice and the
  * timers. Limits and capabilities come from the fixed profile (devices/profile.h), the same
  * whichever backend runs the work; tuning hints (type, compute units, clock, vector widths,
- * cache) and the memory figures are those of the backend the process starts on, fixed for the
+ * cache, host-unified memory) and the memory figures are those of the backend the process starts on, fixed for the
  * process's life. docs/virtual-device.md explains each value. */
 
 #include "common/host_clock.h"
@@ -237,8 +237,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
   case CL_DEVICE_ENDIAN_LITTLE:
     HG_INFO_VALUE(cl_bool, CL_TRUE);
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
-  case CL_DEVICE_HOST_UNIFIED_MEMORY:
     HG_INFO_VALUE(cl_bool, CL_FALSE);
+  case CL_DEVICE_HOST_UNIFIED_MEMORY:
+    HG_INFO_VALUE(cl_bool, hint->host_unified_memory);
   case CL_DEVICE_GLOBAL_MEM_SIZE:
     HG_INFO_VALUE(cl_ulong, hg_profile_global_mem_size());
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:

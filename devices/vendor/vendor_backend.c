@@ -280,6 +280,9 @@ static void read_hints(cl_device_id dev, hg_backend_hints *h) {
     if (device_info(dev, native[t], sizeof(cl_uint), &h->native_vector_width[t]) || !h->native_vector_width[t])
       h->native_vector_width[t] = 1;
   }
+  if (device_info(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof h->host_unified_memory, &h->host_unified_memory) ||
+      h->host_unified_memory != CL_TRUE)
+    h->host_unified_memory = CL_FALSE; /* deprecated in 2.0: a vendor may not answer */
   if (device_info(dev, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, sizeof h->cache_type, &h->cache_type) ||
       device_info(dev, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, sizeof h->cache_line_size, &h->cache_line_size) ||
       device_info(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof h->cache_size, &h->cache_size) ||
