@@ -155,7 +155,10 @@ typedef struct hg_backend_hints {
   cl_device_mem_cache_type cache_type;
   cl_uint cache_line_size;
   cl_ulong cache_size;
-  cl_bool host_unified_memory; /* applications size their buffers by it (hashcat halves its memory) */
+  /* what applications choose their memory use by: hashcat halves a unified device's memory and
+   * copies its tables to local memory only where that is CL_LOCAL */
+  cl_bool host_unified_memory;
+  cl_device_local_mem_type local_mem_type;
 } hg_backend_hints;
 
 typedef struct hg_backend_ops {

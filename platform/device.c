@@ -1,7 +1,7 @@
 /* The virtual device: clGetDeviceIDs, clGetDeviceInfo, clRetainDevice/clReleaseDevice and the
  * timers. Limits and capabilities come from the fixed profile (devices/profile.h), the same
  * whichever backend runs the work; tuning hints (type, compute units, clock, vector widths,
- * cache, host-unified memory) and the memory figures are those of the backend the process starts on, fixed for the
+ * cache, host-unified memory, local memory's type) and the memory figures are those of the backend the process starts on, fixed for the
  * process's life. docs/virtual-device.md explains each value. */
 
 #include "common/host_clock.h"
@@ -37,7 +37,8 @@ _Static_assert(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE - CL_DEVICE_PREFERRED_VEC
                "vector-width queries index hg_backend_hints in hg_vector_type order");
 
 const hg_backend_hints *hg_device_hints(void) {
-  static const hg_backend_hints none = {.compute_units = 1, .work_group_size_multiple = 1};
+  static const hg_backend_hints none = {.compute_units = 1, .work_group_size_multiple = 1,
+                                        .local_mem_type = CL_LOCAL};
   const hg_backend *start = hg_platform_backend();
   return start ? &start->hints : &none;
 }
@@ -254,7 +255,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     HG_INFO_VALUE(size_t, 0); /* no program-scope global variables */
   case CL_DEVICE_LOCAL_MEM_TYPE:
-    HG_INFO_VALUE(cl_device_local_mem_type, CL_LOCAL);
+    HG_INFO_VALUE(cl_device_local_mem_type, hint->local_mem_type);
   case CL_DEVICE_LOCAL_MEM_SIZE:
     HG_INFO_VALUE(cl_ulong, HG_PROFILE_LOCAL_MEM_SIZE);
   case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:

@@ -19,7 +19,7 @@ static const cl_device_info hint_queries[] = {
     CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT,   CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE,
     CL_DEVICE_GLOBAL_MEM_CACHE_TYPE,       CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE,
     CL_DEVICE_GLOBAL_MEM_CACHE_SIZE,       CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-    CL_DEVICE_HOST_UNIFIED_MEMORY,
+    CL_DEVICE_HOST_UNIFIED_MEMORY,         CL_DEVICE_LOCAL_MEM_TYPE,
 };
 
 /* Any scalar query widened to 64 bits (the value's own size: cl_uint, size_t, cl_ulong...). */
@@ -149,6 +149,7 @@ HG_TEST(hints_are_the_riscv_models) {
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
     case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
     case CL_DEVICE_HOST_UNIFIED_MEMORY: want = 0; break;
+    case CL_DEVICE_LOCAL_MEM_TYPE: want = CL_LOCAL; break;
     default: want = 1; /* vector widths and the work-group multiple of scalar cores */
     }
     CHECK_MSG(query(hg_test_device, hint_queries[i]) == want, "query %#x: %llu, expected %llu", hint_queries[i],

@@ -282,6 +282,7 @@ unsigned hg_riscv_probe(hg_backend **out, unsigned max) {
     h->preferred_vector_width[t] = h->native_vector_width[t] = 1;
   h->cache_type = CL_NONE;
   h->host_unified_memory = CL_FALSE; /* the chip's DRAM, not the host's */
+  h->local_mem_type = CL_LOCAL;        /* each tile's L1 scratchpad */
   out[0] = be;
   HG_LOG(HG_LOG_BACKEND, "probed %s", be->name);
   return 1;

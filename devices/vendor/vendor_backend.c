@@ -283,6 +283,9 @@ static void read_hints(cl_device_id dev, hg_backend_hints *h) {
   if (device_info(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof h->host_unified_memory, &h->host_unified_memory) ||
       h->host_unified_memory != CL_TRUE)
     h->host_unified_memory = CL_FALSE; /* deprecated in 2.0: a vendor may not answer */
+  if (device_info(dev, CL_DEVICE_LOCAL_MEM_TYPE, sizeof h->local_mem_type, &h->local_mem_type) ||
+      h->local_mem_type != CL_GLOBAL)
+    h->local_mem_type = CL_LOCAL;
   if (device_info(dev, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, sizeof h->cache_type, &h->cache_type) ||
       device_info(dev, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, sizeof h->cache_line_size, &h->cache_line_size) ||
       device_info(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof h->cache_size, &h->cache_size) ||
