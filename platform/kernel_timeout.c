@@ -41,6 +41,7 @@ static hg_kernel_timer *armed;
 
 static void *watchdog_main(void *arg) {
   (void)arg;
+  pthread_setname_np(pthread_self(), "hetgpu-timeout"); /* top, gdb and perf tell our threads apart */
   pthread_mutex_lock(&lock);
   for (;;) {
     uint64_t now = hg_host_clock_ns(), next = UINT64_MAX;

@@ -155,6 +155,7 @@ static void pipe_copy_share(pipe_run *r, unsigned index) {
 
 static void *slot_worker(void *arg) {
   pipe_worker *w = arg;
+  pthread_setname_np(pthread_self(), "hetgpu-move");
   pipe_slot *s = w->slot;
   unsigned long seen = 0;
   for (;;) {

@@ -885,6 +885,7 @@ static void worker_sleep_until(cl_command_queue q, cl_ulong until) {
 
 static void *worker_main(void *arg) {
   cl_command_queue q = arg;
+  pthread_setname_np(pthread_self(), "hetgpu-queue");
   worker_of = q;
   pthread_mutex_lock(&q->lock);
   for (;;) {

@@ -212,6 +212,7 @@ static hg_vendor_forms *next_build(void) {
 
 static void *builder(void *arg) {
   (void)arg;
+  pthread_setname_np(pthread_self(), "hetgpu-build");
   /* the lowest CPU priority for this thread and the clang it forks (fork keeps a thread's nice
    * value): a build in the background must not slow the application's kernels down. hashcat -m
    * 0's benchmark on PoCL here ran at 0.63x with the forms' clang beside PoCL's two threads on two

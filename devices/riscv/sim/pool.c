@@ -13,6 +13,7 @@ typedef struct pool_worker {
 
 static void *worker_main(void *arg) {
   pool_worker *w = arg;
+  pthread_setname_np(pthread_self(), "hetgpu-riscv");
   hg_sim_pool *p = w->pool;
   pthread_mutex_lock(&p->mu);
   for (;;) {
