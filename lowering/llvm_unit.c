@@ -138,8 +138,6 @@ static bool define_function(hg_llvm_unit *u, const hg_llvm_unit_target *t, uint3
   if (!u->slots)
     return !hg_llvm_fail(e, "out of memory");
   LLVMPositionBuilderAtEnd(e->B, LLVMAppendBasicBlockInContext(e->C, e->fn, "entry"));
-  if (t->entry)
-    t->entry(u, i);
   for (uint32_t k = 0; k < f->num_slots; k++) {
     uint32_t size = f->slots[k].size ? f->slots[k].size : 1, align = f->slots[k].align ? f->slots[k].align : 1;
     if (t->slot) {

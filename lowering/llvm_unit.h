@@ -30,8 +30,6 @@ typedef struct hg_llvm_unit_target {
   LLVMValueRef (*slot)(hg_llvm_unit *u, uint32_t size, uint32_t align);
   /* The output (malloc'd, *size bytes) from the verified module, or NULL with the reason. */
   void *(*emit)(hg_llvm_unit *u, size_t *size);
-  /* Optional: code at the entry of function i, before its private slots. */
-  void (*entry)(hg_llvm_unit *u, uint32_t i);
 } hg_llvm_unit_target;
 
 /* Lowers m for target t, with each kernel's slice form where it can have one (slice_forms; the

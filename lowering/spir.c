@@ -145,23 +145,6 @@ static void declared(hg_spir *s, uint32_t i, LLVMValueRef fn) {
     kernel_metadata(&s->e, f, s->slice_form, fn);
 }
 
-/* At a kernel's entry, a 64-byte slot aligned to 64 that a volatile store keeps: the function
- * the kernel's body ends up in (PoCL's work-group function, which inlines it and has no
- * "stackrealign" of its own) then realigns its stack from the start, keeping a frame pointer, so
- * a 512-bit register spilled during register allocation gets a 64-byte-aligned slot. Without it
- * frame-pointer elimination has taken rbp by then, the stack cannot be realigned and such spills
- * land 16-byte aligned, each reload splitting a cache line: hashcat -m 0's MD5 loop on AVX-512
- * reloads 32 a round, PoCL's own build of it (its helper not inlined, with clang's
- * "stackrealign") none. One store a work-item. */
-static void entry(hg_spir *s, uint32_t i) {
-  hg_llvm_emit *e = &s->e;
-  if (!e->m->functions[i].is_kernel)
-    return;
-  LLVMValueRef anchor = LLVMBuildAlloca(e->B, LLVMArrayType(e->i8, 64), "stack_align_anchor");
-  LLVMSetAlignment(anchor, 64);
-  LLVMSetVolatile(LLVMBuildStore(e->B, LLVMConstInt(e->i8, 0, 0), anchor), 1);
-}
-
 /* A private slot: PoCL 3.1 puts a private array aligned above 64 at a 64-byte boundary (as the
  * OpenCL C back end found), so such a slot is found at its alignment inside a larger one. */
 static LLVMValueRef slot(hg_spir *s, uint32_t size, uint32_t align) {
@@ -240,7 +223,7 @@ static void *emit(hg_spir *s, size_t *size) {
   return out;
 }
 
-static const hg_llvm_unit_target k_spir = {SPIR_TRIPLE, &k_hooks, NULL, spir_check, setup, declared, slot, emit, entry};
+static const hg_llvm_unit_target k_spir = {SPIR_TRIPLE, &k_hooks, NULL, spir_check, setup, declared, slot, emit};
 
 uint8_t *hg_lower_spir(const hg_ir_module *m, bool slice_forms, size_t *size, char *err, size_t err_size) {
   return hg_llvm_unit_lower(m, &k_spir, slice_forms, size, err, err_size);
