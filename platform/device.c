@@ -1,8 +1,9 @@
 /* The virtual device: clGetDeviceIDs, clGetDeviceInfo, clRetainDevice/clReleaseDevice and the
  * timers. Limits and capabilities come from the fixed profile (devices/profile.h), the same
  * whichever backend runs the work; tuning hints (type, compute units, clock, vector widths,
- * cache, host-unified memory, local memory's type) and the memory figures are those of the backend the process starts on, fixed for the
- * process's life. docs/virtual-device.md explains each value. */
+ * cache, host-unified memory, local memory's type) and the memory figures are those of the
+ * backend the process starts on, fixed for the process's life. docs/virtual-device.md explains
+ * each value. */
 
 #include "common/host_clock.h"
 #include "devices/profile.h"
