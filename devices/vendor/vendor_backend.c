@@ -390,8 +390,8 @@ static bool limits_keep_facts(const hg_backend_limits *now, const hg_backend_lim
          now->local_mem_size == facts->local_mem_size && now->max_work_group_size == facts->max_work_group_size &&
          !memcmp(now->max_work_item_sizes, facts->max_work_item_sizes, sizeof now->max_work_item_sizes) &&
          now->mem_base_addr_align_bits == facts->mem_base_addr_align_bits &&
-         now->max_parameter_size == facts->max_parameter_size && now->max_constant_buffer_size == facts->max_constant_buffer_size &&
-         now->max_constant_args == facts->max_constant_args && now->fp64 == facts->fp64 && now->images == facts->images;
+         now->max_parameter_size == facts->max_parameter_size &&
+         now->max_constant_buffer_size == facts->max_constant_buffer_size && now->max_constant_args == facts->max_constant_args && now->fp64 == facts->fp64 && now->images == facts->images;
 }
 
 /* The vendor objects of a backend whose facts are known: context, queues, the clock, images,

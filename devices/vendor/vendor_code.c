@@ -38,8 +38,6 @@ static char *build_log(hg_vendor_backend *vb, cl_program prog) {
   return log;
 }
 
-/* The cache key of a vendor build: the lowered source (robust or not), its options and the
- * exact device and driver that compiled it. */
 /* The parts every key of a vendor's build starts with: what is built (tag), the exact device
  * and driver that build it, and the options. */
 static void device_key(hg_backend *be, const char *tag, const char *opts, hg_cache_key *key) {
@@ -50,6 +48,8 @@ static void device_key(hg_backend *be, const char *tag, const char *opts, hg_cac
   hg_cache_key_add_str(key, opts);
 }
 
+/* The cache key of a vendor build: the lowered source (robust or not), its options and the
+ * exact device and driver that compiled it. */
 static void binary_key(hg_backend *be, const char *source, const char *opts, bool robust, hg_cache_key *key) {
   device_key(be, robust ? "vendor-binary-robust" : "vendor-binary", opts, key);
   hg_cache_key_add_str(key, source);
