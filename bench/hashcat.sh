@@ -9,7 +9,7 @@
 # ICD loader's clEnqueueNDRangeKernel (root and perf needed; without them only hashcat's figures
 # are printed): the mean interval between launches over the last 3.5 s of the benchmark (its
 # window is 4 s), the same sequence of launches on both sides, and the ratio native / hetGPU
-# (above 1: hetGPU is faster).
+# (above 1: hetGPU is faster). The uprobe, once made, stays until `perf probe -d`.
 set -uo pipefail
 build=${1:-build}; rounds=${2:-3}; shift 2 2>/dev/null || shift $#
 modes=("$@"); [ ${#modes[@]} -gt 0 ] || modes=(0 1400 1800)
@@ -48,7 +48,7 @@ for m in "${modes[@]}"; do
   for r in $(seq 1 "$rounds"); do
     read -r hg_us hg_speed <<< "$(run "$build/vendors" "$m")"
     read -r nat_us nat_speed <<< "$(run "$native" "$m")"
-    ratio=$(python3 -c "print(f'{$nat_us / $hg_us:.3f}' if '$hg_us' != '-' and '$nat_us' != '-' else '-')" 2>/dev/null || echo -)
+    ratio=$(awk -v n="$nat_us" -v h="$hg_us" 'BEGIN { if (n == "-" || h == "-") print "-"; else printf "%.3f", n / h }')
     printf -- "-m %-5s round %d: launch interval hetGPU %s us, native %s us, ratio %s | hetGPU %s | native %s\n" \
       "$m" "$r" "$hg_us" "$nat_us" "$ratio" "$hg_speed" "$nat_speed"
   done
