@@ -14,7 +14,7 @@ set -uo pipefail
 build=${1:-build}; rounds=${2:-3}; shift 2 2>/dev/null || shift $#
 modes=("$@"); [ ${#modes[@]} -gt 0 ] || modes=(0 1400 1800)
 native=${NATIVE_ICD:-/etc/OpenCL/vendors/pocl.icd}
-libopencl=$(ldconfig -p | awk '/libOpenCL.so.1 .*x86-64|libOpenCL.so.1 / {print $NF; exit}')
+libopencl=$(ldconfig -p | awk '/libOpenCL\.so\.1 / {print $NF; exit}')
 probe=probe_libOpenCL:clEnqueueNDRangeKernel
 data=$(mktemp)
 trap 'rm -f "$data"' EXIT
