@@ -198,13 +198,13 @@ static void keep_loops(hg_spir *s) {
 
 static void *emit(hg_spir *s, size_t *size) {
   bool changed = false;
-  if (!hg_spir_recompute_after_barriers(s->e.M, &changed)) {
-    hg_llvm_fail(&s->e, "out of memory");
+  if (!hg_spir_recompute_after_barriers(s->e.M, &changed) || !hg_spir_load_loop_constants(s->e.M, &changed)) {
+    hg_llvm_fail(&s->e, "out of memory or LLVM's passes failed");
     return NULL;
   }
   char *msg = NULL; /* the module was verified before; what the copies did is checked too */
   if (changed && LLVMVerifyModule(s->e.M, LLVMReturnStatusAction, &msg))
-    hg_llvm_fail(&s->e, "internal error: invalid LLVM IR after recomputing work-item values: %.400s", msg ? msg : "");
+    hg_llvm_fail(&s->e, "internal error: invalid LLVM IR after recomputing work-item values or loading loop constants: %.400s", msg ? msg : "");
   LLVMDisposeMessage(msg);
   if (s->e.failed)
     return NULL;

@@ -23,4 +23,10 @@ LLVMValueRef hg_spir_call(hg_spir *s, const char *mangled, LLVMTypeRef ret, LLVM
  * when out of memory. */
 bool hg_spir_recompute_after_barriers(LLVMModuleRef mod, bool *changed);
 
+/* In a kernel on vectors of 32 bytes or more with a loop and no barrier, the private values
+ * forwarded and each vector constant an addition in a loop takes loaded at the entry, so that
+ * the code generator keeps the additions' order (spir_loop_constants.c); *changed says whether
+ * any kernel was. False when out of memory or when LLVM's passes failed. */
+bool hg_spir_load_loop_constants(LLVMModuleRef mod, bool *changed);
+
 #endif
