@@ -6,15 +6,8 @@
  * bytes keep their constants and get no such load. The bitcode verifies. The kernel's results
  * against PoCL's own build are the corpus's (conformance/kernels/vectors/hash_rounds_uint16.cl). */
 #include <llvm-c/Analysis.h>
-#include <llvm-c/BitReader.h>
-#include <llvm-c/Core.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "ir/ir.h"
-#include "lowering/frontend.h"
-#include "lowering/spir.h"
+#include "conformance/opencl_c/spir_test_lower.h"
 
 static const char k_source[] =
     "#define STEP(f, a, b, c, d, x, k, s) { a += (uint16)(k); a += x + f(b, c, d); a = rotate(a, (uint16)(s)); a += b; }\n"
@@ -58,17 +51,6 @@ static const char k_source[] =
     "  io[get_global_id(0)] = a;\n"
     "}\n";
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                                          \
-  do {                                                                                                            \
-    if (!(cond)) {                                                                                                \
-      fprintf(stderr, "FAIL: " __VA_ARGS__);                                                                      \
-      fputc('\n', stderr);                                                                                        \
-      failures++;                                                                                                 \
-    }                                                                                                             \
-  } while (0)
-
 static int placed_before(LLVMValueRef fn, LLVMBasicBlockRef to, LLVMBasicBlockRef from) {
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
     if (b == to) return 1;
@@ -107,28 +89,14 @@ static void count(LLVMModuleRef M, const char *name, unsigned *constant_adds, un
 }
 
 int main(void) {
-  hg_ir_module *m = NULL;
-  char *log = NULL;
-  if (hg_frontend_source_to_ir(k_source, "", NULL, 0, false, &m, &log) != CL_SUCCESS) {
-    fprintf(stderr, "FAIL: front end: %s\n", log ? log : "");
-    return 1;
-  }
-  free(log);
-  char err[512] = "";
   size_t size = 0;
-  uint8_t *bc = hg_lower_spir(m, false, &size, err, sizeof err);
-  hg_ir_module_free(m);
-  if (!bc) {
-    fprintf(stderr, "FAIL: SPIR back end: %s\n", err);
+  uint8_t *bc = spir_test_lower(k_source, &size);
+  if (!bc)
     return 1;
-  }
   LLVMContextRef C = LLVMContextCreate();
-  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)bc, size, "bc");
-  LLVMModuleRef M = NULL;
-  if (LLVMParseBitcodeInContext2(C, buf, &M) != 0) {
-    fprintf(stderr, "FAIL: unreadable bitcode\n");
+  LLVMModuleRef M = spir_test_parse(C, bc, size);
+  if (!M)
     return 1;
-  }
   char *verify = NULL;
   CHECK(!LLVMVerifyModule(M, LLVMReturnStatusAction, &verify), "the bitcode does not verify: %s", verify);
   LLVMDisposeMessage(verify);
@@ -144,7 +112,6 @@ int main(void) {
   CHECK(adds >= 1 && loads == 0, "narrow: %u constant additions in its loop (want 1 or more), %u loaded (want 0)", adds,
         loads);
   LLVMDisposeModule(M);
-  LLVMDisposeMemoryBuffer(buf);
   LLVMContextDispose(C);
   free(bc);
   printf("%s\n", failures ? "FAILED" : "passed");

@@ -8,17 +8,11 @@
  * And a register-tiled product whose __local indices depend only on the local ids (so -O2
  * moves them out of its tile loop, across the loop's barriers) gets every __local address it
  * stores to in that loop computed inside the loop (lowering/spir_recompute.c). */
-#include <llvm-c/BitReader.h>
 #include <llvm-c/Analysis.h>
-#include <llvm-c/Core.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bench/bench_kernels_src.h"
-#include "ir/ir.h"
-#include "lowering/frontend.h"
-#include "lowering/spir.h"
+#include "conformance/opencl_c/spir_test_lower.h"
 
 /* bench's kernels (sgemm: the tiled product) and one with the same dot product after a barrier
  * but in no loop */
@@ -58,17 +52,6 @@ static const char k_tiles[] =
     "  int r = get_global_id(1) * 2, q = get_global_id(0) * 2;\n"
     "  c[r * n + q] = s00; c[r * n + q + 1] = s01; c[(r + 1) * n + q] = s10; c[(r + 1) * n + q + 1] = s11;\n"
     "}\n";
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                                          \
-  do {                                                                                                            \
-    if (!(cond)) {                                                                                                \
-      fprintf(stderr, "FAIL: " __VA_ARGS__);                                                                      \
-      fputc('\n', stderr);                                                                                        \
-      failures++;                                                                                                 \
-    }                                                                                                             \
-  } while (0)
 
 /* Whether loop ID `id` holds !{"llvm.loop.unroll.disable"}. */
 static int says_disable(LLVMValueRef id) {
@@ -156,34 +139,17 @@ static void local_stores_in_loop(LLVMModuleRef M, const char *name, unsigned *st
 }
 
 int main(void) {
-  hg_ir_module *m = NULL;
-  char *log = NULL;
   size_t len = strlen(hg_bench_kernels_src) + sizeof k_once + sizeof k_tiles;
   char *source = malloc(len);
   if (!source) return 1;
   snprintf(source, len, "%s%s%s", hg_bench_kernels_src, k_once, k_tiles);
-  cl_int fe = hg_frontend_source_to_ir(source, "", NULL, 0, false, &m, &log);
-  free(source);
-  if (fe != CL_SUCCESS) {
-    fprintf(stderr, "FAIL: front end: %s\n", log ? log : "");
-    return 1;
-  }
-  free(log);
-  char err[512] = "";
   size_t size = 0;
-  uint8_t *bc = hg_lower_spir(m, false, &size, err, sizeof err);
-  hg_ir_module_free(m);
-  if (!bc) {
-    fprintf(stderr, "FAIL: SPIR back end: %s\n", err);
-    return 1;
-  }
+  uint8_t *bc = spir_test_lower(source, &size);
+  free(source);
+  if (!bc) return 1;
   LLVMContextRef C = LLVMContextCreate();
-  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)bc, size, "bc");
-  LLVMModuleRef M = NULL;
-  if (LLVMParseBitcodeInContext2(C, buf, &M) != 0) {
-    fprintf(stderr, "FAIL: unreadable bitcode\n");
-    return 1;
-  }
+  LLVMModuleRef M = spir_test_parse(C, bc, size);
+  if (!M) return 1;
   unsigned loops, disabled;
   loops_of(M, "sgemm", &loops, &disabled);
   CHECK(loops == 2, "sgemm: %u loops, want 2 (the tile loop and its dot product)", loops);
@@ -198,7 +164,6 @@ int main(void) {
   CHECK(stores == 8 && inside == stores, "tiles: %u of the tile loop's %u __local stores have addresses computed in the loop",
         inside, stores);
   LLVMDisposeModule(M);
-  LLVMDisposeMemoryBuffer(buf);
   LLVMContextDispose(C);
   free(bc);
   printf("%s\n", failures ? "FAILED" : "passed");

@@ -13,9 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ir/ir.h"
-#include "lowering/frontend.h"
-#include "lowering/spir.h"
+#include "conformance/opencl_c/spir_test_lower.h"
 
 static const char k_source[] =
     "kernel void k(global float4 *f4, global double2 *d2, global int *gi, global uint *gu, local int *li,\n"
@@ -78,7 +76,6 @@ static const char k_source[] =
     "              (int)lf[get_local_id(0)];\n"
     "}\n";
 
-static int failures;
 
 /* The names of the functions a bitcode module declares without defining (intrinsics aside). */
 static size_t declared(const void *bytes, size_t size, char names[][96], size_t max) {
@@ -116,21 +113,10 @@ static void *read_all(const char *path, size_t *size) {
 }
 
 int main(void) {
-  hg_ir_module *m = NULL;
-  char *log = NULL;
-  if (hg_frontend_source_to_ir(k_source, "", NULL, 0, false, &m, &log) != CL_SUCCESS) {
-    fprintf(stderr, "FAIL: front end: %s\n", log ? log : "");
-    return 1;
-  }
-  free(log);
-  char err[512] = "";
   size_t ours_size = 0;
-  uint8_t *ours = hg_lower_spir(m, false, &ours_size, err, sizeof err);
-  hg_ir_module_free(m);
-  if (!ours) {
-    fprintf(stderr, "FAIL: SPIR back end: %s\n", err);
+  uint8_t *ours = spir_test_lower(k_source, &ours_size);
+  if (!ours)
     return 1;
-  }
   /* clang's own SPIR bitcode of the same source */
   char dir[] = "/tmp/hg-spir-mangling-XXXXXX";
   if (!mkdtemp(dir)) return 1;
