@@ -242,6 +242,39 @@ static LLVMTypeRef scaled_index(hg_llvm_emit *e, uint32_t v, bool inbounds, LLVM
   return c == 2 ? e->i16 : c == 4 ? e->i32 : c == 8 ? e->i64 : LLVMVectorType(e->i32, 4);
 }
 
+/* Element `index` + `bytes` / its size of a module global, where `base` is the global (an
+ * [n x i8] of whole elements of type elem) or a constant byte offset into it, as
+ * [n / size x elem] @global, 0, i (the hooks' global_arrays); NULL where it is not one. */
+static LLVMValueRef global_element(hg_llvm_emit *e, LLVMValueRef base, LLVMTypeRef elem, LLVMValueRef index,
+                                   uint64_t bytes, bool inbounds) {
+  if (LLVMGetTypeKind(elem) != LLVMIntegerTypeKind)
+    return NULL;
+  if (LLVMIsAConstantExpr(base) && LLVMGetConstOpcode(base) == LLVMGetElementPtr &&
+      LLVMIsAGlobalVariable(LLVMGetOperand(base, 0))) { /* i8 @g, offset or [n x i8] @g, 0, offset */
+    int n = LLVMGetNumOperands(base);
+    LLVMValueRef first = LLVMGetOperand(base, 1), offset = LLVMGetOperand(base, n - 1);
+    bool bytewise = n == 2 ? LLVMGetGEPSourceElementType(base) == e->i8
+                           : n == 3 && LLVMGetGEPSourceElementType(base) == LLVMGlobalGetValueType(LLVMGetOperand(base, 0)) &&
+                                 LLVMIsAConstantInt(first) && !LLVMConstIntGetZExtValue(first);
+    if (!bytewise || !LLVMIsAConstantInt(offset))
+      return NULL;
+    bytes += LLVMConstIntGetZExtValue(offset);
+    base = LLVMGetOperand(base, 0);
+  }
+  if (!LLVMIsAGlobalVariable(base))
+    return NULL;
+  LLVMTypeRef array = LLVMGlobalGetValueType(base);
+  uint64_t size = LLVMGetIntTypeWidth(elem) / 8;
+  if (LLVMGetTypeKind(array) != LLVMArrayTypeKind || LLVMGetElementType(array) != e->i8 ||
+      LLVMGetArrayLength(array) % size || bytes % size)
+    return NULL;
+  if (bytes)
+    index = LLVMBuildAdd(e->B, index, LLVMConstInt(LLVMTypeOf(index), bytes / size, 0), "");
+  LLVMValueRef at[2] = {LLVMConstInt(e->i64, 0, 0), index};
+  LLVMTypeRef elements = LLVMArrayType(elem, (unsigned)(LLVMGetArrayLength(array) / size));
+  return inbounds ? LLVMBuildInBoundsGEP2(e->B, elements, base, at, 2, "") : LLVMBuildGEP2(e->B, elements, base, at, 2, "");
+}
+
 /* base + a byte offset. An offset that is a scaled index (scaled_index) becomes a getelementptr
  * over elements of that size, as clang writes array indexing. LLVM then keeps the index as it is
  * and addresses with a scale, where it rewrites a byte offset (x & m) * 4 as (x * 4) & (m * 4)
@@ -259,13 +292,18 @@ static LLVMValueRef lower_ptradd(hg_llvm_emit *e, const hg_ir_inst *in, LLVMValu
   LLVMTypeRef elem = scaled_index(e, in->operands[1], inbounds, &index);
   uint64_t lane = 0;
   uint32_t scaled = elem ? HG_IR_NONE : with_constant(e, in->operands[1], HG_OP_ADD, inbounds, &lane);
-  if (scaled != HG_IR_NONE && (elem = scaled_index(e, scaled, inbounds, &index))) {
+  if (scaled != HG_IR_NONE)
+    elem = scaled_index(e, scaled, inbounds, &index);
+  if (e->failed)
+    return NULL;
+  LLVMValueRef element = elem && e->hooks->global_arrays ? global_element(e, base, elem, index, lane, inbounds) : NULL;
+  if (element)
+    return element;
+  if (elem && scaled != HG_IR_NONE) {
     base = LLVMBuildGEP2(e->B, elem, base, &index, 1, "");
     elem = e->i8;
     index = LLVMConstInt(e->i64, lane, 0);
   }
-  if (e->failed)
-    return NULL;
   if (!elem)
     elem = e->i8, index = off;
   return inbounds ? LLVMBuildInBoundsGEP2(e->B, elem, base, &index, 1, "") : LLVMBuildGEP2(e->B, elem, base, &index, 1, "");

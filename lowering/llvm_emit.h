@@ -25,6 +25,12 @@ typedef struct hg_llvm_emit_hooks {
    * only where the index is a sum (PTX: ptxas unrolled hashint's loop over in[(i + r) & 1023]
    * only in the byte form, 2.09x NVIDIA's time the other way); else for any index. */
   bool scaled_sums_only;
+  /* An element of a module global addressed by a scaled index (plus whole elements) is a
+   * getelementptr over the global as an array of such elements, [n x T] @g, 0, i, as clang
+   * indexes a global array (SPIR: PoCL's SLP vectoriser gathers lanes' loads only through
+   * single-index getelementptrs, and a gather of hashcat's DES s-box lookups cost -m 3100 0.6x
+   * of PoCL's own build, which loads them lane by lane). */
+  bool global_arrays;
 } hg_llvm_emit_hooks;
 
 struct hg_llvm_emit {

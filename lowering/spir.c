@@ -53,7 +53,7 @@ static LLVMValueRef inst_hook(hg_llvm_emit *e, const hg_ir_inst *in, bool *handl
   }
 }
 
-static const hg_llvm_emit_hooks k_hooks = {hg_llvm_unit_global, inst_hook};
+static const hg_llvm_emit_hooks k_hooks = {hg_llvm_unit_global, inst_hook, false, true};
 
 /* ---- what this back end leaves to the OpenCL C one ---- */
 

@@ -112,9 +112,17 @@ static bool forward_private_values(LLVMModuleRef M, const bool *chosen, unsigned
   return true;
 }
 
+/* a vector constant with every lane defined (one with undefined lanes is an addition whose
+ * other lanes nobody reads: left as it is) */
 static bool is_vector_constant(LLVMValueRef v) {
-  return LLVMIsAConstant(v) && !LLVMIsAConstantExpr(v) && !LLVMIsAUndefValue(v) && !LLVMIsAPoisonValue(v) &&
-         LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind;
+  if (!LLVMIsAConstant(v) || LLVMIsAConstantExpr(v) || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind)
+    return false;
+  for (unsigned k = 0; k < LLVMGetVectorSize(LLVMTypeOf(v)); k++) {
+    LLVMValueRef lane = LLVMGetAggregateElement(v, k);
+    if (!lane || LLVMIsUndef(lane))
+      return false;
+  }
+  return true;
 }
 
 /* kernel fn: each distinct vector constant an addition in a loop takes, loaded at the entry */
