@@ -61,6 +61,16 @@ void hg_llvm_cfg_free(hg_llvm_cfg *c) {
   hg_ir_cfg_free(&c->g);
 }
 
+bool hg_llvm_block_placed_before(LLVMValueRef fn, LLVMBasicBlockRef to, LLVMBasicBlockRef from) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
+    if (b == to)
+      return true;
+    if (b == from)
+      return false;
+  }
+  return false;
+}
+
 const char *hg_llvm_callee_name(LLVMValueRef inst) {
   if (LLVMGetInstructionOpcode(inst) != LLVMCall) return NULL;
   LLVMValueRef callee = LLVMGetCalledValue(inst);

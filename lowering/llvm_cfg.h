@@ -23,6 +23,9 @@ void hg_llvm_cfg_free(hg_llvm_cfg *c);
 /* bb's index, HG_IR_NONE when it is not the function's */
 uint32_t hg_llvm_cfg_block(const hg_llvm_cfg *c, LLVMBasicBlockRef bb);
 
+/* Whether block `to` is placed no later than block `from` in fn: a branch from `from` back to it
+ * closes a loop, the IR keeping the source's block order. */
+bool hg_llvm_block_placed_before(LLVMValueRef fn, LLVMBasicBlockRef to, LLVMBasicBlockRef from);
 /* The name of the function a call instruction calls directly; NULL for anything else. */
 const char *hg_llvm_callee_name(LLVMValueRef inst);
 /* barrier() or work_group_barrier(), as the front end and the SPIR lowering spell them */

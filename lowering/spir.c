@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lowering/llvm_cfg.h"
 #include "lowering/llvm_loop_id.h"
 #include "lowering/slice_form.h"
 #include "lowering/spir_internal.h"
@@ -186,10 +187,7 @@ static void keep_loops(hg_spir *s) {
       LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
       bool back = false;
       for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term) && !back; k++)
-        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b && !back; b = LLVMGetNextBasicBlock(b)) {
-          back = b == LLVMGetSuccessor(term, k);
-          if (b == bb) break;
-        }
+        back = hg_llvm_block_placed_before(fn, LLVMGetSuccessor(term, k), bb);
       if (!back) continue;
       LLVMMetadataRef ops[2] = {NULL, hint};
       LLVMSetMetadata(term, kind, LLVMMetadataAsValue(C, hg_llvm_loop_id(C, ops, 2)));

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lowering/llvm_cfg.h"
 #include "lowering/spir_internal.h"
 
 #define MIN_VECTOR_BYTES 32
@@ -38,18 +39,6 @@ static unsigned attr_kind(const char *name) { return LLVMGetEnumAttributeKindFor
 
 static bool has_fn_attr(LLVMValueRef fn, const char *name) {
   return LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, attr_kind(name)) != NULL;
-}
-
-/* Whether block `to` is placed no later than `from` in fn (a branch back to it closes a loop:
- * the IR keeps the source's block order) */
-static bool placed_before(LLVMValueRef fn, LLVMBasicBlockRef to, LLVMBasicBlockRef from) {
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
-    if (b == to)
-      return true;
-    if (b == from)
-      return false;
-  }
-  return false;
 }
 
 static bool qualifies(LLVMTargetDataRef td, LLVMValueRef fn) {
@@ -68,7 +57,7 @@ static bool qualifies(LLVMTargetDataRef td, LLVMValueRef fn) {
     }
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term) && !loop; k++)
-      loop = placed_before(fn, LLVMGetSuccessor(term, k), bb);
+      loop = hg_llvm_block_placed_before(fn, LLVMGetSuccessor(term, k), bb);
   }
   return wide && loop;
 }
@@ -140,7 +129,7 @@ static void load_loop_constants(LLVMModuleRef M, LLVMValueRef fn, LLVMBuilderRef
     LLVMValueRef term = LLVMGetBasicBlockTerminator(latch);
     for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++) {
       LLVMBasicBlockRef header = LLVMGetSuccessor(term, k);
-      if (!placed_before(fn, header, latch))
+      if (!hg_llvm_block_placed_before(fn, header, latch))
         continue;
       for (LLVMBasicBlockRef bb = header;; bb = LLVMGetNextBasicBlock(bb)) {
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {

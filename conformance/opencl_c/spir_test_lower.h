@@ -1,5 +1,5 @@
 /* Shared by the SPIR back end's tests: OpenCL C through hetGPU's front end and hg_lower_spir,
- * the bitcode read back, and their CHECK. */
+ * the bitcode read back; their CHECK is conformance/harness/unit_check.h's. */
 #ifndef HETGPU_CONFORMANCE_SPIR_TEST_LOWER_H
 #define HETGPU_CONFORMANCE_SPIR_TEST_LOWER_H
 
@@ -8,20 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "conformance/harness/unit_check.h"
 #include "ir/ir.h"
 #include "lowering/frontend.h"
 #include "lowering/spir.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                                          \
-  do {                                                                                                            \
-    if (!(cond)) {                                                                                                \
-      fprintf(stderr, "FAIL: " __VA_ARGS__);                                                                      \
-      fputc('\n', stderr);                                                                                        \
-      failures++;                                                                                                 \
-    }                                                                                                             \
-  } while (0)
 
 /* source's SPIR bitcode (malloc'd, *size bytes), or NULL with the reason printed */
 static inline uint8_t *spir_test_lower(const char *source, size_t *size) {
