@@ -196,18 +196,23 @@ static void build(hg_vendor_forms *f) {
   pthread_cond_broadcast(&changed);
 }
 
-/* The next job to build (lock held): the first program's forms queued, a migration may wait
- * for them; else the first recompile job, which only later processes wait for. */
+/* The next job to build (lock held): the first recompile job queued, else the first program's
+ * forms. The vendor's own build goes first because short processes would otherwise never reach
+ * it: taken after the forms, hashcat -m 0's benchmark on the H200 ran NVIDIA's code only from
+ * its third or fourth process, since then from its third (docs/performance.md, thirty-eighth
+ * session). The forms lose nothing they need at once: a launch runs plain until they are
+ * built, a migration then waits for the kernels in flight, and whoever needs the forms
+ * themselves builds them on its own thread. */
 static hg_vendor_forms *next_build(void) {
-  hg_vendor_forms *recompile_job = NULL;
+  hg_vendor_forms *forms_job = NULL;
   for (hg_vendor_forms *f = head; f; f = f->next)
     if (!f->on_demand && f->state == FORMS_QUEUED) {
-      if (!f->recompile)
+      if (f->recompile)
         return f;
-      if (!recompile_job)
-        recompile_job = f;
+      if (!forms_job)
+        forms_job = f;
     }
-  return recompile_job;
+  return forms_job;
 }
 
 static void *builder(void *arg) {
