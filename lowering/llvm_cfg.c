@@ -71,6 +71,14 @@ bool hg_llvm_block_placed_before(LLVMValueRef fn, LLVMBasicBlockRef to, LLVMBasi
   return false;
 }
 
+bool hg_llvm_block_branches_back(LLVMValueRef fn, LLVMBasicBlockRef bb) {
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+  for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++)
+    if (hg_llvm_block_placed_before(fn, LLVMGetSuccessor(term, k), bb))
+      return true;
+  return false;
+}
+
 const char *hg_llvm_callee_name(LLVMValueRef inst) {
   if (LLVMGetInstructionOpcode(inst) != LLVMCall) return NULL;
   LLVMValueRef callee = LLVMGetCalledValue(inst);

@@ -26,6 +26,8 @@ uint32_t hg_llvm_cfg_block(const hg_llvm_cfg *c, LLVMBasicBlockRef bb);
 /* Whether block `to` is placed no later than block `from` in fn: a branch from `from` back to it
  * closes a loop, the IR keeping the source's block order. */
 bool hg_llvm_block_placed_before(LLVMValueRef fn, LLVMBasicBlockRef to, LLVMBasicBlockRef from);
+/* Whether bb's terminator branches to a block placed no later than bb: it closes a loop. */
+bool hg_llvm_block_branches_back(LLVMValueRef fn, LLVMBasicBlockRef bb);
 /* The name of the function a call instruction calls directly; NULL for anything else. */
 const char *hg_llvm_callee_name(LLVMValueRef inst);
 /* barrier() or work_group_barrier(), as the front end and the SPIR lowering spell them */

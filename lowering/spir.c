@@ -184,13 +184,9 @@ static void keep_loops(hg_spir *s) {
   LLVMMetadataRef hint = LLVMMDNodeInContext2(C, &disable, 1);
   for (LLVMValueRef fn = LLVMGetFirstFunction(s->e.M); fn; fn = LLVMGetNextFunction(fn))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-      LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-      bool back = false;
-      for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term) && !back; k++)
-        back = hg_llvm_block_placed_before(fn, LLVMGetSuccessor(term, k), bb);
-      if (!back) continue;
+      if (!hg_llvm_block_branches_back(fn, bb)) continue;
       LLVMMetadataRef ops[2] = {NULL, hint};
-      LLVMSetMetadata(term, kind, LLVMMetadataAsValue(C, hg_llvm_loop_id(C, ops, 2)));
+      LLVMSetMetadata(LLVMGetBasicBlockTerminator(bb), kind, LLVMMetadataAsValue(C, hg_llvm_loop_id(C, ops, 2)));
     }
 }
 

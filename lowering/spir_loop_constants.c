@@ -55,9 +55,7 @@ static bool qualifies(LLVMTargetDataRef td, LLVMValueRef fn) {
           return false;
       }
     }
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-    for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term) && !loop; k++)
-      loop = hg_llvm_block_placed_before(fn, LLVMGetSuccessor(term, k), bb);
+    loop = loop || hg_llvm_block_branches_back(fn, bb);
   }
   return wide && loop;
 }
