@@ -11,6 +11,9 @@
  * slices of its range (vendor_slice.c) and resumed; its work-item functions in the slice form
  * must see the whole range (test_sliced_stop).
  *
+ * Where programs go to the vendor as PTX (NVIDIA), a kernel must give the host's results before
+ * and after its launches take the vendor's own build of it (test_own_build).
+ *
  * Runs on every vendor device found (PoCL here); skipped (77) without one. HG_STOP_DUMP=1
  * prints the lowered source with its stoppable and resume forms; HG_STOP_SOURCE=file.cl prints
  * that file's instead, and stops. */
@@ -26,6 +29,7 @@
 #include "common/host_clock.h"
 #include "common/safepoint_settings.h"
 #include "devices/vendor/vendor.h"
+#include "devices/vendor/vendor_internal.h"
 #include "ir/ndrange_state.h"
 #include "lowering/frontend.h"
 #include "lowering/opencl_c_stop.h"
@@ -798,6 +802,82 @@ static void test_strip(hg_backend *be, hg_dev_program *p) {
   free(got);
 }
 
+/* A program that went as PTX has its plain kernels built by the vendor's own compiler in a child
+ * process after it, and launches after that run them (plain_kernel, vendor_code.c): the results
+ * before and after must be the host's. A constant fresh each run keeps the program cache from
+ * holding that build already (a program whose build is cached has no job). */
+static void test_own_build(hg_backend *be) {
+  const hg_backend_ops *o = be->ops;
+  uint32_t salt = (uint32_t)rnd() | 1u;
+  char src[512];
+  snprintf(src, sizeof src,
+           "kernel void ownk(global uint *out, global const uint *in, uint n) {\n"
+           "  uint g = get_global_id(0), size = get_global_size(0), acc = in[g];\n"
+           "  for (uint i = 0; i < n + (g & 7); i++) acc = acc * %uu + in[(g + i * 7u) %% size];\n"
+           "  out[g] = acc;\n"
+           "}\n",
+           salt);
+  hg_ir_module *m = NULL;
+  char *log = NULL;
+  hg_dev_program *p = NULL;
+  cl_int err = hg_frontend_source_to_ir(src, "", NULL, 0, false, &m, &log);
+  if (err == CL_SUCCESS)
+    err = o->program_build(be, m, NULL, NULL, &p, NULL);
+  CHECK(err == CL_SUCCESS, "own build: build %d: %s", err, log ? log : "");
+  free(log);
+  hg_dev_kernel *k = NULL;
+  if (p && !p->recompile) {
+    printf("  own build: none (the program did not go as PTX, or no child process builds it)\n");
+  } else if (p && o->kernel_create(be, p, "ownk", &k) == CL_SUCCESS) {
+    const size_t global = 8192, local = 128;
+    const uint32_t n = 20 + (uint32_t)rr(0, 20);
+    uint32_t *in = malloc(global * 4), *ref = malloc(global * 4), *got = malloc(global * 4);
+    for (size_t i = 0; i < global; i++)
+      in[i] = (uint32_t)rnd();
+    for (uint32_t g = 0; g < global; g++) {
+      uint32_t acc = in[g];
+      for (uint32_t i = 0; i < n + (g & 7); i++)
+        acc = acc * salt + in[(g + i * 7u) % global];
+      ref[g] = acc;
+    }
+    hg_dev_mem *out = NULL, *inm = NULL;
+    o->mem_alloc(be, global * 4, &out);
+    o->mem_alloc(be, global * 4, &inm);
+    o->mem_write(be, inm, 0, global * 4, in);
+    hg_launch_arg args[3] = {{.kind = HG_ARG_BUFFER, .mem = out},
+                             {.kind = HG_ARG_BUFFER, .mem = inm},
+                             {.kind = HG_ARG_VALUE, .size = 4, .value = &n}};
+    hg_launch l = {.work_dim = 1, .global_size = {global, 1, 1}, .local_size = {local, 1, 1}, .num_args = 3,
+                   .args = args};
+    bool built = false;
+    for (int round = 0; round < 3; round++) {
+      if (round == 1) /* the vendor's own build, made now if the builder has not reached it */
+        built = hg_vendor_forms_program(p->recompile, true) != NULL;
+      o->mem_fill(be, out, 0, global * 4, &(uint32_t){0xDEADBEEFu ^ (uint32_t)round}, 4);
+      err = o->kernel_launch(be, k, &l, NULL);
+      o->mem_read(be, out, 0, global * 4, got);
+      size_t bad = 0, first = 0;
+      for (size_t i = 0; i < global; i++)
+        if (got[i] != ref[i] && !bad++)
+          first = i;
+      CHECK(err == CL_SUCCESS && !bad, "own build round %d: launch %d, %zu of %zu words differ, first at %zu", round,
+            err, bad, global, first);
+    }
+    bool taken = atomic_load(&k->own_build) != NULL;
+    CHECK(taken || !built, "own build: built but not taken by the launches after it");
+    printf("  own build: %s\n", taken ? "taken by the launches after it, the same results" : built ? "-" : "not built");
+    o->mem_free(be, out);
+    o->mem_free(be, inm);
+    o->kernel_free(be, k);
+    free(in);
+    free(ref);
+    free(got);
+  }
+  if (p)
+    o->program_free(be, p);
+  hg_ir_module_free(m);
+}
+
 int main(void) {
   const char *seed_env = getenv("HG_TEST_SEED");
   rng = seed_env ? strtoull(seed_env, NULL, 0) : (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid();
@@ -881,6 +961,7 @@ int main(void) {
     test_strip(be, p);
     test_kernel_stop(be, p);
     test_sliced_stop(be, p);
+    test_own_build(be);
     be->ops->program_free(be, p);
     be->ops->destroy(be);
   }

@@ -73,10 +73,8 @@ static void program_to_cache(hg_vendor_backend *vb, cl_program prog, const hg_ca
 /* The options a SPIR bitcode binary is built with. */
 #define SPIR_BUILD_OPTIONS "-x spir -spir-std=1.2"
 
-/* A vendor program built from a binary it takes (its own, SPIR bitcode or PTX) with opts; NULL
- * with *err. */
-static cl_program program_from_binary(hg_vendor_backend *vb, const void *bin, size_t size, const char *opts,
-                                      cl_int *err) {
+cl_program hg_vendor_program_from_binary(hg_vendor_backend *vb, const void *bin, size_t size, const char *opts,
+                                         cl_int *err) {
   cl_int status = CL_SUCCESS;
   const unsigned char *bins[1] = {bin};
   *err = CL_SUCCESS;
@@ -127,7 +125,7 @@ static cl_int build_in_vendor(hg_vendor_backend *vb, const char *source, const c
   cl_program prog = NULL;
   if (origin != BINARY_NONE) {
     uint64_t t0 = hg_host_clock_ns();
-    prog = program_from_binary(vb, bin, size, origin == BINARY_SPIR ? SPIR_BUILD_OPTIONS : opts, &err);
+    prog = hg_vendor_program_from_binary(vb, bin, size, origin == BINARY_SPIR ? SPIR_BUILD_OPTIONS : opts, &err);
     if (prog && origin == BINARY_CACHED)
       HG_LOG(HG_LOG_CACHE, "%s: vendor binary from the cache", be->name);
     else if (prog)
@@ -272,7 +270,7 @@ static cl_program build_direct(hg_vendor_backend *vb, const struct hg_ir_module 
     return NULL;
   }
   cl_int err;
-  cl_program prog = program_from_binary(vb, bin, size, vb->spir ? SPIR_BUILD_OPTIONS : "", &err);
+  cl_program prog = hg_vendor_program_from_binary(vb, bin, size, vb->spir ? SPIR_BUILD_OPTIONS : "", &err);
   free(bin);
   if (!prog)
     HG_LOG(HG_LOG_COMPILE, "%s: the vendor refused the %s (%d); OpenCL C instead", be->name, form, err);
@@ -305,7 +303,7 @@ static cl_program recompiled_program(hg_vendor_backend *vb, const hg_cache_key *
   if (!hg_cache_get(key, &bin, &size))
     return NULL;
   cl_int err;
-  cl_program prog = program_from_binary(vb, bin, size, opts, &err);
+  cl_program prog = hg_vendor_program_from_binary(vb, bin, size, opts, &err);
   free(bin);
   HG_LOG(HG_LOG_COMPILE, "%s: the vendor's own build of the plain kernels from the cache (%zu bytes): %s (%d)",
          vb->base.name, size, prog ? "taken" : "refused, PTX instead", err);
@@ -461,6 +459,7 @@ cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *na
     k->stop_info = hg_oc_stop_table_find(&p->stop, name);
     k->stop_info_known = true;
   }
+  atomic_init(&k->own_build_looked, p->recompile == NULL);
   pthread_mutex_init(&k->launch_lock, NULL);
   *out = k;
   return CL_SUCCESS;
@@ -470,6 +469,9 @@ void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *k) {
   if (!k)
     return;
   VCL(k->kernel)->clReleaseKernel(k->kernel);
+  cl_kernel own = atomic_load(&k->own_build);
+  if (own)
+    VCL(own)->clReleaseKernel(own);
   if (k->stop_kernel)
     VCL(k->stop_kernel)->clReleaseKernel(k->stop_kernel);
   if (k->resume_kernel)
@@ -496,7 +498,8 @@ typedef struct hg_vendor_arg_memo {
 /* k's memo for `kernel` with num_args arguments (launch_lock), emptied when a buffer was released
  * since; NULL for the forms' kernels (their hidden arguments change each launch) or without memory. */
 static hg_vendor_arg_memo *arg_memo(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel kernel, cl_uint num_args) {
-  if (kernel != k->kernel || num_args == 0)
+  cl_kernel own = atomic_load_explicit(&k->own_build, memory_order_relaxed);
+  if (kernel != (own ? own : k->kernel) || num_args == 0)
     return NULL;
   if (k->num_memo != num_args) {
     hg_vendor_arg_memo *m = realloc(k->memo, num_args * sizeof *m);
@@ -674,8 +677,52 @@ static cl_int enqueue_launch(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel 
   return hg_vendor_error(err);
 }
 
+/* Launch lock held: the vendor's own build of k's plain kernel, when its program has one built
+ * here and it runs groups as large as k->kernel was said to (and no more local memory). */
+static cl_kernel own_build_of(hg_vendor_backend *vb, hg_dev_kernel *k) {
+  cl_program prog = hg_vendor_forms_program(k->prog->recompile, false);
+  cl_int err = CL_SUCCESS;
+  cl_kernel own = prog ? VCL(prog)->clCreateKernel(prog, k->name, &err) : NULL;
+  if (!own)
+    return NULL;
+  size_t wg = 0;
+  cl_ulong local = 0, plain_local = 0;
+  VCL(own)->clGetKernelWorkGroupInfo(own, vb->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+  VCL(own)->clGetKernelWorkGroupInfo(own, vb->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+  VCL(k->kernel)->clGetKernelWorkGroupInfo(k->kernel, vb->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof plain_local,
+                                           &plain_local, NULL);
+  bool fits = wg >= hg_vendor_kernel_work_group_size(&vb->base, k) && local <= plain_local;
+  HG_LOG(HG_LOG_COMPILE, "%s: kernel %s: the vendor's own build (groups up to %zu, local %llu bytes) %s", vb->base.name,
+         k->name, wg, (unsigned long long)local, fits ? "taken for later launches" : "runs smaller groups: not taken");
+  if (!fits) {
+    VCL(own)->clReleaseKernel(own);
+    return NULL;
+  }
+  k->memo_generation = ~0ull; /* arguments are set on `own` from now on */
+  return own;
+}
+
+/* The kernel a plain launch of k runs: the vendor's own build of it once this process has one
+ * (NVIDIA's code ran hashcat -m 0's kernel in 9.22 ms, LLVM 15's PTX in 9.32-9.53:
+ * docs/performance.md), else k->kernel. Until the build is settled, one atomic load a launch. */
+static cl_kernel plain_kernel(hg_vendor_backend *vb, hg_dev_kernel *k) {
+  cl_kernel own = atomic_load_explicit(&k->own_build, memory_order_acquire);
+  if (own || atomic_load_explicit(&k->own_build_looked, memory_order_acquire) ||
+      !hg_vendor_forms_settled(k->prog->recompile))
+    return own ? own : k->kernel;
+  pthread_mutex_lock(&k->launch_lock);
+  if (!atomic_load_explicit(&k->own_build_looked, memory_order_relaxed)) {
+    atomic_store_explicit(&k->own_build, own_build_of(vb, k), memory_order_release);
+    atomic_store_explicit(&k->own_build_looked, true, memory_order_release);
+  }
+  own = atomic_load_explicit(&k->own_build, memory_order_relaxed);
+  pthread_mutex_unlock(&k->launch_lock);
+  return own ? own : k->kernel;
+}
+
 cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, uint64_t *device_ns) {
-  return hg_vendor_run_kernel(hg_vendor_of(be), k, k->kernel, l, NULL, NULL, device_ns);
+  hg_vendor_backend *vb = hg_vendor_of(be);
+  return hg_vendor_run_kernel(vb, k, plain_kernel(vb, k), l, NULL, NULL, device_ns);
 }
 
 cl_int hg_vendor_run_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel kernel, const hg_launch *l,
@@ -724,7 +771,8 @@ cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *k, const hg_
   hg_vendor_print *print;
   cl_command_queue queue;
   hg_token *batched = NULL;
-  cl_int err = enqueue_launch(vb, k, k->kernel, l, NULL, NULL, timed, &ev, &print, &queue, timed ? NULL : &batched);
+  cl_int err = enqueue_launch(vb, k, plain_kernel(vb, k), l, NULL, NULL, timed, &ev, &print, &queue,
+                              timed ? NULL : &batched);
   if (err == CL_SUCCESS && batched) {
     *token = batched;
     return CL_SUCCESS;

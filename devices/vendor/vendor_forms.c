@@ -1,12 +1,12 @@
 /* The stoppable forms of a program lowered and built after it, in the background
  * (HETGPU_FORMS_BACKGROUND); and, where the program went to the vendor as PTX, its plain kernels
  * lowered to OpenCL C and built by the vendor's own compiler in a child process, for the program
- * cache (hg_vendor_recompile_queue).
+ * cache and for this process's later launches (hg_vendor_recompile_queue).
  *
  * A GPU vendor's compiler takes two to four times as long over a program with its forms as over
  * the plain kernels (NVIDIA, docs/gpu-runs.md), and clBuildProgram would wait for all of it. So
- * the plain kernels are built first and clBuildProgram returns; the forms go to one thread per
- * process, which lowers them alone (hg_lower_opencl_c_forms: 2-6 ms for the bench's kernels, most
+ * the plain kernels are built first and clBuildProgram returns; the forms go to a thread of
+ * their own, which lowers them alone (hg_lower_opencl_c_forms: 2-6 ms for the bench's kernels, most
  * of a build from the caches, and the stop table with them) at once, and builds them in a vendor
  * program of their own, in the order the programs were built, once no program was built for a
  * while (FORMS_QUIET_NS; at once where a child process compiles them, vendor_forms_child.c),
@@ -14,7 +14,9 @@
  * are ready its fresh launches run plain (a migration waits for them at the kernel boundary);
  * whoever needs the forms themselves (a resume, a launch with a time limit or a test countdown)
  * waits for them, lowering and building them on its own thread when the builder has not reached
- * them. The module they are lowered from is the program's, alive until it is dropped. */
+ * them. The vendor's own builds of PTX programs (recompile jobs) have a second thread: behind
+ * the forms, a short process would end before they were built (below, next_build). The module
+ * they are lowered from is the program's, alive until it is dropped. */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,7 +37,8 @@ typedef enum { FORMS_UNLOWERED, FORMS_LOWERING, FORMS_QUEUED, FORMS_BUILDING, FO
 struct hg_vendor_forms {
   hg_vendor_backend *vb;
   /* not forms: the plain kernels lowered to OpenCL C and built by the vendor in a child process,
-   * the binary kept in the program cache under `key` for later processes (hg_vendor_recompile_queue) */
+   * the binary kept in the program cache under `key` for later processes and loaded here as
+   * `program` (hg_vendor_recompile_queue) */
   bool recompile;
   hg_cache_key key;
   const struct hg_ir_module *module; /* FORMS_UNLOWERED, FORMS_LOWERING */
@@ -74,7 +77,7 @@ struct hg_vendor_forms {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a job queued, a build ended, quitting */
 static hg_vendor_forms *head, *tail;
-static bool builder_started, quitting;
+static bool builder_started[2], quitting; /* [recompile]: the forms' builder, the recompile jobs' */
 static unsigned in_vendor;     /* forms builds inside their vendor calls, which exit waits for */
 static _Thread_local bool in_build, in_vendor_call; /* this thread builds forms / is in its vendor calls */
 static uint64_t last_queued_ns; /* CLOCK_REALTIME, which `changed` waits by */
@@ -156,15 +159,25 @@ static void lower(hg_vendor_forms *f) {
   pthread_cond_broadcast(&changed);
 }
 
-/* The plain kernels of a recompile job built in a child process and their binary cached; no
- * vendor call in this process. */
-static void recompile(hg_vendor_forms *f) {
+/* The plain kernels of a recompile job built in a child process, their binary cached and
+ * loaded here (NULL when it was not built, exit has begun, or the vendor refused it). */
+static cl_program recompile(hg_vendor_forms *f) {
   size_t size = 0;
   bool refused;
   void *bin = hg_vendor_build_in_child(f->vb, f->source, f->opts, &size, &refused);
-  if (bin)
+  cl_program prog = NULL;
+  if (bin) {
     hg_cache_put(&f->key, bin, size);
+    if (hg_vendor_compiler_enter()) {
+      cl_int err;
+      prog = hg_vendor_program_from_binary(f->vb, bin, size, f->opts, &err);
+      hg_vendor_compiler_leave();
+      HG_LOG(HG_LOG_COMPILE, "%s: the vendor's own build of the plain kernels loaded for later launches: %s (%d)",
+             f->vb->base.name, prog ? "taken" : "refused", err);
+    }
+  }
   free(bin);
+  return prog;
 }
 
 /* Builds f, taken from the queue (lock held; released during the build). */
@@ -176,7 +189,7 @@ static void build(hg_vendor_forms *f) {
   in_build = 1;
   cl_int err = CL_SUCCESS;
   if (f->recompile)
-    recompile(f);
+    prog = recompile(f);
   else
     err = hg_vendor_build_source(f->vb, f->source, f->opts,
                                  f->via_spir ? HG_VENDOR_BUILD_FORMS_VIA_SPIR : HG_VENDOR_BUILD_FORMS, &prog, NULL);
@@ -196,28 +209,23 @@ static void build(hg_vendor_forms *f) {
   pthread_cond_broadcast(&changed);
 }
 
-/* The next job to build (lock held): the first recompile job queued, else the first program's
- * forms. The vendor's own build goes first because short processes would otherwise never reach
- * it: taken after the forms, hashcat -m 0's benchmark on the H200 ran NVIDIA's code only from
- * its third or fourth process, since then from its third (docs/performance.md, thirty-eighth
- * session). The forms lose nothing they need at once: a launch runs plain until they are
- * built, a migration then waits for the kernels in flight, and whoever needs the forms
- * themselves builds them on its own thread. */
-static hg_vendor_forms *next_build(void) {
-  hg_vendor_forms *forms_job = NULL;
+/* The next job the builder of recompile jobs (or of forms) builds (lock held): the first one
+ * queued. The vendor's own builds have a thread of their own because short processes would
+ * otherwise never reach them: behind the forms, hashcat -m 0's benchmark on the H200 ran
+ * NVIDIA's code only from its third or fourth process, and taken before any forms from its
+ * third, the first process's builder being in its first program's forms when the second
+ * (the main kernel's) came (docs/performance.md, thirty-eighth session). */
+static hg_vendor_forms *next_build(bool recompiles) {
   for (hg_vendor_forms *f = head; f; f = f->next)
-    if (!f->on_demand && f->state == FORMS_QUEUED) {
-      if (f->recompile)
-        return f;
-      if (!forms_job)
-        forms_job = f;
-    }
-  return forms_job;
+    if (!f->on_demand && f->state == FORMS_QUEUED && f->recompile == recompiles)
+      return f;
+  return NULL;
 }
 
+/* arg non-NULL: the builder of recompile jobs */
 static void *builder(void *arg) {
-  (void)arg;
-  pthread_setname_np(pthread_self(), "hetgpu-build");
+  bool recompiles = arg != NULL;
+  pthread_setname_np(pthread_self(), recompiles ? "hetgpu-rebuild" : "hetgpu-build");
   /* the lowest CPU priority for this thread and the clang it forks (fork keeps a thread's nice
    * value): a build in the background must not slow the application's kernels down. hashcat -m
    * 0's benchmark on PoCL here ran at 0.63x with the forms' clang beside PoCL's two threads on two
@@ -226,13 +234,13 @@ static void *builder(void *arg) {
   pthread_mutex_lock(&lock);
   while (!quitting) {
     hg_vendor_forms *f = head;
-    while (f && f->state != FORMS_UNLOWERED)
+    while (f && (f->state != FORMS_UNLOWERED || f->recompile != recompiles))
       f = f->next;
     if (f) { /* lowering has no vendor call: at once */
       lower(f);
       continue;
     }
-    f = next_build();
+    f = next_build(recompiles);
     if (!f) {
       pthread_cond_wait(&changed, &lock);
       continue;
@@ -354,14 +362,16 @@ static hg_vendor_forms *queue_job(hg_vendor_forms *f) {
   if (!exit_hook_set)
     exit_hook_set = __cxa_thread_atexit_impl(at_thread_end, NULL, &__dso_handle) == 0;
   pthread_mutex_lock(&lock);
-  if (!builder_started && !quitting) {
+  bool *started = &builder_started[f->recompile];
+  if (!*started && !quitting) {
     pthread_t t;
-    builder_started = pthread_create(&t, NULL, builder, NULL) == 0;
-    if (builder_started) {
+    *started = pthread_create(&t, NULL, builder, f->recompile ? (void *)1 : NULL) == 0;
+    if (*started) {
       pthread_detach(t);
-      on_exit(wait_at_exit, NULL);
+      on_exit(wait_at_exit, NULL); /* (again for the second builder: after vendor handlers since) */
     } else {
-      HG_LOG(HG_LOG_COMPILE, "no thread for building stoppable forms: they are built when first needed");
+      HG_LOG(HG_LOG_COMPILE, "no thread for building %s: built when first needed",
+             f->recompile ? "the vendor's own build of PTX programs" : "stoppable forms");
     }
   }
   if (tail)
@@ -436,6 +446,8 @@ cl_program hg_vendor_forms_program(hg_vendor_forms *f, bool wait) {
   pthread_mutex_unlock(&lock);
   return prog;
 }
+
+bool hg_vendor_forms_settled(hg_vendor_forms *f) { return atomic_load_explicit(&f->settled, memory_order_acquire); }
 
 void hg_vendor_forms_drop(hg_vendor_forms *f) {
   if (!f)

@@ -117,13 +117,18 @@ struct hg_dev_program {
   hg_oc_stop_table stop;  /* the kernels that have stoppable and resume forms when they are in
                              `program` (forms NULL); else the forms' table (hg_vendor_forms_stop) */
   hg_vendor_forms *forms; /* where the forms are lowered and built after `program`; NULL: they are in it */
-  hg_vendor_forms *recompile; /* the vendor's own build of `program`'s OpenCL C for later processes, or NULL */
+  hg_vendor_forms *recompile; /* the vendor's own build of `program`'s OpenCL C (later launches, later processes), or NULL */
   bool slice_forms_elsewhere; /* the slice forms are in `program` (hg_oc_forms_target's) */
   bool robust;            /* lowered in the robust form (HETGPU_ROBUST, docs/robust-access.md) */
 };
 
 struct hg_dev_kernel {
-  cl_kernel kernel;
+  cl_kernel kernel; /* the plain kernel, in prog->program */
+  /* the vendor's own build of the plain kernel, where prog went as PTX (its recompile job),
+   * taken by the first launch after this process built it: plain launches then run it, and
+   * `kernel` still answers the queries (CL_KERNEL_WORK_GROUP_SIZE, ...) */
+  _Atomic(cl_kernel) own_build;
+  atomic_bool own_build_looked; /* taken, or never to be (none, refused, smaller groups) */
   const hg_dev_program *prog;
   bool printf; /* takes the printf buffer as its last vendor argument (hidden from the application) */
   bool robust; /* then the fault word and its buffer arguments' sizes (lowering/opencl_c.h) */
@@ -365,6 +370,10 @@ cl_int hg_vendor_build_source(hg_vendor_backend *vb, const char *source, const c
  * the child could not build it (no child tool, no device, a crash; logged). */
 void *hg_vendor_build_in_child(hg_vendor_backend *vb, const char *source, const char *opts, size_t *size,
                                bool *refused);
+/* A vendor program built from a binary it takes (its own, SPIR bitcode or PTX) with opts; NULL
+ * with *err. */
+cl_program hg_vendor_program_from_binary(hg_vendor_backend *vb, const void *bin, size_t size, const char *opts,
+                                         cl_int *err);
 /* Whether forms (via_spir: HG_VENDOR_BUILD_FORMS_VIA_SPIR) are built in a child process. */
 bool hg_vendor_forms_in_child(const hg_vendor_backend *vb, bool via_spir);
 
@@ -377,7 +386,8 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, const struct hg_ir
 /* Where a program went to the vendor as PTX: its plain kernels lowered to OpenCL C from `module`
  * (valid until hg_vendor_forms_drop) and built with opts by the vendor's own compiler in a child
  * process, in the background; the binary is put in the program cache under key, where a later
- * process's build of the same module takes it (vendor_code.c). NULL when out of memory. */
+ * process's build of the same module takes it (vendor_code.c), and loaded here, where the
+ * kernels' later launches take it (hg_vendor_forms_program). NULL when out of memory. */
 struct hg_cache_key;
 hg_vendor_forms *hg_vendor_recompile_queue(hg_vendor_backend *vb, const struct hg_ir_module *module, const char *opts,
                                            const struct hg_cache_key *key);
@@ -387,6 +397,9 @@ cl_program hg_vendor_forms_program(hg_vendor_forms *forms, bool wait);
 /* False while the forms are not lowered (wait: after lowering them); then *table is their stop
  * table (no kernels when there are no forms), unchanged until the forms are dropped. */
 bool hg_vendor_forms_stop(hg_vendor_forms *forms, bool wait, const hg_oc_stop_table **table);
+/* Whether the forms (or recompile job) are built or failed for good: then
+ * hg_vendor_forms_program(forms, false) answers without a lock. */
+bool hg_vendor_forms_settled(hg_vendor_forms *forms);
 /* With the program: forgets the forms, whatever their state. */
 void hg_vendor_forms_drop(hg_vendor_forms *forms);
 /* Around a build's vendor calls (hg_vendor_build_source): false (no call to make) when this
