@@ -879,6 +879,7 @@ static void test_own_build(hg_backend *be) {
 }
 
 int main(void) {
+  setvbuf(stdout, NULL, _IOLBF, 0); /* what it printed survives a crash */
   const char *seed_env = getenv("HG_TEST_SEED");
   rng = seed_env ? strtoull(seed_env, NULL, 0) : (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid();
   if (!rng)
@@ -962,6 +963,8 @@ int main(void) {
     test_kernel_stop(be, p);
     test_sliced_stop(be, p);
     test_own_build(be);
+    if (p->recompile) /* not left building into a backend destroyed below */
+      hg_vendor_forms_program(p->recompile, true);
     be->ops->program_free(be, p);
     be->ops->destroy(be);
   }

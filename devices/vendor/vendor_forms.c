@@ -166,15 +166,17 @@ static cl_program recompile(hg_vendor_forms *f) {
   bool refused;
   void *bin = hg_vendor_build_in_child(f->vb, f->source, f->opts, &size, &refused);
   cl_program prog = NULL;
-  if (bin) {
+  if (bin)
     hg_cache_put(&f->key, bin, size);
-    if (hg_vendor_compiler_enter()) {
-      cl_int err;
-      prog = hg_vendor_program_from_binary(f->vb, bin, size, f->opts, &err);
-      hg_vendor_compiler_leave();
-      HG_LOG(HG_LOG_COMPILE, "%s: the vendor's own build of the plain kernels loaded for later launches: %s (%d)",
-             f->vb->base.name, prog ? "taken" : "refused", err);
-    }
+  pthread_mutex_lock(&lock);
+  bool load = bin && !f->dropped; /* a dropped program's backend may be gone too */
+  pthread_mutex_unlock(&lock);
+  if (load && hg_vendor_compiler_enter()) {
+    cl_int err;
+    prog = hg_vendor_program_from_binary(f->vb, bin, size, f->opts, &err);
+    hg_vendor_compiler_leave();
+    HG_LOG(HG_LOG_COMPILE, "%s: the vendor's own build of the plain kernels loaded for later launches: %s (%d)",
+           f->vb->base.name, prog ? "taken" : "refused", err);
   }
   free(bin);
   return prog;
