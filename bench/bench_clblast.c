@@ -5,13 +5,16 @@
  * type, as an application sees them: what it chooses through hetGPU is part of the figure.
  * Per routine: the first call (CLBlast's build included) and the wall time per call of calls
  * back to back and one clFinish (rounds interleaved, the best kept); the two platforms' outputs
- * are compared. Usage: bench-clblast [NATIVE_PLATFORM_SUBSTRING] (default "Portable").
- * `bench-clblast --once PLATFORM sgemm|saxpy` makes one call on one platform and nothing else, to
- * be counted by callgrind on a CPU platform (bench/callgrind_kernels.sh). */
+ * are compared. The last row runs sgemm again with one tuning forced on both (same_tuning).
+ * Usage: bench-clblast [NATIVE_PLATFORM_SUBSTRING] (default "Portable").
+ * `bench-clblast --once PLATFORM sgemm|saxpy|sgemm-same` makes one call on one platform and nothing
+ * else (sgemm-same: with same_tuning's parameters), to be counted by callgrind on a CPU platform
+ * (bench/callgrind_kernels.sh). */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <clblast_c.h>
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
 
 #include "bench_util.h"
 
@@ -108,11 +111,31 @@ static void print_row(const char *label, double h, double v, const char *unit, d
   printf("%-30s %12.4f %s %12.4f %s %8.3f\n", label, h * scale, unit, v * scale, unit, h / v);
 }
 
+/* One tuning for both platforms: CLBlast picks its parameters by the device's vendor and name
+ * (an Intel CPU's or NVIDIA's entry natively, its generic one through hetGPU's vendor), so the
+ * rows above compare tunings as much as code. Here both take the direct kernel (XgemmDirect,
+ * no helper kernels) with the same parameters: the code alone. False when CLBlast refuses them. */
+static bool same_tuning(platform_run *r) {
+  static const char *gemm_names[] = {"XGEMM_MIN_INDIRECT_SIZE"};
+  static const size_t gemm_values[] = {4096}; /* cubed: more than any size here, so never the indirect kernels */
+  static const char *direct_names[] = {"KWID", "MDIMAD", "MDIMCD", "NDIMBD", "NDIMCD",
+                                       "PADA", "PADB",   "VWMD",   "VWND",   "WGD"};
+  static const size_t direct_values[] = {2, 8, 8, 8, 8, 1, 1, 4, 4, 32};
+  CLBlastStatusCode a = CLBlastOverrideParameters(r->device, "GemmRoutine", CLBlastPrecisionSingle, 1, gemm_names,
+                                                  gemm_values);
+  CLBlastStatusCode b = CLBlastOverrideParameters(r->device, "XgemmDirect", CLBlastPrecisionSingle, 10, direct_names,
+                                                  direct_values);
+  if (a != CLBlastSuccess || b != CLBlastSuccess)
+    fprintf(stderr, "bench-clblast: CLBlast refused the overridden parameters (%d, %d)\n", (int)a, (int)b);
+  return a == CLBlastSuccess && b == CLBlastSuccess;
+}
+
 /* One call of a routine on one platform at the sizes of a CPU device. */
 static int once(const char *platform, const char *routine_name) {
   cl_platform_id p = bench_find_platform(platform);
-  if (!p || (strcmp(routine_name, "sgemm") && strcmp(routine_name, "saxpy"))) {
-    fprintf(stderr, "bench-clblast --once: no platform matching '%s', or not sgemm|saxpy\n", platform);
+  bool same = !strcmp(routine_name, "sgemm-same");
+  if (!p || (strcmp(routine_name, "sgemm") && strcmp(routine_name, "saxpy") && !same)) {
+    fprintf(stderr, "bench-clblast --once: no platform matching '%s', or not sgemm|saxpy|sgemm-same\n", platform);
     return 1;
   }
   sizes s = {256, 1u << 20, 1};
@@ -122,6 +145,8 @@ static int once(const char *platform, const char *routine_name) {
     host[i] = (float)(i % 17) / 16.0f - 0.5f;
   platform_run r = {0};
   setup(&r, p, &s, host);
+  if (same && !same_tuning(&r))
+    return 1;
   call(&r, routine_name[1] == 'g' ? SGEMM : SAXPY, &s);
   CHECK(clFinish(r.queue));
   free(host);
@@ -163,10 +188,17 @@ int main(int argc, char **argv) {
   const struct {
     const char *name;
     routine which;
-  } routines[] = {{"sgemm (CLBlast xgemm)", SGEMM}, {"saxpy (CLBlast xaxpy)", SAXPY}};
+    bool same_tuning;
+  } routines[] = {{"sgemm (CLBlast xgemm)", SGEMM, false},
+                  {"saxpy (CLBlast xaxpy)", SAXPY, false},
+                  {"sgemm, one tuning for both", SGEMM, true}};
   int status = 0;
   for (size_t i = 0; i < sizeof routines / sizeof routines[0]; i++) {
     routine which = routines[i].which;
+    if (routines[i].same_tuning && !(same_tuning(&het) && same_tuning(&nat))) {
+      status = 1;
+      continue;
+    }
     char label[64];
     double fh = first_call(&het, which, &s), fv = first_call(&nat, which, &s);
     snprintf(label, sizeof label, "%s first call", routines[i].name);
