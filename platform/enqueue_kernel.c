@@ -96,10 +96,17 @@ static uint64_t time_left(uint64_t ran_ns) {
 /* The watchdog's call (platform/kernel_timeout.h): the launch ran past the limit. */
 static void limit_passed(void *launch_stop) { hg_launch_stop_limit(launch_stop); }
 
-/* True when this launch may run plain (the kernel's last stoppable launch was short). */
+/* The count of plain launches the kernel's function has left (NULL: none, ever). */
+static atomic_uint *plain_launches(cl_kernel kernel) {
+  atomic_uint *counts = kernel->program->plain_launches;
+  return counts ? &counts[kernel->function] : NULL;
+}
+
+/* True when this launch may run plain (the function's last stoppable launch was short). */
 static bool take_plain_launch(cl_kernel kernel) {
-  unsigned n = atomic_load(&kernel->plain_launches);
-  while (n && !atomic_compare_exchange_weak(&kernel->plain_launches, &n, n - 1))
+  atomic_uint *left = plain_launches(kernel);
+  unsigned n = left ? atomic_load(left) : 0;
+  while (n && !atomic_compare_exchange_weak(left, &n, n - 1))
     ;
   return n != 0;
 }
@@ -159,9 +166,10 @@ static cl_int run_stoppable(kernel_command *kc, hg_backend *be, hg_dev_kernel *d
    * holds the wait for the plain launches queued before it (63 of a 20 us kernel on a GPU: more
    * than SHORT_LAUNCH_NS, which made every launch after them stoppable and synchronous) */
   uint64_t length = *device_ns ? *device_ns : took;
-  if (err == CL_SUCCESS && !kc->resume && !launch->stop_after) {
+  atomic_uint *left = plain_launches(kc->kernel);
+  if (err == CL_SUCCESS && !kc->resume && !launch->stop_after && left) {
     uint64_t plain = length >= SHORT_LAUNCH_NS ? 0 : PLAIN_BUDGET_NS / (length + 1);
-    atomic_store(&kc->kernel->plain_launches, plain > PLAIN_MAX ? PLAIN_MAX : (unsigned)plain);
+    atomic_store(left, plain > PLAIN_MAX ? PLAIN_MAX : (unsigned)plain);
   }
   if (err == HG_LAUNCH_STOPPED && fired) {
     hg_ir_ndrange_state_free(stopped); /* abandoned where it stopped: it is not resumed */

@@ -28,9 +28,6 @@ struct _cl_kernel {
   pthread_mutex_t lock;
   hg_kernel_arg *args;
   hg_dev_kernel *dev[HG_MAX_BACKENDS]; /* created on first launch on each backend */
-  /* launches that may run plain and asynchronously, because the last stoppable one was short
-   * (platform/enqueue_kernel.c) */
-  atomic_uint plain_launches;
   /* CL_KERNEL_WORK_GROUP_SIZE once computed (0: not yet) */
   atomic_size_t work_group_size;
 };

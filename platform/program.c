@@ -44,6 +44,7 @@ static void program_free(cl_program p) {
     }
   if (p->module)
     hg_ir_module_free(p->module);
+  free(p->plain_launches);
   free(p->binary);
   hg_frontend_object_free(p->object);
   free(p->source);
@@ -78,6 +79,9 @@ static void set_module_encoded(cl_program p, hg_ir_module *module, uint8_t *byte
   hg_frontend_object_free(p->object);
   p->object = NULL;
   p->module = module;
+  free(p->plain_launches);
+  p->plain_launches = module ? calloc(module->num_functions ? module->num_functions : 1, sizeof *p->plain_launches)
+                             : NULL;
   p->binary = bytes;
   p->binary_size = size;
   p->binary_type = type;

@@ -45,6 +45,11 @@ struct _cl_program {
   bool arg_info;
 
   hg_dev_program *dev[HG_MAX_BACKENDS]; /* lowered + built per backend, lazily */
+  /* per function of module: launches of it that may run plain and asynchronously, because its
+   * last stoppable one was short (platform/enqueue_kernel.c). The program's, not each kernel's:
+   * CLBlast makes a new kernel for every call, each of whose launches was stoppable and
+   * synchronous (its saxpy at 1.6x NVIDIA's wall). NULL without memory: every launch stoppable */
+  atomic_uint *plain_launches;
   atomic_uint num_kernels_attached;      /* kernels created from it: no rebuild while > 0 */
 };
 

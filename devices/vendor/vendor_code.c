@@ -436,7 +436,14 @@ cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *na
   if (!k)
     return CL_OUT_OF_HOST_MEMORY;
   cl_int err = CL_SUCCESS;
-  k->kernel = VCL(p->program)->clCreateKernel(p->program, name, &err);
+  /* the vendor's own build where this process has it already: CLBlast makes a kernel per call */
+  cl_program own = p->recompile && hg_vendor_forms_settled(p->recompile) ? hg_vendor_forms_program(p->recompile, false)
+                                                                          : NULL;
+  if (own)
+    k->kernel = VCL(own)->clCreateKernel(own, name, &err);
+  bool from_own = k->kernel != NULL;
+  if (!k->kernel)
+    k->kernel = VCL(p->program)->clCreateKernel(p->program, name, &err);
   if (!k->kernel) {
     HG_LOG(HG_LOG_COMPILE, "%s: clCreateKernel(%s) failed (%d)", be->name, name, err);
     free(k);
@@ -459,7 +466,7 @@ cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *na
     k->stop_info = hg_oc_stop_table_find(&p->stop, name);
     k->stop_info_known = true;
   }
-  atomic_init(&k->own_build_looked, p->recompile == NULL);
+  atomic_init(&k->own_build_looked, p->recompile == NULL || from_own);
   pthread_mutex_init(&k->launch_lock, NULL);
   *out = k;
   return CL_SUCCESS;
