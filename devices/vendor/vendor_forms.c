@@ -372,8 +372,9 @@ static hg_vendor_forms *queue_job(hg_vendor_forms *f) {
       pthread_detach(t);
       on_exit(wait_at_exit, NULL); /* (again for the second builder: after vendor handlers since) */
     } else {
-      HG_LOG(HG_LOG_COMPILE, "no thread for building %s: built when first needed",
-             f->recompile ? "the vendor's own build of PTX programs" : "stoppable forms");
+      HG_LOG(HG_LOG_COMPILE, "no thread for building %s",
+             f->recompile ? "the vendor's own build of PTX programs: their PTX runs"
+                          : "stoppable forms: they are built when first needed");
     }
   }
   if (tail)
