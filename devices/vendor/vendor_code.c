@@ -449,15 +449,20 @@ cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *na
     free(k);
     return hg_vendor_error(err);
   }
-  /* the platform promises a fixed per-kernel work-group size; say what the vendor allows */
-  size_t wg = 0;
-  cl_ulong local = 0, priv = 0;
-  hg_vendor_backend *vb = hg_vendor_of(be);
-  VCL(k->kernel)->clGetKernelWorkGroupInfo(k->kernel, vb->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-  VCL(k->kernel)->clGetKernelWorkGroupInfo(k->kernel, vb->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
-  VCL(k->kernel)->clGetKernelWorkGroupInfo(k->kernel, vb->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof priv, &priv, NULL);
-  HG_LOG(HG_LOG_COMPILE, "%s: kernel %s: vendor work-group size %zu, local %llu, private %llu bytes", be->name, name,
-         wg, (unsigned long long)local, (unsigned long long)priv);
+  /* the platform promises a fixed per-kernel work-group size; say what the vendor allows (three
+   * vendor calls, only when logged: CLBlast makes a kernel for every call) */
+  if (hg_log_mask & HG_LOG_COMPILE) {
+    size_t wg = 0;
+    cl_ulong local = 0, priv = 0;
+    hg_vendor_backend *vb = hg_vendor_of(be);
+    VCL(k->kernel)->clGetKernelWorkGroupInfo(k->kernel, vb->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    VCL(k->kernel)->clGetKernelWorkGroupInfo(k->kernel, vb->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local,
+                                             NULL);
+    VCL(k->kernel)->clGetKernelWorkGroupInfo(k->kernel, vb->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof priv, &priv,
+                                             NULL);
+    HG_LOG(HG_LOG_COMPILE, "%s: kernel %s: vendor work-group size %zu, local %llu, private %llu bytes", be->name,
+           name, wg, (unsigned long long)local, (unsigned long long)priv);
+  }
   k->prog = p;
   k->printf = hg_printf_table_has_kernel(&p->printf, name);
   k->robust = p->robust;
