@@ -235,6 +235,8 @@ static LLVMTypeRef scaled_index(hg_llvm_emit *e, uint32_t v, bool inbounds, LLVM
   if (x == HG_IR_NONE || (c != 2 && c != 4 && c != 8 && c != 16))
     return NULL;
   const hg_ir_inst *sum = def_of(e, x);
+  if (sum && (sum->op == HG_OP_SEXT || sum->op == HG_OP_ZEXT)) /* an int index: a[i + 33] */
+    sum = def_of(e, sum->operands[0]);
   if (e->hooks->scaled_sums_only && !(sum && sum->op == HG_OP_ADD))
     return NULL;
   if (!(*index = hg_llvm_value(e, x)))

@@ -22,8 +22,9 @@ typedef struct hg_llvm_emit_hooks {
    * its own way. SLOT, CALL, CALL_BUILTIN and BARRIER are always the target's. */
   LLVMValueRef (*inst)(hg_llvm_emit *e, const hg_ir_inst *in, bool *handled);
   /* A byte offset that is an index times an element size becomes a getelementptr over elements
-   * only where the index is a sum (PTX: ptxas unrolled hashint's loop over in[(i + r) & 1023]
-   * only in the byte form, 2.09x NVIDIA's time the other way); else for any index. */
+   * only where the index is a sum, or a sum widened to 64 bits (PTX: ptxas unrolled hashint's
+   * loop over in[(i + r) & 1023] only in the byte form, 2.09x NVIDIA's time the other way);
+   * else for any index. */
   bool scaled_sums_only;
   /* An element of a module global addressed by a scaled index (plus whole elements) is a
    * getelementptr over the global as an array of such elements, [n x T] @g, 0, i, as clang

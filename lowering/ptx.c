@@ -29,7 +29,15 @@ typedef hg_llvm_unit hg_ptx; /* the module being lowered (lowering/llvm_unit.h) 
 static LLVMValueRef sreg(hg_llvm_emit *e, const char *reg, unsigned d) {
   char name[64];
   snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s%s", reg, d < 3 ? (const char *[]){".x", ".y", ".z"}[d] : "");
-  return LLVMBuildZExt(e->B, hg_llvm_intrinsic(e, name, NULL, 0, NULL, 0), e->i64, "");
+  LLVMValueRef v = hg_llvm_intrinsic(e, name, NULL, 0, NULL, 0);
+  /* PTX's limits on ids and sizes (1024 threads a block, 64 in z; 2^31 - 1 blocks in x, 65535
+   * in y and z), as range metadata: LLVM then knows index arithmetic on them does not wrap */
+  bool size = !strcmp(reg, "ntid"), in_block = strcmp(reg, "ctaid") != 0;
+  uint64_t most = in_block ? (d == 2 ? 64 : 1024) : d == 0 ? 0x7fffffff : 65535;
+  uint64_t lo = size ? 1 : 0, hi = size ? most + 1 : most;
+  LLVMMetadataRef bounds[2] = {LLVMValueAsMetadata(LLVMConstInt(e->i32, lo, 0)), LLVMValueAsMetadata(LLVMConstInt(e->i32, hi, 0))};
+  LLVMSetMetadata(v, LLVMGetMDKindIDInContext(e->C, "range", 5), LLVMMetadataAsValue(e->C, LLVMMDNodeInContext2(e->C, bounds, 2)));
+  return LLVMBuildZExt(e->B, v, e->i64, "");
 }
 
 /* NVIDIA's OpenCL: %envreg0-2 the first group of this grid (a launch may be split in grids),
