@@ -32,7 +32,7 @@
 
 /* Waits for every command enqueued so far on the context's queues, within the time left. */
 static cl_int drain_queues(cl_context ctx, uint64_t deadline) {
-  pthread_mutex_lock(&ctx->objects_lock);
+  hg_context_objects_lock(ctx);
   size_t n = 0;
   cl_command_queue *queues = malloc((ctx->num_objects + 1) * sizeof *queues);
   for (size_t i = 0; queues && i < ctx->num_objects; i++)
@@ -441,7 +441,7 @@ cl_int hg_context_checkpoint(cl_context ctx, const char *path, cl_checkpoint_fla
   }
   if (err == CL_SUCCESS) {
     hg_backend *be = hg_context_backend(ctx);
-    pthread_mutex_lock(&ctx->objects_lock);
+    hg_context_objects_lock(ctx);
     capture c = {0};
     err = capture_context(ctx, &c);
     char msg[256] = "";

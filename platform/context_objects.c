@@ -12,9 +12,33 @@
 #include "platform/queue.h"
 #include "platform/sampler.h"
 
+/* Squeezes the released entries out, keeping the order. Under objects_lock. */
+static void compact_locked(cl_context ctx) {
+  size_t n = 0;
+  for (size_t i = 0; i < ctx->num_objects; i++)
+    if (ctx->objects[i].obj)
+      ctx->objects[n++] = ctx->objects[i];
+  ctx->num_objects = n;
+  ctx->released_objects = ctx->first_live_object = 0;
+}
+
+void hg_context_objects_lock(cl_context ctx) {
+  pthread_mutex_lock(&ctx->objects_lock);
+  compact_locked(ctx);
+}
+
+bool hg_context_objects_trylock(cl_context ctx) {
+  if (pthread_mutex_trylock(&ctx->objects_lock))
+    return false;
+  compact_locked(ctx);
+  return true;
+}
+
 cl_int hg_context_track(cl_context ctx, void *obj, cl_object_type_hetgpu type) {
   pthread_mutex_lock(&ctx->objects_lock);
   cl_int err = CL_SUCCESS;
+  if (ctx->num_objects == ctx->cap_objects && ctx->released_objects)
+    compact_locked(ctx);
   if (ctx->num_objects == ctx->cap_objects) {
     size_t cap = ctx->cap_objects ? ctx->cap_objects * 2 : 16;
     hg_ctx_object *grown = realloc(ctx->objects, cap * sizeof *grown);
@@ -30,20 +54,27 @@ cl_int hg_context_track(cl_context ctx, void *obj, cl_object_type_hetgpu type) {
 }
 
 static hg_ctx_object *find_locked(cl_context ctx, const void *obj) {
-  for (size_t i = 0; i < ctx->num_objects; i++)
+  for (size_t i = ctx->first_live_object; i < ctx->num_objects; i++)
     if (ctx->objects[i].obj == obj)
       return &ctx->objects[i];
   return NULL;
 }
 
+/* The entry is emptied, not removed: objects mostly go in the order they came (a burst of
+ * kernels retired together, buffers freed as allocated), where closing each gap moved the whole
+ * list after it. The search starts after the leading empty entries, and they are squeezed out
+ * once they are half the list. */
 void hg_context_untrack(cl_context ctx, void *obj) {
   pthread_mutex_lock(&ctx->objects_lock);
   hg_ctx_object *o = find_locked(ctx, obj);
   if (o) {
     free(o->label);
-    size_t i = (size_t)(o - ctx->objects);
-    memmove(o, o + 1, (ctx->num_objects - i - 1) * sizeof *o); /* keeps creation order */
-    ctx->num_objects--;
+    *o = (hg_ctx_object){0};
+    ctx->released_objects++;
+    while (ctx->first_live_object < ctx->num_objects && !ctx->objects[ctx->first_live_object].obj)
+      ctx->first_live_object++;
+    if (ctx->released_objects * 2 > ctx->num_objects)
+      compact_locked(ctx);
   }
   pthread_mutex_unlock(&ctx->objects_lock);
 }
@@ -84,7 +115,7 @@ cl_int hg_context_set_label(cl_context ctx, void *obj, const char *label) {
   char *copy = label ? strdup(label) : NULL;
   if (label && !copy)
     return CL_OUT_OF_HOST_MEMORY;
-  pthread_mutex_lock(&ctx->objects_lock);
+  hg_context_objects_lock(ctx);
   cl_int err = CL_SUCCESS;
   hg_ctx_object *o = find_locked(ctx, obj);
   if (!o)
@@ -115,7 +146,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetObjectByLabelHETGPU(cl_context context, con
   if (!label_ok(label) || !object)
     return CL_INVALID_VALUE;
   cl_int err = CL_INVALID_VALUE;
-  pthread_mutex_lock(&context->objects_lock);
+  hg_context_objects_lock(context);
   for (size_t i = 0; i < context->num_objects; i++) {
     hg_ctx_object *o = &context->objects[i];
     if (o->label && !strcmp(o->label, label) && app_holds(o)) {
@@ -138,7 +169,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextObjectsHETGPU(cl_context context, cl
   if ((num_entries == 0 && objects) || (!objects && !num_objects))
     return CL_INVALID_VALUE;
   cl_uint n = 0;
-  pthread_mutex_lock(&context->objects_lock);
+  hg_context_objects_lock(context);
   for (size_t i = 0; i < context->num_objects; i++) {
     hg_ctx_object *o = &context->objects[i];
     if (o->type != type || !app_holds(o))

@@ -5,6 +5,7 @@
 #define HETGPU_PLATFORM_CONTEXT_OBJECTS_H
 
 #include <CL/cl_hetgpu.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "platform/platform.h"
@@ -12,7 +13,7 @@
 #define HG_LABEL_MAX 255 /* bytes, not counting the terminating NUL */
 
 typedef struct hg_ctx_object {
-  void *obj;                  /* cl_command_queue, cl_mem, cl_program or cl_kernel */
+  void *obj;                  /* cl_command_queue, cl_mem, cl_program or cl_kernel; NULL once released */
   cl_object_type_hetgpu type; /* CL_OBJECT_*_HETGPU */
   uint64_t seq;               /* creation order within the context */
   char *label;                /* NULL when none was set */
@@ -23,6 +24,10 @@ typedef struct hg_ctx_object {
  * migration or checkpoint walks the list). */
 cl_int hg_context_track(cl_context ctx, void *obj, cl_object_type_hetgpu type);
 void hg_context_untrack(cl_context ctx, void *obj);
+/* Take the context's objects_lock with its list dense (every entry a live object); the try form
+ * returns false where the lock is held. Release with pthread_mutex_unlock(&ctx->objects_lock). */
+void hg_context_objects_lock(cl_context ctx);
+bool hg_context_objects_trylock(cl_context ctx);
 /* The storage of an entry that is a root buffer (sub-buffers share their root's), else NULL:
  * what migrations, checkpoints and eviction walk. */
 struct hg_mem_storage *hg_ctx_object_storage(const hg_ctx_object *o);

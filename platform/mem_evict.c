@@ -10,7 +10,7 @@
 
 static size_t evict_in_context(cl_context ctx, hg_backend *be) {
   size_t freed = 0;
-  if (pthread_mutex_trylock(&ctx->objects_lock))
+  if (!hg_context_objects_trylock(ctx))
     return 0;
   for (size_t i = 0; i < ctx->num_objects; i++) {
     hg_mem_storage *st = hg_ctx_object_storage(&ctx->objects[i]);

@@ -130,7 +130,7 @@ static void each_storage(cl_context ctx, hg_backend *target, void (*fn)(hg_mem_s
 static cl_int prepare_target(cl_context ctx, hg_backend *source, hg_backend *target) {
   cl_migration_report_hetgpu counted = {0}; /* the counts are the downtime's build */
   size_t largest_unpinned = 0;
-  pthread_mutex_lock(&ctx->objects_lock);
+  hg_context_objects_lock(ctx);
   cl_int err = build_on_target(ctx, target, &counted);
   for (size_t i = 0; i < ctx->num_objects && err == CL_SUCCESS; i++) {
     hg_mem_storage *st = hg_ctx_object_storage(&ctx->objects[i]);
@@ -151,7 +151,7 @@ static cl_int prepare_target(cl_context ctx, hg_backend *source, hg_backend *tar
 
 /* Calls fn on every root buffer's storage, taking the object list's lock. */
 static void each_storage_locked(cl_context ctx, hg_backend *target, void (*fn)(hg_mem_storage *, hg_backend *)) {
-  pthread_mutex_lock(&ctx->objects_lock);
+  hg_context_objects_lock(ctx);
   each_storage(ctx, target, fn);
   pthread_mutex_unlock(&ctx->objects_lock);
 }
@@ -185,7 +185,7 @@ static cl_int target_resumes(hg_command *cmd, void *arg) {
 /* The work between closing and opening the gate; returns the phases' end times. */
 static cl_int move_context(cl_context ctx, hg_backend *target, cl_migration_report_hetgpu *r, uint64_t t[3]) {
   hg_placement_each_stopped(&ctx->placement, count_stopped, &r->kernels_stopped);
-  pthread_mutex_lock(&ctx->objects_lock);
+  hg_context_objects_lock(ctx);
   t[0] = hg_host_clock_ns();
   cl_int err = build_on_target(ctx, target, r);
   if (err == CL_SUCCESS)
@@ -293,7 +293,7 @@ size_t hg_contexts_summarize(hg_context_summary *out, size_t cap) {
     hg_backend *be = hg_context_backend(ctx);
     s->backend = be->index;
     snprintf(s->backend_name, sizeof s->backend_name, "%s", be->name);
-    pthread_mutex_lock(&ctx->objects_lock);
+    hg_context_objects_lock(ctx);
     for (size_t j = 0; j < ctx->num_objects; j++) {
       hg_ctx_object *o = &ctx->objects[j];
       hg_mem_storage *st = hg_ctx_object_storage(o);

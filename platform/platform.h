@@ -49,8 +49,10 @@ struct _cl_context {
   pthread_mutex_t migrate_lock; /* one migration or checkpoint at a time */
   pthread_mutex_t objects_lock; /* the list below: taken after the gate and before any object's own
                                    lock (never track or untrack holding one) */
-  struct hg_ctx_object *objects; /* queues, buffers, programs, kernels in creation order */
-  size_t num_objects, cap_objects;
+  struct hg_ctx_object *objects; /* queues, buffers, programs, kernels in creation order; entries
+                                    of released ones are emptied and squeezed out later
+                                    (platform/context_objects.c) */
+  size_t num_objects, cap_objects, released_objects, first_live_object;
   uint64_t next_object_seq;
   cl_uint migrations;         /* completed; this and the next under `lock` (queries do not wait
                                  for a migration in progress) */

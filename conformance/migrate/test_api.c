@@ -394,6 +394,68 @@ HG_TEST(context_objects_in_creation_order) {
   clReleaseContext(ctx);
 }
 
+/* Objects released in bursts, mostly in the order they were made (as a queue retires a burst
+ * of kernels), between new ones: the list stays exactly the live objects in creation order,
+ * and labels keep naming theirs. */
+HG_TEST(context_objects_many_released) {
+  MG_REQUIRE();
+  cl_context ctx = hg_test_context();
+  enum { N = 600 };
+  cl_mem *bufs = calloc(N, sizeof *bufs);
+  void **got = calloc(N, sizeof *got);
+  bool *labelled = calloc(N, sizeof *labelled);
+  CHECK(bufs && got && labelled);
+  cl_int err;
+  size_t made = 0, gone = 0; /* bufs[gone..made) may be live, NULL where released */
+  for (int round = 0; round < 6; round++) {
+    for (int i = 0; i < N / 6; i++, made++) {
+      bufs[made] = clCreateBuffer(ctx, 0, 64, NULL, &err);
+      CHECK_CL(err);
+      if (hg_test_rand() % 8 == 0) {
+        char label[32];
+        snprintf(label, sizeof label, "buf/%zu", made);
+        CHECK_CL(mg.set_label(bufs[made], label));
+        labelled[made] = true;
+      }
+    }
+    /* the oldest third in order, then a few anywhere */
+    for (size_t stop = gone + (made - gone) / 3; gone < stop; gone++)
+      if (bufs[gone])
+        clReleaseMemObject(bufs[gone]), bufs[gone] = NULL;
+    for (int i = 0; i < 10; i++) {
+      size_t at = gone + hg_test_rand() % (made - gone);
+      if (bufs[at])
+        clReleaseMemObject(bufs[at]), bufs[at] = NULL;
+    }
+    cl_uint count = 0, want = 0;
+    CHECK_CL(mg.get_objects(ctx, CL_OBJECT_MEM_HETGPU, N, got, &count));
+    for (size_t i = gone; i < made; i++)
+      if (bufs[i]) {
+        CHECK_MSG(want < count && got[want] == bufs[i], "round %d: buffer %zu missing or out of order", round, i);
+        want++;
+      }
+    CHECK_MSG(count == want, "round %d: %u objects listed, %u live", round, count, want);
+    for (size_t i = 0; i < made; i++) {
+      char label[32];
+      snprintf(label, sizeof label, "buf/%zu", i);
+      void *o = NULL;
+      cl_int found = mg.get_by_label(ctx, label, NULL, &o);
+      if (labelled[i] && bufs[i])
+        CHECK_MSG(found == CL_SUCCESS && o == bufs[i], "round %d: label %s lost", round, label);
+      else
+        CHECK_MSG(found == CL_INVALID_VALUE, "round %d: label %s names an object (%d)", round, label, found);
+    }
+  }
+  for (size_t i = gone; i < made; i++)
+    if (bufs[i])
+      clReleaseMemObject(bufs[i]);
+  cl_uint count = 1;
+  CHECK_CL(mg.get_objects(ctx, CL_OBJECT_MEM_HETGPU, 0, NULL, &count));
+  CHECK(count == 0);
+  free(bufs), free(got), free(labelled);
+  clReleaseContext(ctx);
+}
+
 HG_TEST(labels) {
   MG_REQUIRE();
   cl_context ctx = hg_test_context(), ctx2 = hg_test_context();
