@@ -133,6 +133,8 @@ static void vendor_destroy(hg_backend *be) {
     VCL(vb->last_event)->clReleaseEvent(vb->last_event);
   if (vb->plain_queue)
     VCL(vb->plain_queue)->clReleaseCommandQueue(vb->plain_queue);
+  if (vb->alloc_queue)
+    VCL(vb->alloc_queue)->clReleaseCommandQueue(vb->alloc_queue);
   if (vb->queue)
     VCL(vb->queue)->clReleaseCommandQueue(vb->queue);
   if (vb->context)
@@ -412,6 +414,7 @@ static cl_int start_backend(hg_vendor_backend *vb) {
   }
   /* without it every operation goes to the profiling queue, slower but right */
   vb->plain_queue = create_queue(vb, false, &err);
+  vb->alloc_queue = create_queue(vb, false, &err);
   hg_vendor_clock_calibrate(vb);
   vb->images = hg_vendor_images_supported(vb);
   read_hints(vb->device, &be->hints);

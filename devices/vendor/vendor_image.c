@@ -83,16 +83,8 @@ cl_int hg_vendor_image_alloc(hg_backend *be, const hg_image_layout *layout, hg_d
   /* kernels only read 3D images (the profile has no 3D writes); the host's commands write any */
   cl_mem_flags flags = layout->type == CL_MEM_OBJECT_IMAGE3D ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
   m->mem = VCL(vb->context)->clCreateImage(vb->context, flags, &layout->format, &desc, NULL, &err);
-  if (m->mem) {
-    cl_event ev = NULL;
-    hg_vendor_slot slot;
-    hg_vendor_stream_take(vb, false, &slot);
-    err = VCL(slot.queue)->clEnqueueMigrateMemObjects(slot.queue, 1, &m->mem, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED,
-                                                      HG_VENDOR_WAIT(slot), &ev);
-    hg_vendor_stream_give(vb, &slot, err == CL_SUCCESS ? ev : NULL);
-    if (err == CL_SUCCESS)
-      err = hg_vendor_wait(ev);
-  }
+  if (m->mem)
+    err = hg_vendor_make_resident(vb, m->mem);
   if (err != CL_SUCCESS) {
     HG_LOG(HG_LOG_MEM, "%s: image of %zux%zux%zu (%zu layers, type 0x%x) failed (%d)", be->name, layout->width,
            layout->height, layout->depth, layout->array_size, (unsigned)layout->type, err);

@@ -48,6 +48,7 @@ typedef struct hg_vendor_backend {
   cl_context context;
   cl_command_queue queue;       /* in-order, profiling enabled */
   cl_command_queue plain_queue; /* in-order, no profiling (NULL: everything goes to queue) */
+  cl_command_queue alloc_queue; /* where new buffers and images are made resident (NULL: the stream) */
   bool spir;                    /* programs' plain kernels go to it as SPIR bitcode (vendor_code.c) */
   bool ptx;                     /* ... as PTX (lowering/ptx.h) */
   bool groups_at_device_max;    /* every kernel runs the device's largest work-group (PoCL's CPU devices) */
@@ -333,6 +334,9 @@ cl_int hg_vendor_mem_write_rect_async(hg_backend *be, hg_dev_mem *dst, const hg_
                                       bool timed, hg_token **token);
 cl_int hg_vendor_mem_copy_rect_async(hg_backend *be, hg_dev_mem *src, hg_dev_mem *dst, const hg_rect *rect,
                                      bool timed, hg_token **token);
+/* Makes a new vendor buffer or image resident on the device now (vendors allocate lazily), so
+ * that one we report as allocated really is; the vendor's error where it cannot. */
+cl_int hg_vendor_make_resident(hg_vendor_backend *vb, cl_mem mem);
 /* The vendor buffer a kernel argument at (mem, offset) names: mem itself or a cached sub-buffer. */
 cl_int hg_vendor_mem_at(hg_vendor_backend *vb, hg_dev_mem *mem, size_t offset, cl_mem *out);
 

@@ -69,10 +69,28 @@ static cl_mem cpu_buffer(hg_vendor_backend *vb, size_t size, void **host, cl_int
   return mem;
 }
 
+/* Migrating the undefined content to the device makes the vendor allocate. On a queue of its
+ * own: on the stream's in-order queue it first waited for every command before it, so each
+ * buffer made drained the device (CLBlast makes temporary buffers in every sgemm call). */
+cl_int hg_vendor_make_resident(hg_vendor_backend *vb, cl_mem mem) {
+  cl_event ev = NULL;
+  cl_int err;
+  if (vb->alloc_queue) {
+    err = VCL(vb->alloc_queue)->clEnqueueMigrateMemObjects(vb->alloc_queue, 1, &mem,
+                                                          CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, NULL, &ev);
+  } else {
+    hg_vendor_slot slot;
+    hg_vendor_stream_take(vb, false, &slot);
+    err = VCL(slot.queue)->clEnqueueMigrateMemObjects(slot.queue, 1, &mem, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED,
+                                                      HG_VENDOR_WAIT(slot), &ev);
+    hg_vendor_stream_give(vb, &slot, err == CL_SUCCESS ? ev : NULL);
+  }
+  return err == CL_SUCCESS ? hg_vendor_wait(ev) : err;
+}
+
 /* One vendor buffer: in the caller's memory (at_host, a CL_MEM_USE_HOST_PTR region the vendor
- * works in), else a CPU device's in pages of ours, else the vendor's own memory, made resident
- * now (vendors allocate lazily; migrating the undefined content to the device makes the
- * allocation happen, so a buffer we report as allocated really is). */
+ * works in), else a CPU device's in pages of ours (nothing for the vendor to allocate), else the
+ * vendor's own memory, made resident now. */
 static cl_int vendor_alloc(hg_backend *be, void *at_host, size_t size, hg_dev_mem **out) {
   hg_vendor_backend *vb = hg_vendor_of(be);
   *out = NULL;
@@ -95,18 +113,10 @@ static cl_int vendor_alloc(hg_backend *be, void *at_host, size_t size, hg_dev_me
     free(m);
     return err == CL_INVALID_BUFFER_SIZE ? CL_MEM_OBJECT_ALLOCATION_FAILURE : hg_vendor_error(err);
   }
-  if (at_host) {
+  if (at_host)
     m->host = at_host;
-  } else {
-    cl_event ev = NULL;
-    hg_vendor_slot slot;
-    hg_vendor_stream_take(vb, false, &slot);
-    err = VCL(slot.queue)->clEnqueueMigrateMemObjects(slot.queue, 1, &m->mem, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED,
-                                                      HG_VENDOR_WAIT(slot), &ev);
-    hg_vendor_stream_give(vb, &slot, err == CL_SUCCESS ? ev : NULL);
-    if (err == CL_SUCCESS)
-      err = hg_vendor_wait(ev);
-  }
+  else if (!m->host)
+    err = hg_vendor_make_resident(vb, m->mem);
   if (err != CL_SUCCESS) {
     HG_LOG(HG_LOG_MEM, "%s: allocating %zu bytes on the device failed (%d)", be->name, size, err);
     VCL(m->mem)->clReleaseMemObject(m->mem);
