@@ -604,3 +604,85 @@ HG_TEST(relaunch_changed_arguments) {
   clReleaseContext(ctx);
   free(in);
 }
+
+/* A kernel made and released for every call, as CLBlast makes them: the backend may hand the next
+ * kernel of that name what the last one left (its vendor kernel, the arguments set on it), and
+ * every call must see exactly its own arguments, also when the kernel is released right after
+ * its launch, before it ran. */
+HG_TEST(kernel_per_call) {
+  cl_int err;
+  cl_context ctx = hg_test_context();
+  cl_program p = hg_test_build(ctx,
+                               "__kernel void relaunch(__global const int *in, __global int *out, __local int *tmp,\n"
+                               "                       int add, int4 mul) {\n"
+                               "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+                               "  tmp[l] = in[get_global_id(0)] * mul.x + add;\n"
+                               "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                               "  out[get_global_id(0)] = tmp[n - 1 - l] + mul.w;\n"
+                               "}\n",
+                               "");
+  CHECK(p);
+  cl_command_queue q = hg_test_queue(ctx, 0);
+  enum { N = 4096, BURST = 6 };
+  cl_int *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+  for (size_t i = 0; i < N; i++)
+    in[i] = (cl_int)(hg_test_rand() % 20001) - 10000;
+  cl_mem bin = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, N * sizeof *in, in, &err);
+  CHECK_CL(err);
+  cl_mem out1 = clCreateBuffer(ctx, 0, N * sizeof(cl_int), NULL, &err), out2 = clCreateBuffer(ctx, 0, N * sizeof(cl_int), NULL, &err);
+  CHECK_CL(err);
+  relaunch_args a = {bin, 0, out1, 64, 7, {{3, 0, 0, -5}}};
+  for (int call = 0; call < 12; call++) {
+    cl_kernel k = clCreateKernel(p, "relaunch", &err);
+    CHECK_CL(err);
+    a.add = (cl_int)(hg_test_rand() % 1001) - 500;
+    if (call % 3 == 1)
+      a.out = a.out == out1 ? out2 : out1;
+    if (call % 4 == 2)
+      a.local = a.local == 64 ? 128 : 64;
+    if (call == 7) { /* a buffer the last kernel held released, a new one made */
+      clReleaseMemObject(out2);
+      out2 = clCreateBuffer(ctx, 0, N * sizeof(cl_int), NULL, &err);
+      CHECK_CL(err);
+      a.out = out2;
+    }
+    relaunch_check(q, k, &a, in, N);
+    clReleaseKernel(k);
+  }
+  /* a burst: each call's kernel released as soon as its launch is enqueued */
+  cl_mem outs[BURST];
+  cl_int adds[BURST];
+  for (int i = 0; i < BURST; i++) {
+    outs[i] = clCreateBuffer(ctx, 0, N * sizeof(cl_int), NULL, &err);
+    CHECK_CL(err);
+    adds[i] = (cl_int)(hg_test_rand() % 1001) - 500;
+    memset(out, 0x5a, N * sizeof *out);
+    CHECK_CL(clEnqueueWriteBuffer(q, outs[i], CL_FALSE, 0, N * sizeof *out, out, 0, NULL, NULL)); /* poisoned */
+    cl_kernel k = clCreateKernel(p, "relaunch", &err);
+    CHECK_CL(err);
+    size_t n = N, local = 64;
+    CHECK_CL(clSetKernelArg(k, 0, sizeof bin, &bin));
+    CHECK_CL(clSetKernelArg(k, 1, sizeof outs[i], &outs[i]));
+    CHECK_CL(clSetKernelArg(k, 2, local * sizeof(cl_int), NULL));
+    CHECK_CL(clSetKernelArg(k, 3, sizeof adds[i], &adds[i]));
+    CHECK_CL(clSetKernelArg(k, 4, sizeof a.mul, &a.mul));
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, NULL));
+    CHECK_CL(clReleaseKernel(k));
+  }
+  CHECK_CL(clFinish(q));
+  for (int i = 0; i < BURST; i++) {
+    CHECK_CL(clEnqueueReadBuffer(q, outs[i], CL_TRUE, 0, N * sizeof *out, out, 0, NULL, NULL));
+    int bad = 0;
+    for (size_t g = 0; g < N; g++) {
+      cl_int want = in[g - g % 64 + (63 - g % 64)] * a.mul.s[0] + adds[i] + a.mul.s[3];
+      if (out[g] != want && bad++ < 4)
+        CHECK_MSG(false, "burst call %d: out[%zu] = %d, want %d", i, g, out[g], want);
+    }
+    clReleaseMemObject(outs[i]);
+  }
+  clReleaseMemObject(out1), clReleaseMemObject(out2), clReleaseMemObject(bin);
+  clReleaseCommandQueue(q);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+  free(in), free(out);
+}

@@ -365,6 +365,8 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
   }
   hg_dev_program *p = calloc(1, sizeof *p);
   cl_int err = CL_SUCCESS;
+  if (p)
+    pthread_mutex_init(&p->idle_lock, NULL);
   if (!opts || !p) {
     err = CL_OUT_OF_HOST_MEMORY;
     if (direct)
@@ -408,6 +410,8 @@ done:
     hg_oc_stop_table_free(&stop);
     if (p && p->program)
       VCL(p->program)->clReleaseProgram(p->program);
+    if (p)
+      pthread_mutex_destroy(&p->idle_lock);
     free(p);
     p = NULL;
   }
@@ -419,9 +423,59 @@ done:
   return err;
 }
 
+/* Releases k's vendor kernels and k. */
+static void kernel_destroy(hg_dev_kernel *k) {
+  VCL(k->kernel)->clReleaseKernel(k->kernel);
+  cl_kernel own = atomic_load(&k->own_build);
+  if (own)
+    VCL(own)->clReleaseKernel(own);
+  if (k->stop_kernel)
+    VCL(k->stop_kernel)->clReleaseKernel(k->stop_kernel);
+  if (k->resume_kernel)
+    VCL(k->resume_kernel)->clReleaseKernel(k->resume_kernel);
+  if (k->catchup_kernel)
+    VCL(k->catchup_kernel)->clReleaseKernel(k->catchup_kernel);
+  if (k->slice_kernel)
+    VCL(k->slice_kernel)->clReleaseKernel(k->slice_kernel);
+  pthread_mutex_destroy(&k->launch_lock);
+  free(k->memo);
+  free(k->name);
+  free(k);
+}
+
+/* A program keeps up to k_idle_kernels of the kernels the application released and hands one
+ * to its next kernel of that name: CLBlast makes and releases a kernel at every call, and the
+ * vendor's kernel, with its forms, NVIDIA's own build and the memo of the arguments it holds,
+ * serves the next call as it is (no vendor kernel made and released per call, and the arguments
+ * that did not change are not set again). */
+enum { k_idle_kernels = 8 };
+
+static hg_dev_kernel *take_idle(hg_dev_program *p, const char *name) {
+  pthread_mutex_lock(&p->idle_lock);
+  hg_dev_kernel **at = &p->idle;
+  while (*at && strcmp((*at)->name, name))
+    at = &(*at)->next_idle;
+  hg_dev_kernel *k = *at;
+  if (k) {
+    *at = k->next_idle;
+    k->next_idle = NULL;
+    p->num_idle--;
+    /* how long its groups ran was measured on the last kernel's launches: this one may run
+     * other sizes, and a slice sized by a stale time would run long before it can stop */
+    atomic_store(&k->slice_group_ns, 0);
+  }
+  pthread_mutex_unlock(&p->idle_lock);
+  return k;
+}
+
 void hg_vendor_program_free(hg_backend *be, hg_dev_program *p) {
   if (!p)
     return;
+  for (hg_dev_kernel *k = p->idle, *next; k; k = next) {
+    next = k->next_idle;
+    kernel_destroy(k);
+  }
+  pthread_mutex_destroy(&p->idle_lock);
   hg_vendor_forms_drop(p->forms);
   hg_vendor_forms_drop(p->recompile);
   VCL(p->program)->clReleaseProgram(p->program);
@@ -431,7 +485,9 @@ void hg_vendor_program_free(hg_backend *be, hg_dev_program *p) {
 }
 
 cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *name, hg_dev_kernel **out) {
-  *out = NULL;
+  *out = take_idle(p, name);
+  if (*out)
+    return CL_SUCCESS;
   hg_dev_kernel *k = calloc(1, sizeof *k);
   if (!k)
     return CL_OUT_OF_HOST_MEMORY;
@@ -480,22 +536,17 @@ cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *na
 void hg_vendor_kernel_free(hg_backend *be, hg_dev_kernel *k) {
   if (!k)
     return;
-  VCL(k->kernel)->clReleaseKernel(k->kernel);
-  cl_kernel own = atomic_load(&k->own_build);
-  if (own)
-    VCL(own)->clReleaseKernel(own);
-  if (k->stop_kernel)
-    VCL(k->stop_kernel)->clReleaseKernel(k->stop_kernel);
-  if (k->resume_kernel)
-    VCL(k->resume_kernel)->clReleaseKernel(k->resume_kernel);
-  if (k->catchup_kernel)
-    VCL(k->catchup_kernel)->clReleaseKernel(k->catchup_kernel);
-  if (k->slice_kernel)
-    VCL(k->slice_kernel)->clReleaseKernel(k->slice_kernel);
-  pthread_mutex_destroy(&k->launch_lock);
-  free(k->memo);
-  free(k->name);
-  free(k);
+  hg_dev_program *p = k->prog;
+  pthread_mutex_lock(&p->idle_lock);
+  bool kept = p->num_idle < k_idle_kernels;
+  if (kept) {
+    k->next_idle = p->idle;
+    p->idle = k;
+    p->num_idle++;
+  }
+  pthread_mutex_unlock(&p->idle_lock);
+  if (!kept)
+    kernel_destroy(k);
 }
 
 /* What one application argument of a vendor kernel holds, as set last. */

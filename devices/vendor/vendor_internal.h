@@ -121,6 +121,10 @@ struct hg_dev_program {
   hg_vendor_forms *recompile; /* the vendor's own build of `program`'s OpenCL C (later launches, later processes), or NULL */
   bool slice_forms_elsewhere; /* the slice forms are in `program` (hg_oc_forms_target's) */
   bool robust;            /* lowered in the robust form (HETGPU_ROBUST, docs/robust-access.md) */
+  /* kernels the application released, kept for its next kernel of the same name (vendor_code.c) */
+  pthread_mutex_t idle_lock;
+  struct hg_dev_kernel *idle;
+  unsigned num_idle;
 };
 
 struct hg_dev_kernel {
@@ -130,7 +134,8 @@ struct hg_dev_kernel {
    * `kernel` still answers the queries (CL_KERNEL_WORK_GROUP_SIZE, ...) */
   _Atomic(cl_kernel) own_build;
   atomic_bool own_build_looked; /* taken, or never to be (none, refused, smaller groups) */
-  const hg_dev_program *prog;
+  hg_dev_program *prog;
+  struct hg_dev_kernel *next_idle; /* in prog's idle list */
   bool printf; /* takes the printf buffer as its last vendor argument (hidden from the application) */
   bool robust; /* then the fault word and its buffer arguments' sizes (lowering/opencl_c.h) */
   /* clSetKernelArg on one cl_kernel is not thread-safe: held from the first argument until
