@@ -14,6 +14,8 @@
 
 /* Squeezes the released entries out, keeping the order. Under objects_lock. */
 static void compact_locked(cl_context ctx) {
+  if (!ctx->released_objects)
+    return;
   size_t n = 0;
   for (size_t i = 0; i < ctx->num_objects; i++)
     if (ctx->objects[i].obj)
