@@ -318,7 +318,7 @@ static bool ptx_check(const hg_ir_module *m, char *err, size_t err_size) {
 /* A private array of 16 bytes or more is aligned to 16, as NVVM aligns them: LLVM's load-store
  * vectorizer then pairs its 8-byte accesses into the 16-byte local loads and stores NVIDIA's
  * PTX has (hashcat -m 1800's loop kernel ran 1.02x NVIDIA's time with them 8-byte aligned and
- * accessed one word at a time, 0.998x aligned; docs/ptx-backend.md). */
+ * accessed one word at a time, 0.999x aligned; docs/ptx-backend.md). */
 static LLVMValueRef slot(hg_ptx *s, uint32_t size, uint32_t align) {
   LLVMValueRef a = LLVMBuildAlloca(s->e.B, LLVMArrayType(s->e.i8, size), "");
   LLVMSetAlignment(a, size >= 16 && align < 16 ? 16 : align);

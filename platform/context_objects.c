@@ -39,7 +39,7 @@ bool hg_context_objects_trylock(cl_context ctx) {
 cl_int hg_context_track(cl_context ctx, void *obj, cl_object_type_hetgpu type) {
   pthread_mutex_lock(&ctx->objects_lock);
   cl_int err = CL_SUCCESS;
-  if (ctx->num_objects == ctx->cap_objects && ctx->released_objects)
+  if (ctx->num_objects == ctx->cap_objects)
     compact_locked(ctx);
   if (ctx->num_objects == ctx->cap_objects) {
     size_t cap = ctx->cap_objects ? ctx->cap_objects * 2 : 16;

@@ -515,23 +515,31 @@ typedef struct {
   cl_int4 mul;
 } relaunch_args;
 
-static void relaunch_check(cl_command_queue q, cl_kernel k, const relaunch_args *a, const cl_int *in, size_t n) {
-  cl_int err;
-  cl_mem in_arg = a->in;
-  if (a->in_offset) {
-    cl_buffer_region r = {a->in_offset * sizeof(cl_int), n * sizeof(cl_int)};
-    in_arg = clCreateSubBuffer(a->in, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
-    CHECK_CL(err);
-  }
-  cl_int *out = malloc(n * sizeof *out);
-  memset(out, 0x5a, n * sizeof *out);
-  CHECK_CL(clEnqueueWriteBuffer(q, a->out, CL_FALSE, 0, n * sizeof *out, out, 0, NULL, NULL)); /* poisoned */
+static const char relaunch_src[] =
+    "__kernel void relaunch(__global const int *in, __global int *out, __local int *tmp,\n"
+    "                       int add, int4 mul) {\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "  tmp[l] = in[get_global_id(0)] * mul.x + add;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_id(0)] = tmp[n - 1 - l] + mul.w;\n"
+    "}\n";
+
+/* Poisons a->out from `poison` (n words, kept by the caller until the queue is done with it),
+ * sets k's arguments from a (in_arg in place of a->in) and enqueues n items, waiting for none. */
+static void relaunch_enqueue(cl_command_queue q, cl_kernel k, const relaunch_args *a, cl_mem in_arg,
+                             const cl_int *poison, size_t n) {
+  CHECK_CL(clEnqueueWriteBuffer(q, a->out, CL_FALSE, 0, n * sizeof *poison, poison, 0, NULL, NULL));
   CHECK_CL(clSetKernelArg(k, 0, sizeof in_arg, &in_arg));
   CHECK_CL(clSetKernelArg(k, 1, sizeof a->out, &a->out));
   CHECK_CL(clSetKernelArg(k, 2, a->local * sizeof(cl_int), NULL));
   CHECK_CL(clSetKernelArg(k, 3, sizeof a->add, &a->add));
   CHECK_CL(clSetKernelArg(k, 4, sizeof a->mul, &a->mul));
   CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &a->local, 0, NULL, NULL));
+}
+
+/* Reads a->out back and compares it with the host's reference of the launch a describes. */
+static void relaunch_verify(cl_command_queue q, const relaunch_args *a, const cl_int *in, size_t n) {
+  cl_int *out = malloc(n * sizeof *out);
   CHECK_CL(clEnqueueReadBuffer(q, a->out, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL));
   int bad = 0;
   for (size_t g = 0; g < n; g++) {
@@ -542,6 +550,21 @@ static void relaunch_check(cl_command_queue q, cl_kernel k, const relaunch_args 
                 out[g], want);
   }
   free(out);
+}
+
+static void relaunch_check(cl_command_queue q, cl_kernel k, const relaunch_args *a, const cl_int *in, size_t n) {
+  cl_int err;
+  cl_mem in_arg = a->in;
+  if (a->in_offset) {
+    cl_buffer_region r = {a->in_offset * sizeof(cl_int), n * sizeof(cl_int)};
+    in_arg = clCreateSubBuffer(a->in, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+    CHECK_CL(err);
+  }
+  cl_int *poison = malloc(n * sizeof *poison);
+  memset(poison, 0x5a, n * sizeof *poison);
+  relaunch_enqueue(q, k, a, in_arg, poison, n);
+  relaunch_verify(q, a, in, n); /* its blocking read: the poison written before */
+  free(poison);
   if (in_arg != a->in)
     clReleaseMemObject(in_arg);
 }
@@ -549,15 +572,7 @@ static void relaunch_check(cl_command_queue q, cl_kernel k, const relaunch_args 
 HG_TEST(relaunch_changed_arguments) {
   cl_int err;
   cl_context ctx = hg_test_context();
-  cl_program p = hg_test_build(ctx,
-                               "__kernel void relaunch(__global const int *in, __global int *out, __local int *tmp,\n"
-                               "                       int add, int4 mul) {\n"
-                               "  size_t l = get_local_id(0), n = get_local_size(0);\n"
-                               "  tmp[l] = in[get_global_id(0)] * mul.x + add;\n"
-                               "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-                               "  out[get_global_id(0)] = tmp[n - 1 - l] + mul.w;\n"
-                               "}\n",
-                               "");
+  cl_program p = hg_test_build(ctx, relaunch_src, "");
   CHECK(p);
   cl_kernel k = clCreateKernel(p, "relaunch", &err);
   CHECK_CL(err);
@@ -612,19 +627,11 @@ HG_TEST(relaunch_changed_arguments) {
 HG_TEST(kernel_per_call) {
   cl_int err;
   cl_context ctx = hg_test_context();
-  cl_program p = hg_test_build(ctx,
-                               "__kernel void relaunch(__global const int *in, __global int *out, __local int *tmp,\n"
-                               "                       int add, int4 mul) {\n"
-                               "  size_t l = get_local_id(0), n = get_local_size(0);\n"
-                               "  tmp[l] = in[get_global_id(0)] * mul.x + add;\n"
-                               "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-                               "  out[get_global_id(0)] = tmp[n - 1 - l] + mul.w;\n"
-                               "}\n",
-                               "");
+  cl_program p = hg_test_build(ctx, relaunch_src, "");
   CHECK(p);
   cl_command_queue q = hg_test_queue(ctx, 0);
   enum { N = 4096, BURST = 6 };
-  cl_int *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+  cl_int *in = malloc(N * sizeof *in);
   for (size_t i = 0; i < N; i++)
     in[i] = (cl_int)(hg_test_rand() % 20001) - 10000;
   cl_mem bin = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, N * sizeof *in, in, &err);
@@ -650,39 +657,27 @@ HG_TEST(kernel_per_call) {
     clReleaseKernel(k);
   }
   /* a burst: each call's kernel released as soon as its launch is enqueued */
-  cl_mem outs[BURST];
-  cl_int adds[BURST];
+  relaunch_args burst[BURST];
+  cl_int *poison = malloc(N * sizeof *poison);
+  memset(poison, 0x5a, N * sizeof *poison);
   for (int i = 0; i < BURST; i++) {
-    outs[i] = clCreateBuffer(ctx, 0, N * sizeof(cl_int), NULL, &err);
+    burst[i] = (relaunch_args){bin, 0, NULL, 64, (cl_int)(hg_test_rand() % 1001) - 500, a.mul};
+    burst[i].out = clCreateBuffer(ctx, 0, N * sizeof(cl_int), NULL, &err);
     CHECK_CL(err);
-    adds[i] = (cl_int)(hg_test_rand() % 1001) - 500;
-    memset(out, 0x5a, N * sizeof *out);
-    CHECK_CL(clEnqueueWriteBuffer(q, outs[i], CL_FALSE, 0, N * sizeof *out, out, 0, NULL, NULL)); /* poisoned */
     cl_kernel k = clCreateKernel(p, "relaunch", &err);
     CHECK_CL(err);
-    size_t n = N, local = 64;
-    CHECK_CL(clSetKernelArg(k, 0, sizeof bin, &bin));
-    CHECK_CL(clSetKernelArg(k, 1, sizeof outs[i], &outs[i]));
-    CHECK_CL(clSetKernelArg(k, 2, local * sizeof(cl_int), NULL));
-    CHECK_CL(clSetKernelArg(k, 3, sizeof adds[i], &adds[i]));
-    CHECK_CL(clSetKernelArg(k, 4, sizeof a.mul, &a.mul));
-    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, NULL));
+    relaunch_enqueue(q, k, &burst[i], bin, poison, N);
     CHECK_CL(clReleaseKernel(k));
   }
   CHECK_CL(clFinish(q));
+  free(poison);
   for (int i = 0; i < BURST; i++) {
-    CHECK_CL(clEnqueueReadBuffer(q, outs[i], CL_TRUE, 0, N * sizeof *out, out, 0, NULL, NULL));
-    int bad = 0;
-    for (size_t g = 0; g < N; g++) {
-      cl_int want = in[g - g % 64 + (63 - g % 64)] * a.mul.s[0] + adds[i] + a.mul.s[3];
-      if (out[g] != want && bad++ < 4)
-        CHECK_MSG(false, "burst call %d: out[%zu] = %d, want %d", i, g, out[g], want);
-    }
-    clReleaseMemObject(outs[i]);
+    relaunch_verify(q, &burst[i], in, N);
+    clReleaseMemObject(burst[i].out);
   }
   clReleaseMemObject(out1), clReleaseMemObject(out2), clReleaseMemObject(bin);
   clReleaseCommandQueue(q);
   clReleaseProgram(p);
   clReleaseContext(ctx);
-  free(in), free(out);
+  free(in);
 }

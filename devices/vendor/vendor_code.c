@@ -444,10 +444,10 @@ static void kernel_destroy(hg_dev_kernel *k) {
 }
 
 /* A program keeps up to k_idle_kernels of the kernels the application released and hands one
- * to its next kernel of that name: CLBlast makes and releases a kernel at every call, and the
- * vendor's kernel, with its forms, NVIDIA's own build and the memo of the arguments it holds,
- * serves the next call as it is (no vendor kernel made and released per call, and the arguments
- * that did not change are not set again). */
+ * to its next kernel of that name: CLBlast makes and releases a kernel at every call, and where
+ * the last call's kernel is gone (its launches retired) the vendor's kernel, with its forms,
+ * NVIDIA's own build and the memo of the arguments it holds, serves the next call as it is (no
+ * vendor kernel made and released, and the arguments that did not change are not set again). */
 enum { k_idle_kernels = 8 };
 
 static hg_dev_kernel *take_idle(hg_dev_program *p, const char *name) {
