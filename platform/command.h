@@ -68,6 +68,9 @@ struct hg_command {
    * queue, to the queue's worker, so the application's enqueue returns at once. Asked once,
    * just before the submission, on the thread that would submit. */
   bool (*submit_blocks)(hg_command *cmd);
+  /* Optional, with submit: called once the backend took the work asynchronously (a token),
+   * on the submitting thread with no lock held; drops what only the submission needed. */
+  void (*submitted)(hg_command *cmd);
   /* Releases what the payload holds (retained buffers, copies of arguments); may be NULL. */
   void (*cleanup)(hg_command *cmd);
 

@@ -72,7 +72,18 @@ static void kernel_command_cleanup(hg_command *c) {
   kernel_command *kc = (kernel_command *)c;
   kernel_command_cleanup_args(c);
   hg_ir_ndrange_state_free(kc->resume);
+  if (kc->kernel)
+    hg_kernel_release(kc->kernel);
+}
+
+/* A plain launch the backend took asynchronously needs its kernel no more (the vendor holds its
+ * own, with the arguments as they were): dropped now, a kernel the application released is
+ * freed at once and its vendor kernel serves the application's next one (CLBlast makes and
+ * releases a kernel at every call, calls that run back to back), as natively. */
+static void kernel_command_submitted(hg_command *c) {
+  kernel_command *kc = (kernel_command *)c;
   hg_kernel_release(kc->kernel);
+  kc->kernel = NULL;
 }
 
 /* A kernel is short below SHORT_LAUNCH_NS; its next launches run plain, as many as take about
@@ -523,6 +534,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
    * be stopped). */
   cmd->submit = kernel_command_submit;
   cmd->submit_blocks = kernel_command_blocks;
+  cmd->submitted = kernel_command_submitted;
   cmd->cleanup = kernel_command_cleanup;
   return hg_command_submit(cmd, event, false);
 }

@@ -278,6 +278,8 @@ static void stream_one(hg_command *c) {
     }
   }
   hg_drive_leave();
+  if (token && c->submitted)
+    c->submitted(c);
   c->token = token;
   c->stream_status = status;
   c->device_done = token == NULL;
