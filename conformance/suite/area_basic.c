@@ -129,6 +129,57 @@ SUITE_TEST(basic, loops_private_arrays) {
   clReleaseMemObject(ma), clReleaseMemObject(mo), clReleaseKernel(k);
 }
 
+/* Private arrays cleared or filled whole (memsets after clang: the PTX back end stores them as
+ * wide as their alignment allows, lowering/llvm_memset_loops.c), then updated at data-dependent
+ * places, and a global fill per work-item. */
+static const char SRC_private_array_fills[] =
+    "__kernel void b_private_array_fills(__global const uint *a, __global uint *o, __global uchar *g, uchar fill) {\n"
+    "  size_t i = get_global_id(0); uint x = a[i];\n"
+    "  uint w[256] = {0}; uchar b[200]; ushort s[130];\n"
+    "  for (int j = 0; j < 200; j++) b[j] = fill;\n"
+    "  for (int j = 0; j < 130; j++) s[j] = 0x5c5c;\n"
+    "  for (int j = 0; j < 160; j++) g[i * 160 + j] = fill;\n"
+    "  w[x & 255] += (uint)i; w[(x >> 8) & 255] ^= 7u; b[x % 200] += 1; s[(x >> 16) % 130] = 3;\n"
+    "  uint acc = 0; for (int j = 0; j < 256; j++) acc += w[j] * (uint)(j + 1);\n"
+    "  for (int j = 0; j < 200; j++) acc += b[j] * (uint)(j + 3);\n"
+    "  for (int j = 0; j < 130; j++) acc += s[j] * (uint)(j + 5);\n"
+    "  o[i] = acc;\n}\n";
+
+static uint32_t private_array_fills_ref(uint32_t x, uint32_t i, uint8_t fill) {
+  uint32_t w[256] = {0}, acc = 0;
+  uint8_t b[200];
+  uint16_t s[130];
+  memset(b, fill, sizeof b);
+  for (int j = 0; j < 130; j++) s[j] = 0x5c5c;
+  w[x & 255] += i, w[(x >> 8) & 255] ^= 7u, b[x % 200] += 1, s[(x >> 16) % 130] = 3;
+  for (int j = 0; j < 256; j++) acc += w[j] * (uint32_t)(j + 1);
+  for (int j = 0; j < 200; j++) acc += b[j] * (uint32_t)(j + 3);
+  for (int j = 0; j < 130; j++) acc += s[j] * (uint32_t)(j + 5);
+  return acc;
+}
+
+SUITE_TEST(basic, private_array_fills) {
+  size_t n = 1024;
+  uint32_t *a = malloc(n * 4), *o = malloc(n * 4);
+  uint8_t *g = malloc(n * 160), fill = (uint8_t)(suite_rand() % 0xA5); /* not the poison */
+  for (size_t j = 0; j < n; j++) a[j] = suite_rand();
+  cl_kernel k = suite_batch_kernel(batch(), "b_private_array_fills");
+  if (!k) return;
+  cl_mem ma = suite_buffer(n * 4, a), mo = suite_buffer(n * 4, NULL), mg = suite_buffer(n * 160, NULL);
+  if (!suite_failed() && suite_args(k, 4, sizeof ma, &ma, sizeof mo, &mo, sizeof mg, &mg, sizeof fill, &fill) &&
+      suite_run1(k, n, 64) && suite_read(mo, o, n * 4) && suite_read(mg, g, n * 160)) {
+    for (size_t j = 0; j < n; j++)
+      if (o[j] != private_array_fills_ref(a[j], (uint32_t)j, fill)) {
+        suite_fail("item %zu: %u, expected %u", j, o[j], private_array_fills_ref(a[j], (uint32_t)j, fill));
+        break;
+      }
+    for (size_t j = 0; j < n * 160; j++)
+      if (g[j] != fill) { suite_fail("fill byte %zu: %u, expected %u", j, g[j], fill); break; }
+  }
+  free(a), free(o), free(g);
+  clReleaseMemObject(ma), clReleaseMemObject(mo), clReleaseMemObject(mg), clReleaseKernel(k);
+}
+
 static const char SRC_transpose_2d[] =
     "__kernel void b_transpose_2d(__global const float *a, __global float *o) {\n"
     "  size_t x = get_global_id(0), y = get_global_id(1), w = get_global_size(0), h = get_global_size(1);\n"
@@ -160,5 +211,6 @@ static suite_batch *batch(void) {
   suite_batch_add(b, "b_scalar_and_struct_arguments", "%s", SRC_scalar_and_struct_arguments);
   suite_batch_add(b, "b_loops_private_arrays", "%s", SRC_loops_private_arrays);
   suite_batch_add(b, "b_transpose_2d", "%s", SRC_transpose_2d);
+  suite_batch_add(b, "b_private_array_fills", "%s", SRC_private_array_fills);
   return b;
 }
