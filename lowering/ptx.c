@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lowering/llvm_back_edges.h"
 #include "lowering/llvm_builtins.h"
 #include "lowering/llvm_latch_tests.h"
 #include "lowering/llvm_memset_loops.h"
@@ -452,6 +453,7 @@ static void *emit(hg_ptx *s, size_t *size) {
   LLVMDisposePassBuilderOptions(opts);
   drop_loop_metadata(M);
   hg_llvm_latch_tests_on_next(M);
+  hg_llvm_back_edges_on_true(M);
   char *out = NULL;
   LLVMMemoryBufferRef buf = NULL;
   if (perr) {
