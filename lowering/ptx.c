@@ -13,14 +13,12 @@
 #include "lowering/llvm_back_edges.h"
 #include "lowering/llvm_builtins.h"
 #include "lowering/llvm_latch_tests.h"
-#include "lowering/llvm_memset_loops.h"
 #include "lowering/llvm_loop_id.h"
 #include "lowering/llvm_unit.h"
 #include "lowering/ptx.h"
 
 #define PTX_TRIPLE "nvptx64-nvidia-nvcl"
 #define PTX_KERNEL_CC 71 /* LLVM's CallingConv::PTX_Kernel */
-#define PTX_LOCAL_SPACE 5 /* NVPTX's .local: an alloca's memory, which private slots address generically (0) */
 
 static const unsigned k_ptx_addrspaces[] = {[HG_AS_PRIVATE] = 0, [HG_AS_GLOBAL] = 1, [HG_AS_CONSTANT] = 4,
                                             [HG_AS_LOCAL] = 3, [HG_AS_GENERIC] = 0};
@@ -447,9 +445,6 @@ static void *emit(hg_ptx *s, size_t *size) {
                                             "loop-mssa(licm),loop(loop-rotate,indvars),loop-unroll<O3>,"
                                             "instcombine,simplifycfg)",
                                     tm, opts);
-  if (!perr && hg_llvm_memset_loops(M, PTX_LOCAL_SPACE))
-    perr = LLVMRunPasses(M, "always-inline", tm, opts);
-  hg_llvm_memset_loops_drop(M);
   LLVMDisposePassBuilderOptions(opts);
   drop_loop_metadata(M);
   hg_llvm_latch_tests_on_next(M);

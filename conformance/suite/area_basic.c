@@ -129,9 +129,8 @@ SUITE_TEST(basic, loops_private_arrays) {
   clReleaseMemObject(ma), clReleaseMemObject(mo), clReleaseKernel(k);
 }
 
-/* Private arrays cleared or filled whole (memsets after clang: the PTX back end stores them as
- * wide as their alignment allows, lowering/llvm_memset_loops.c), then updated at data-dependent
- * places, and a global fill per work-item. */
+/* Private arrays cleared or filled whole (memsets after clang, each back end's own expansion),
+ * then updated at data-dependent places, and a global fill per work-item. */
 static const char SRC_private_array_fills[] =
     "__kernel void b_private_array_fills(__global const uint *a, __global uint *o, __global uchar *g, uchar fill) {\n"
     "  size_t i = get_global_id(0); uint x = a[i];\n"
