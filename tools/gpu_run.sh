@@ -16,6 +16,8 @@ for f in .gpubundle/debs/*.deb; do dpkg -x "$f" $dl; done
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 # hetGPU alone (tests), and hetGPU beside NVIDIA's OpenCL (corpus and suite references, bench)
 mkdir -p /tmp/hg-vendors /tmp/hg-vendors-all
+# the soname link, made again: a checkout that restores the bundle may turn it into a file
+(cd .gpubundle/bin && ln -sf "$(ls libhetgpu.so.*.*.* | head -1)" libhetgpu.so.1)
 echo "$root/.gpubundle/bin/libhetgpu.so.1" > /tmp/hg-vendors/hetgpu.icd
 cp /tmp/hg-vendors/hetgpu.icd /etc/OpenCL/vendors/nvidia.icd /tmp/hg-vendors-all/
 # CUDA's own libOpenCL comes first on this machine's path and ignores OCL_ICD_VENDORS
