@@ -43,9 +43,10 @@ static void turn(LLVMBuilderRef B, LLVMValueRef br) {
   LLVMValueRef cmp = LLVMGetCondition(br);
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(br), on_true = LLVMGetSuccessor(br, 0),
                     on_false = LLVMGetSuccessor(br, 1);
-  LLVMUseRef use = LLVMGetFirstUse(cmp);
-  bool back_on_false = on_false == bb || (at_or_before(on_false, bb) && !at_or_before(on_true, bb));
-  if (!LLVMIsAICmpInst(cmp) || LLVMGetNextUse(use) || !back_on_false || on_true == bb)
+  if (!LLVMIsAICmpInst(cmp) || LLVMGetNextUse(LLVMGetFirstUse(cmp)) || on_true == bb)
+    return;
+  /* the placement scans last: only for branches that could turn */
+  if (on_false != bb && !(at_or_before(on_false, bb) && !at_or_before(on_true, bb)))
     return;
   LLVMPositionBuilderBefore(B, cmp);
   LLVMValueRef inv = LLVMBuildICmp(B, inverse(LLVMGetICmpPredicate(cmp)), LLVMGetOperand(cmp, 0),

@@ -70,6 +70,11 @@ static LLVMValueRef intrin2(bctx *x, const char *name, LLVMValueRef a, LLVMValue
   LLVMValueRef args[2] = {a, b};
   return hg_llvm_intrinsic(x->e, name, &t, 1, args, 2);
 }
+static LLVMValueRef intrin3(bctx *x, const char *name, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
+  LLVMTypeRef t = LLVMTypeOf(a);
+  LLVMValueRef args[3] = {a, b, c};
+  return hg_llvm_intrinsic(x->e, name, &t, 1, args, 3);
+}
 
 /* mul_hi: the high half of the double-width product */
 static LLVMValueRef mul_hi(bctx *x, LLVMValueRef a, LLVMValueRef b, bool u) {
@@ -161,21 +166,14 @@ static LLVMValueRef integer_fn(bctx *x) {
   return NULL;
 }
 
-/* a * b + c, fused where the target fuses it faster (llvm.fmuladd): what mad and the geometric
- * functions' sums may be (their error bounds allow either). A product and a separate sum cost
- * NVIDIA two instructions where its own build has one FMA (the bench's nbody, dot(d, d) + c). */
-static LLVMValueRef muladd(bctx *x, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
-  LLVMTypeRef t = LLVMTypeOf(a);
-  LLVMValueRef args[3] = {a, b, c};
-  return hg_llvm_intrinsic(x->e, "llvm.fmuladd", &t, 1, args, 3);
-}
-
-/* dot(u, v) of L lanes, summed in lane order */
+/* dot(u, v) of L lanes, summed in lane order, each product and sum fused where the target fuses
+ * them faster (llvm.fmuladd, as mad: the error bounds of both allow either; a product and a
+ * separate sum cost NVIDIA two instructions where its own build has one FMA: the bench's nbody) */
 static LLVMValueRef dot_lanes(bctx *x, LLVMValueRef u, LLVMValueRef v, unsigned L) {
   LLVMValueRef s = NULL;
   for (unsigned l = 0; l < (L ? L : 1); l++) {
     LLVMValueRef ul = lane(x->e, u, l), vl = lane(x->e, v, l);
-    s = s ? muladd(x, ul, vl, s) : LLVMBuildFMul(x->e->B, ul, vl, "");
+    s = s ? intrin3(x, "llvm.fmuladd", ul, vl, s) : LLVMBuildFMul(x->e->B, ul, vl, "");
   }
   return s;
 }
@@ -236,12 +234,8 @@ static LLVMValueRef float_fn(bctx *x) {
   if (!strcmp(n, "fmin") || (!strcmp(n, "min") && is_float(x->rt))) return intrin2(x, "llvm.minnum", a, b);
   if (!strcmp(n, "fmax") || (!strcmp(n, "max") && is_float(x->rt))) return intrin2(x, "llvm.maxnum", a, b);
   if (!strcmp(n, "copysign")) return intrin2(x, "llvm.copysign", a, b);
-  if (!strcmp(n, "fma")) {
-    LLVMTypeRef tt = LLVMTypeOf(a);
-    LLVMValueRef args[3] = {a, b, c};
-    return hg_llvm_intrinsic(e, "llvm.fma", &tt, 1, args, 3);
-  }
-  if (!strcmp(n, "mad")) return muladd(x, a, b, c);
+  if (!strcmp(n, "fma")) return intrin3(x, "llvm.fma", a, b, c);
+  if (!strcmp(n, "mad")) return intrin3(x, "llvm.fmuladd", a, b, c);
   if (!strcmp(n, "clamp")) return intrin2(x, "llvm.minnum", intrin2(x, "llvm.maxnum", a, b), c);
   if (!strcmp(n, "mix")) return LLVMBuildFAdd(B, a, LLVMBuildFMul(B, LLVMBuildFSub(B, b, a, ""), c, ""), "");
   if (!strcmp(n, "step")) {
