@@ -19,6 +19,7 @@
 #include "lowering/spir.h"
 #include "vendor_facts_test.h"
 #include "vendor_image_test.h"
+#include "vendor_trial_test.h"
 
 static unsigned fails, checks;
 #define CHECK(c, ...) do { checks++; if (!(c)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
@@ -535,6 +536,7 @@ int hg_vendor_backend_test_main(int argc, char **argv) {
     test_memory(be);
     test_code(be);
     hg_vendor_image_tests(be, &test_source, rnd, &checks, &fails);
+    hg_vendor_trial_tests(be, rnd, &checks, &fails);
     be->ops->destroy(be);
   }
   printf("%u checks, %u failures\n", checks, fails);

@@ -8,6 +8,7 @@
 #include "common/host_clock.h"
 #include "devices/cache.h"
 #include "devices/vendor/vendor_internal.h"
+#include "devices/vendor/vendor_trial.h"
 #include "ir/ir.h"
 #include "lowering/frontend.h"
 #include "lowering/opencl_c.h"
@@ -340,7 +341,8 @@ cl_int hg_vendor_program_build(hg_backend *be, const struct hg_ir_module *module
    * the vendor's own build of them when an earlier process left it in the cache */
   hg_cache_key recompiled = {0};
   bool recompilable = vb->ptx && !robust && opts && recompiled_key(be, module, digest, opts, &recompiled);
-  cl_program direct = recompilable ? recompiled_program(vb, &recompiled, opts) : NULL;
+  cl_program direct =
+      recompilable && !hg_vendor_recompiled_keeps_ptx(&recompiled) ? recompiled_program(vb, &recompiled, opts) : NULL;
   bool recompile = recompilable && !direct;
   if (!direct && (vb->spir || vb->ptx) && !robust)
     direct = build_direct(vb, module, digest, forms);
@@ -429,6 +431,8 @@ static void kernel_destroy(hg_dev_kernel *k) {
   cl_kernel own = atomic_load(&k->own_build);
   if (own)
     VCL(own)->clReleaseKernel(own);
+  if (k->trial)
+    hg_vendor_trial_end(k->trial, false);
   if (k->stop_kernel)
     VCL(k->stop_kernel)->clReleaseKernel(k->stop_kernel);
   if (k->resume_kernel)
@@ -449,6 +453,38 @@ static void kernel_destroy(hg_dev_kernel *k) {
  * NVIDIA's own build and the memo of the arguments it holds, serves the next call as it is (no
  * vendor kernel made and released, and the arguments that did not change are not set again). */
 enum { k_idle_kernels = 8 };
+
+/* Which code won a kernel's trial in its program (vendor_trial.h), for the program's later kernels
+ * of that name: CLBlast makes a kernel at every call, too few launches each for a trial. */
+typedef struct hg_vendor_verdict {
+  struct hg_vendor_verdict *next;
+  bool own; /* the vendor's own build, else the PTX */
+  char name[];
+} hg_vendor_verdict;
+
+/* 1: the own build won, 0: the PTX, -1: no trial of that name ended. */
+static int verdict_of(hg_dev_program *p, const char *name) {
+  pthread_mutex_lock(&p->idle_lock);
+  const hg_vendor_verdict *v = p->verdicts;
+  while (v && strcmp(v->name, name))
+    v = v->next;
+  int verdict = v ? v->own : -1;
+  pthread_mutex_unlock(&p->idle_lock);
+  return verdict;
+}
+
+static void record_verdict(hg_dev_program *p, const char *name, bool own) {
+  size_t n = strlen(name) + 1;
+  hg_vendor_verdict *v = malloc(sizeof *v + n);
+  if (!v)
+    return; /* its later kernels try again */
+  v->own = own;
+  memcpy(v->name, name, n);
+  pthread_mutex_lock(&p->idle_lock);
+  v->next = p->verdicts;
+  p->verdicts = v;
+  pthread_mutex_unlock(&p->idle_lock);
+}
 
 static hg_dev_kernel *take_idle(hg_dev_program *p, const char *name) {
   pthread_mutex_lock(&p->idle_lock);
@@ -475,6 +511,10 @@ void hg_vendor_program_free(hg_backend *be, hg_dev_program *p) {
     next = k->next_idle;
     kernel_destroy(k);
   }
+  for (hg_vendor_verdict *v = p->verdicts, *next; v; v = next) {
+    next = v->next;
+    free(v);
+  }
   pthread_mutex_destroy(&p->idle_lock);
   hg_vendor_forms_drop(p->forms);
   hg_vendor_forms_drop(p->recompile);
@@ -492,10 +532,13 @@ cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *na
   if (!k)
     return CL_OUT_OF_HOST_MEMORY;
   cl_int err = CL_SUCCESS;
-  /* the vendor's own build where this process has it already: CLBlast makes a kernel per call */
+  /* the vendor's own build where this process has it already and it won the trial of this
+   * kernel's name (vendor_trial.h): CLBlast makes a kernel per call. Without a verdict yet, the
+   * PTX kernel, whose launches try the own build. */
   cl_program own = p->recompile && hg_vendor_forms_settled(p->recompile) ? hg_vendor_forms_program(p->recompile, false)
                                                                           : NULL;
-  if (own)
+  int verdict = own ? verdict_of(p, name) : -1;
+  if (verdict == 1)
     k->kernel = VCL(own)->clCreateKernel(own, name, &err);
   bool from_own = k->kernel != NULL;
   if (!k->kernel)
@@ -527,7 +570,7 @@ cl_int hg_vendor_kernel_create(hg_backend *be, hg_dev_program *p, const char *na
     k->stop_info = hg_oc_stop_table_find(&p->stop, name);
     k->stop_info_known = true;
   }
-  atomic_init(&k->own_build_looked, p->recompile == NULL || from_own);
+  atomic_init(&k->own_build_looked, p->recompile == NULL || from_own || verdict == 0);
   pthread_mutex_init(&k->launch_lock, NULL);
   *out = k;
   return CL_SUCCESS;
@@ -761,31 +804,65 @@ static cl_kernel own_build_of(hg_vendor_backend *vb, hg_dev_kernel *k) {
     VCL(own)->clReleaseKernel(own);
     return NULL;
   }
-  k->memo_generation = ~0ull; /* arguments are set on `own` from now on */
   return own;
 }
 
-/* The kernel a plain launch of k runs: the vendor's own build of it once this process has one
- * (NVIDIA's code ran hashcat -m 0's kernel in 9.22 ms, LLVM 15's PTX in 9.32-9.53:
- * docs/performance.md), else k->kernel. Until the build is settled, one atomic load a launch. */
-static cl_kernel plain_kernel(hg_vendor_backend *vb, hg_dev_kernel *k) {
+/* Launch lock held: the trial's verdict, once there is one, settles which code k's plain
+ * launches run; a slower own build is released, and its program's later processes keep the PTX. */
+static void settle(hg_vendor_backend *vb, hg_dev_kernel *k) {
+  int verdict = hg_vendor_trial_verdict(k->trial);
+  if (verdict < 0)
+    return;
+  cl_kernel own = hg_vendor_trial_end(k->trial, verdict == 1);
+  k->trial = NULL;
+  HG_LOG(HG_LOG_COMPILE, "%s: kernel %s: %s runs its later launches", vb->base.name, k->name,
+         own ? "the vendor's own build" : "the PTX, faster than the vendor's own build,");
+  if (own)
+    k->memo_generation = ~0ull; /* arguments are set on `own` from now on */
+  else
+    hg_vendor_recompile_keep_ptx(k->prog->recompile);
+  if (verdict_of(k->prog, k->name) < 0)
+    record_verdict(k->prog, k->name, own != NULL);
+  atomic_store_explicit(&k->own_build, own, memory_order_release);
+  atomic_store_explicit(&k->own_build_looked, true, memory_order_release);
+}
+
+/* The kernel plain launch l of k runs: LLVM's PTX (k->kernel) until this process has the vendor's
+ * own build of it, then both in turn on launches of one shape (vendor_trial.h) until the faster
+ * is known, then that one. Once settled, one atomic load a launch. *sample (NULL: no sample
+ * here) is the launch's sample of the trial, or -1. */
+static cl_kernel plain_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_launch *l, int *sample) {
+  if (sample)
+    *sample = -1;
   cl_kernel own = atomic_load_explicit(&k->own_build, memory_order_acquire);
   if (own || atomic_load_explicit(&k->own_build_looked, memory_order_acquire) ||
       !hg_vendor_forms_settled(k->prog->recompile))
     return own ? own : k->kernel;
   pthread_mutex_lock(&k->launch_lock);
-  if (!atomic_load_explicit(&k->own_build_looked, memory_order_relaxed)) {
-    atomic_store_explicit(&k->own_build, own_build_of(vb, k), memory_order_release);
-    atomic_store_explicit(&k->own_build_looked, true, memory_order_release);
+  if (!atomic_load_explicit(&k->own_build_looked, memory_order_relaxed) && !k->trial) {
+    own = own_build_of(vb, k);
+    k->trial = own ? hg_vendor_trial_new(own) : NULL;
+    if (!own && verdict_of(k->prog, k->name) < 0)
+      record_verdict(k->prog, k->name, false); /* its later kernels need not look again */
+    if (!k->trial) { /* none to try (or no memory for the trial: the own build as before) */
+      atomic_store_explicit(&k->own_build, own, memory_order_release);
+      atomic_store_explicit(&k->own_build_looked, true, memory_order_release);
+    }
   }
-  own = atomic_load_explicit(&k->own_build, memory_order_relaxed);
+  if (k->trial)
+    settle(vb, k);
+  cl_kernel run = k->kernel;
+  if (k->trial && sample)
+    run = hg_vendor_trial_pick(k->trial, k->kernel, l, sample);
+  else if (atomic_load_explicit(&k->own_build, memory_order_relaxed))
+    run = atomic_load_explicit(&k->own_build, memory_order_relaxed);
   pthread_mutex_unlock(&k->launch_lock);
-  return own ? own : k->kernel;
+  return run;
 }
 
 cl_int hg_vendor_kernel_launch(hg_backend *be, hg_dev_kernel *k, const hg_launch *l, uint64_t *device_ns) {
   hg_vendor_backend *vb = hg_vendor_of(be);
-  return hg_vendor_run_kernel(vb, k, plain_kernel(vb, k), l, NULL, NULL, device_ns);
+  return hg_vendor_run_kernel(vb, k, plain_kernel(vb, k, l, NULL), l, NULL, NULL, device_ns);
 }
 
 cl_int hg_vendor_run_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, cl_kernel kernel, const hg_launch *l,
@@ -834,8 +911,16 @@ cl_int hg_vendor_kernel_launch_async(hg_backend *be, hg_dev_kernel *k, const hg_
   hg_vendor_print *print;
   cl_command_queue queue;
   hg_token *batched = NULL;
-  cl_int err = enqueue_launch(vb, k, plain_kernel(vb, k), l, NULL, NULL, timed, &ev, &print, &queue,
-                              timed ? NULL : &batched);
+  int sample;
+  cl_kernel kernel = plain_kernel(vb, k, l, &sample);
+  timed |= sample >= 0; /* a sample of the trial is timed on the profiling queue */
+  cl_int err = enqueue_launch(vb, k, kernel, l, NULL, NULL, timed, &ev, &print, &queue, timed ? NULL : &batched);
+  if (sample >= 0) {
+    pthread_mutex_lock(&k->launch_lock);
+    if (k->trial)
+      hg_vendor_trial_ran(k->trial, sample, err == CL_SUCCESS ? ev : NULL);
+    pthread_mutex_unlock(&k->launch_lock);
+  }
   if (err == CL_SUCCESS && batched) {
     *token = batched;
     return CL_SUCCESS;

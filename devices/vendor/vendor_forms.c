@@ -164,9 +164,11 @@ static void lower(hg_vendor_forms *f) {
 static cl_program recompile(hg_vendor_forms *f) {
   size_t size = 0;
   bool refused;
-  void *bin = hg_vendor_build_in_child(f->vb, f->source, f->opts, &size, &refused);
+  uint8_t *cached = NULL; /* built by an earlier process whose kernels kept the PTX (below) */
+  void *bin = hg_cache_get(&f->key, &cached, &size) ? cached
+                                                    : hg_vendor_build_in_child(f->vb, f->source, f->opts, &size, &refused);
   cl_program prog = NULL;
-  if (bin)
+  if (bin && !cached)
     hg_cache_put(&f->key, bin, size);
   pthread_mutex_lock(&lock);
   bool load = bin && !f->dropped; /* a dropped program's backend may be gone too */
@@ -412,6 +414,36 @@ hg_vendor_forms *hg_vendor_recompile_queue(hg_vendor_backend *vb, const struct h
   memcpy(f->key.bytes, key->bytes, key->size);
   f->key.size = f->key.cap = key->size;
   return queue_job(f);
+}
+
+/* The mark, under a recompile job's key with these bytes after it, that one of the program's
+ * kernels ran faster from the PTX than from the vendor's own build (vendor_trial.h): a later
+ * process then builds the PTX again (its trials choose anew) instead of taking the own build alone. */
+static const char k_keeps_ptx[] = "keeps its PTX";
+
+static void keeps_ptx_key(const hg_cache_key *recompiled, hg_cache_key *key) {
+  hg_cache_key_add(key, recompiled->bytes, recompiled->size);
+  hg_cache_key_add_str(key, k_keeps_ptx);
+}
+
+void hg_vendor_recompile_keep_ptx(hg_vendor_forms *f) {
+  if (!f || !f->recompile)
+    return;
+  hg_cache_key key = {0};
+  keeps_ptx_key(&f->key, &key);
+  hg_cache_put(&key, (const uint8_t *)k_keeps_ptx, sizeof k_keeps_ptx);
+  hg_cache_key_free(&key);
+}
+
+bool hg_vendor_recompiled_keeps_ptx(const hg_cache_key *recompiled) {
+  hg_cache_key key = {0};
+  keeps_ptx_key(recompiled, &key);
+  uint8_t *mark = NULL;
+  size_t size = 0;
+  bool marked = hg_cache_get(&key, &mark, &size) && size == sizeof k_keeps_ptx && !memcmp(mark, k_keeps_ptx, size);
+  free(mark);
+  hg_cache_key_free(&key);
+  return marked;
 }
 
 /* Lock held: f lowered, here when no one else is lowering it. */

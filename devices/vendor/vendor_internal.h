@@ -125,6 +125,8 @@ struct hg_dev_program {
   pthread_mutex_t idle_lock;
   struct hg_dev_kernel *idle;
   unsigned num_idle;
+  /* idle_lock: the kernels whose trial ended, and which code won (its later kernels take it) */
+  struct hg_vendor_verdict *verdicts;
 };
 
 struct hg_dev_kernel {
@@ -133,7 +135,10 @@ struct hg_dev_kernel {
    * taken by the first launch after this process built it: plain launches then run it, and
    * `kernel` still answers the queries (CL_KERNEL_WORK_GROUP_SIZE, ...) */
   _Atomic(cl_kernel) own_build;
-  atomic_bool own_build_looked; /* taken, or never to be (none, refused, smaller groups) */
+  atomic_bool own_build_looked; /* settled: taken, or never to be (none, refused, smaller groups, slower) */
+  /* launch_lock: the vendor's own build against `kernel` on the first launches after this process
+   * built it (vendor_trial.h), until own_build is settled */
+  struct hg_vendor_trial *trial;
   hg_dev_program *prog;
   struct hg_dev_kernel *next_idle; /* in prog's idle list */
   bool printf; /* takes the printf buffer as its last vendor argument (hidden from the application) */
@@ -400,6 +405,11 @@ hg_vendor_forms *hg_vendor_forms_queue(hg_vendor_backend *vb, const struct hg_ir
 struct hg_cache_key;
 hg_vendor_forms *hg_vendor_recompile_queue(hg_vendor_backend *vb, const struct hg_ir_module *module, const char *opts,
                                            const struct hg_cache_key *key);
+/* Marks the program of recompile job f (NULL: none) as one whose later processes build its PTX
+ * again: one of its kernels ran faster from it than from the vendor's own build (vendor_trial.h). */
+void hg_vendor_recompile_keep_ptx(hg_vendor_forms *f);
+/* Whether the program of the recompile job with this key is so marked. */
+bool hg_vendor_recompiled_keeps_ptx(const struct hg_cache_key *recompiled);
 /* The vendor program holding the forms; NULL while they are not built (wait: after lowering
  * and building them, NULL only when there are none or they failed to build). */
 cl_program hg_vendor_forms_program(hg_vendor_forms *forms, bool wait);
