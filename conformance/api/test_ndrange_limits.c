@@ -18,7 +18,12 @@ static const char *src =
     "  if (get_local_id(0) == 0 && g < cap) flags[g] = salt;\n"
     "  if (get_global_id(0) == get_global_size(0) - 1) {\n"
     "    info[0] = get_global_id(0); info[1] = get_local_size(0); info[2] = get_num_groups(0); } }\n"
-    "__kernel void nothing(__global int *out) { if (get_global_id(0) == 0 && get_global_id(1) == 0) out[0] = 1; }\n";
+    "__kernel void nothing(__global int *out) { if (get_global_id(0) == 0 && get_global_id(1) == 0) out[0] = 1; }\n"
+    /* the first work-item writes the range's shape as the kernel sees it */
+    "__kernel void shape(__global ulong *out) {\n"
+    "  if (get_global_id(0) || get_global_id(1) || get_global_id(2)) return;\n"
+    "  for (uint d = 0; d < 3; d++) { out[3 * d] = get_global_size(d); out[3 * d + 1] = get_local_size(d);\n"
+    "    out[3 * d + 2] = get_num_groups(d); } }\n";
 
 typedef struct env {
   cl_context ctx;
@@ -151,5 +156,47 @@ HG_TEST(more_than_2_32_work_items_without_local_size) {
   free(f);
   clReleaseMemObject(flags);
   clReleaseMemObject(info);
+  env_close(&e);
+}
+
+/* Ranges without a local size, one after another (some again right after another shape, as an
+ * application alternates two): each launch's groups divide its own range and fit the kernel's
+ * work-group size, whatever the launch before it chose. */
+HG_TEST(chosen_local_sizes_divide_each_range) {
+  env e;
+  CHECK(env_open(&e, "shape"));
+  cl_int err;
+  cl_mem out = clCreateBuffer(e.ctx, CL_MEM_READ_WRITE, 9 * sizeof(cl_ulong), NULL, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(e.k, 0, sizeof out, &out));
+  size_t wg = 0;
+  CHECK_CL(clGetKernelWorkGroupInfo(e.k, NULL, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
+  static const size_t sizes[] = {1, 7, 64, 96, 100, 250, 256, 257, 1000, 1024, 4096, 65537};
+  size_t last[3] = {64, 1, 1};
+  cl_uint last_dim = 1;
+  for (int t = 0; t < 40; t++) {
+    cl_uint dim = t % 4 == 3 ? last_dim : 1 + hg_test_rand() % 3;
+    size_t global[3] = {1, 1, 1};
+    for (cl_uint d = 0; d < dim; d++)
+      global[d] = t % 4 == 3 ? last[d] : sizes[hg_test_rand() % (sizeof sizes / sizeof *sizes)];
+    if (dim == 3 && global[0] * global[1] * global[2] > (1u << 24))
+      global[2] = 1; /* a range the slowest backend runs quickly */
+    cl_ulong got[9], poison = 0x5a5a5a5a5a5a5a5aull;
+    CHECK_CL(clEnqueueFillBuffer(e.q, out, &poison, sizeof poison, 0, sizeof got, 0, NULL, NULL));
+    CHECK_CL(clEnqueueNDRangeKernel(e.q, e.k, dim, NULL, global, NULL, 0, NULL, NULL));
+    CHECK_CL(clEnqueueReadBuffer(e.q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    size_t product = 1;
+    for (cl_uint d = 0; d < 3; d++) {
+      CHECK_MSG(got[3 * d] == global[d] && got[3 * d + 1] * got[3 * d + 2] == global[d],
+                "launch %d, dimension %u of %zu x %zu x %zu: global %llu = local %llu x %llu groups", t, d, global[0],
+                global[1], global[2], (unsigned long long)got[3 * d], (unsigned long long)got[3 * d + 1],
+                (unsigned long long)got[3 * d + 2]);
+      product *= got[3 * d + 1];
+    }
+    CHECK_MSG(product >= 1 && product <= wg, "launch %d: groups of %zu work-items, at most %zu", t, product, wg);
+    memcpy(last, global, sizeof last);
+    last_dim = dim;
+  }
+  clReleaseMemObject(out);
   env_close(&e);
 }

@@ -5,8 +5,9 @@
  * 411.6 us against the PTX's 404.5 (NVIDIA's build of the original source: 403.3) and reduce in
  * 26.1 against 24.9 us. So once NVIDIA's build is loaded, a kernel's next launches of one shape
  * (ranges, group sizes, by-value arguments: the same work) alternate the two on the profiling
- * queue, HG_VENDOR_TRIAL_RUNS each after one of each not counted, and the lower median device time takes the later launches.
- * Both compute the same kernel; launches of other shapes run the PTX meanwhile. */
+ * queue, one of each untimed and then HG_VENDOR_TRIAL_RUNS of each, and the lower median device
+ * time takes the later launches. Both compute the same kernel; launches of other shapes run the
+ * PTX meanwhile. */
 #include "devices/vendor/vendor_trial.h"
 
 #include <stdlib.h>
