@@ -854,6 +854,8 @@ static cl_kernel plain_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_
   cl_kernel run = k->kernel;
   if (k->trial && sample)
     run = hg_vendor_trial_pick(k->trial, k->kernel, l, sample);
+  else if (k->trial)
+    hg_vendor_trial_passed(k->trial);
   else if (atomic_load_explicit(&k->own_build, memory_order_relaxed))
     run = atomic_load_explicit(&k->own_build, memory_order_relaxed);
   pthread_mutex_unlock(&k->launch_lock);

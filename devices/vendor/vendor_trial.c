@@ -17,14 +17,14 @@
 
 enum {
   SAMPLES = HG_VENDOR_TRIAL_SAMPLES, /* even: the PTX, odd: the own build; the first two not timed */
-  PATIENCE = 256,                     /* launches of other shapes before the own build is taken as is */
+  PATIENCE = 256,                     /* launches not sampled before the own build is taken as is */
 };
 
 struct hg_vendor_trial {
   cl_kernel own;
   uint64_t shape;     /* of the sampled launches (0: none sampled yet) */
   unsigned taken;     /* samples handed out */
-  unsigned others;    /* launches of other shapes */
+  unsigned others;    /* launches of other shapes, or that could not be samples */
   bool failed;        /* a sample did not launch or has no times: keep the own build */
   cl_event ev[SAMPLES];
 };
@@ -71,6 +71,8 @@ cl_kernel hg_vendor_trial_pick(hg_vendor_trial *t, cl_kernel ptx, const hg_launc
   *sample = (int)t->taken++;
   return *sample % 2 ? t->own : ptx;
 }
+
+void hg_vendor_trial_passed(hg_vendor_trial *t) { t->others++; }
 
 void hg_vendor_trial_ran(hg_vendor_trial *t, int sample, cl_event ev) {
   if (sample < 0 || sample >= SAMPLES)

@@ -24,6 +24,10 @@ hg_vendor_trial *hg_vendor_trial_new(cl_kernel own);
  * sample (to pass to hg_vendor_trial_ran with its event), else -1 and `ptx` runs it. */
 cl_kernel hg_vendor_trial_pick(hg_vendor_trial *t, cl_kernel ptx, const hg_launch *l, int *sample);
 
+/* A launch that cannot be a sample (a synchronous one) ran the PTX: it counts toward the
+ * launches after which the trial settles for the own build. */
+void hg_vendor_trial_passed(hg_vendor_trial *t);
+
 /* The event of sample `sample`'s launch (retained here; NULL: it failed to launch). */
 void hg_vendor_trial_ran(hg_vendor_trial *t, int sample, cl_event ev);
 
