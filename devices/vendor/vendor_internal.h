@@ -132,8 +132,8 @@ struct hg_dev_program {
 struct hg_dev_kernel {
   cl_kernel kernel; /* the plain kernel, in prog->program */
   /* the vendor's own build of the plain kernel, where prog went as PTX (its recompile job),
-   * taken by the first launch after this process built it: plain launches then run it, and
-   * `kernel` still answers the queries (CL_KERNEL_WORK_GROUP_SIZE, ...) */
+   * once the trial on the launches after this process built it found it no slower: plain
+   * launches then run it, and `kernel` still answers the queries (CL_KERNEL_WORK_GROUP_SIZE, ...) */
   _Atomic(cl_kernel) own_build;
   atomic_bool own_build_looked; /* settled: taken, or never to be (none, refused, smaller groups, slower) */
   /* launch_lock: the vendor's own build against `kernel` on the first launches after this process
