@@ -462,17 +462,24 @@ typedef struct hg_vendor_verdict {
   char name[];
 } hg_vendor_verdict;
 
-/* 1: the own build won, 0: the PTX, -1: no trial of that name ended. */
-static int verdict_of(hg_dev_program *p, const char *name) {
-  pthread_mutex_lock(&p->idle_lock);
+/* idle_lock held: the verdict recorded for name, or NULL */
+static const hg_vendor_verdict *find_verdict(const hg_dev_program *p, const char *name) {
   const hg_vendor_verdict *v = p->verdicts;
   while (v && strcmp(v->name, name))
     v = v->next;
+  return v;
+}
+
+/* 1: the own build won, 0: the PTX, -1: no trial of that name ended. */
+static int verdict_of(hg_dev_program *p, const char *name) {
+  pthread_mutex_lock(&p->idle_lock);
+  const hg_vendor_verdict *v = find_verdict(p, name);
   int verdict = v ? v->own : -1;
   pthread_mutex_unlock(&p->idle_lock);
   return verdict;
 }
 
+/* The first verdict for name stays (two kernels of one name may settle at once). */
 static void record_verdict(hg_dev_program *p, const char *name, bool own) {
   size_t n = strlen(name) + 1;
   hg_vendor_verdict *v = malloc(sizeof *v + n);
@@ -481,9 +488,14 @@ static void record_verdict(hg_dev_program *p, const char *name, bool own) {
   v->own = own;
   memcpy(v->name, name, n);
   pthread_mutex_lock(&p->idle_lock);
-  v->next = p->verdicts;
-  p->verdicts = v;
+  bool known = find_verdict(p, name) != NULL;
+  if (!known) {
+    v->next = p->verdicts;
+    p->verdicts = v;
+  }
   pthread_mutex_unlock(&p->idle_lock);
+  if (known)
+    free(v);
 }
 
 static hg_dev_kernel *take_idle(hg_dev_program *p, const char *name) {
@@ -799,7 +811,7 @@ static cl_kernel own_build_of(hg_vendor_backend *vb, hg_dev_kernel *k) {
                                            &plain_local, NULL);
   bool fits = wg >= hg_vendor_kernel_work_group_size(&vb->base, k) && local <= plain_local;
   HG_LOG(HG_LOG_COMPILE, "%s: kernel %s: the vendor's own build (groups up to %zu, local %llu bytes) %s", vb->base.name,
-         k->name, wg, (unsigned long long)local, fits ? "taken for later launches" : "runs smaller groups: not taken");
+         k->name, wg, (unsigned long long)local, fits ? "tried against the PTX" : "runs smaller groups: not taken");
   if (!fits) {
     VCL(own)->clReleaseKernel(own);
     return NULL;
@@ -821,8 +833,7 @@ static void settle(hg_vendor_backend *vb, hg_dev_kernel *k) {
     k->memo_generation = ~0ull; /* arguments are set on `own` from now on */
   else
     hg_vendor_recompile_keep_ptx(k->prog->recompile);
-  if (verdict_of(k->prog, k->name) < 0)
-    record_verdict(k->prog, k->name, own != NULL);
+  record_verdict(k->prog, k->name, own != NULL);
   atomic_store_explicit(&k->own_build, own, memory_order_release);
   atomic_store_explicit(&k->own_build_looked, true, memory_order_release);
 }
@@ -842,7 +853,7 @@ static cl_kernel plain_kernel(hg_vendor_backend *vb, hg_dev_kernel *k, const hg_
   if (!atomic_load_explicit(&k->own_build_looked, memory_order_relaxed) && !k->trial) {
     own = own_build_of(vb, k);
     k->trial = own ? hg_vendor_trial_new(own) : NULL;
-    if (!own && verdict_of(k->prog, k->name) < 0)
+    if (!own)
       record_verdict(k->prog, k->name, false); /* its later kernels need not look again */
     if (!k->trial) { /* none to try (or no memory for the trial: the own build as before) */
       atomic_store_explicit(&k->own_build, own, memory_order_release);
