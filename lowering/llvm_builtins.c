@@ -220,6 +220,40 @@ static LLVMValueRef normalize(bctx *x, LLVMValueRef a, unsigned L) {
 }
 
 /* float common, geometric and the math functions simple enough to be inline */
+/* ldexp(a, n) with one rounding, as the OpenCL C back end's helper computes it
+ * (lowering/opencl_c_fix.c, k_ldexp_float, which says why): n clamped to where every result is
+ * infinite or zero already, a scaled by 2^emax or 2^-emin (exact) while n is past one power of
+ * two, at most twice, then one product with 2^n built from its bits. */
+static LLVMValueRef ldexp_exact(bctx *x, LLVMValueRef a, LLVMValueRef n) {
+  hg_llvm_emit *e = x->e;
+  LLVMBuilderRef B = e->B;
+  hg_ir_type t = x->at[0];
+  bool dbl = t.scalar == HG_IR_F64;
+  hg_ir_type it = hg_ir_ty(dbl ? HG_IR_I64 : HG_IR_I32, t.lanes);
+  int emax = dbl ? 1023 : 127, emin = dbl ? 1022 : 126, sub = dbl ? 1074 : 149, lim = dbl ? 2100 : 300;
+  if (dbl)
+    n = LLVMBuildSExt(B, n, hg_llvm_type(e, it), "");
+  LLVMValueRef lo = consti(e, it, (uint64_t)-lim), hi = consti(e, it, (uint64_t)lim);
+  n = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, n, lo, ""), lo, n, "");
+  n = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSGT, n, hi, ""), hi, n, "");
+  for (int step = 0; step < 2; step++) {
+    LLVMValueRef up = LLVMBuildICmp(B, LLVMIntSGT, n, consti(e, it, (uint64_t)emax), "");
+    a = LLVMBuildSelect(B, up, LLVMBuildFMul(B, a, constf(e, t, dbl ? 0x1p1023 : 0x1p127), ""), a, "");
+    n = LLVMBuildSelect(B, up, LLVMBuildSub(B, n, consti(e, it, (uint64_t)emax), ""), n, "");
+    LLVMValueRef down = LLVMBuildICmp(B, LLVMIntSLT, n, consti(e, it, (uint64_t)-sub), "");
+    a = LLVMBuildSelect(B, down, LLVMBuildFMul(B, a, constf(e, t, dbl ? 0x1p-1022 : 0x1p-126), ""), a, "");
+    n = LLVMBuildSelect(B, down, LLVMBuildAdd(B, n, consti(e, it, (uint64_t)emin), ""), n, "");
+  }
+  LLVMValueRef normal = LLVMBuildICmp(B, LLVMIntSGE, n, consti(e, it, (uint64_t)-emin), "");
+  LLVMValueRef bits_normal = LLVMBuildShl(B, LLVMBuildAdd(B, n, consti(e, it, (uint64_t)emax), ""),
+                                          consti(e, it, dbl ? 52 : 23), "");
+  /* a shift past the width is poison: the lanes that do not use it shift by 0 */
+  LLVMValueRef amount = LLVMBuildAdd(B, n, consti(e, it, (uint64_t)sub), "");
+  amount = LLVMBuildSelect(B, normal, consti(e, it, 0), amount, "");
+  LLVMValueRef bits = LLVMBuildSelect(B, normal, bits_normal, LLVMBuildShl(B, consti(e, it, 1), amount, ""), "");
+  return LLVMBuildFMul(B, a, LLVMBuildBitCast(B, bits, hg_llvm_type(e, t), ""), "");
+}
+
 static LLVMValueRef float_fn(bctx *x) {
   hg_llvm_emit *e = x->e;
   LLVMBuilderRef B = e->B;
@@ -230,6 +264,7 @@ static LLVMValueRef float_fn(bctx *x) {
   unsigned L = t.lanes;
   LLVMValueRef a = x->a[0], b = x->n > 1 ? splat(e, x->a[1], L) : NULL, c = x->n > 2 ? splat(e, x->a[2], L) : NULL;
   if (!strcmp(n, "fabs")) return intrin1(x, "llvm.fabs", a);
+  if (!strcmp(n, "ldexp") && t.scalar != HG_IR_F16) return ldexp_exact(x, a, b);
   if (!strcmp(n, "sqrt") || !strcmp(n, "native_sqrt") || !strcmp(n, "half_sqrt")) return intrin1(x, "llvm.sqrt", a);
   if (!strcmp(n, "fmin") || (!strcmp(n, "min") && is_float(x->rt))) return intrin2(x, "llvm.minnum", a, b);
   if (!strcmp(n, "fmax") || (!strcmp(n, "max") && is_float(x->rt))) return intrin2(x, "llvm.maxnum", a, b);
@@ -701,9 +736,9 @@ static bool read_call(hg_llvm_emit *e, const hg_ir_inst *in, bctx *x) {
   return !e->failed;
 }
 
-/* The math functions whose inline form is one LLVM intrinsic, exact. */
+/* The math functions computed inline, exactly: one intrinsic each, and ldexp (ldexp_exact). */
 static bool math_is_intrinsic(const char *n) {
-  static const char *const names[] = {"fabs", "sqrt", "fmin", "fmax", "copysign", "fma"};
+  static const char *const names[] = {"fabs", "sqrt", "fmin", "fmax", "copysign", "fma", "ldexp"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (!strcmp(n, names[i]))
       return true;

@@ -35,7 +35,7 @@ static const char k_lanes_int_exponent[] =
     "  return r.v;\n"
     "}\n";
 
-/* Templates: $F the value type ("float4"), $I the integer type a comparison of $F gives
+/* Templates: $F the value type ("float4"), $E its element type ("float"), $I the integer type a comparison of $F gives
  * ("int4", "long4"; "int" for scalars), $N int of the same width ("int4"), $L / $U long / ulong
  * of the same width, $S the width suffix ("4", "" for scalars), $B the builtin's name. */
 static const char *const k_templates[OC_FIX_COUNT] = {
@@ -145,7 +145,40 @@ static const char *const k_templates[OC_FIX_COUNT] = {
         "  *qp = q.v;\n"
         "  return r.v;\n"
         "}\n",
+    /* a vector with one exponent: the vector helper (OC_FIX_LDEXP, registered with it) */
+    [OC_FIX_LDEXP_SPLAT] = "static inline $F hg_ldexp_splat_$F($F x, int m) { return hg_ldexp_$F(x, ($N)(m)); }\n",
 };
+
+/* ldexp(x, n) with one rounding: PoCL 3.1 rounds a result in the subnormal range twice
+ * (ldexp(0x1.0afffep-80f, -62) = 0x1.0cp-142, not 0x1.0ap-142; near-halfway cases of float3 and
+ * wider vectors and of every double vector often, scalars for some exponents). Products with
+ * powers of two that stay normal are exact, so x is scaled by 2^127 (2^-126) while n is past
+ * what one power of two holds, at most twice after n is clamped to where every result is already
+ * infinite or zero, and the one rounding is the last product, by 2^n as bits (subnormal below
+ * 2^-126). A step down taken early makes x subnormal only where the result rounds to zero
+ * anyway. */
+static const char k_ldexp_float[] =
+    "static inline $F hg_ldexp_$F($F x, $N n) {\n"
+    "  n = clamp(n, ($N)(-300), ($N)300);\n"
+    "  for (int s = 0; s < 2; s++) {\n"
+    "    $N up = n > ($N)127, down = n < ($N)(-149);\n"
+    "    x = up ? x * 0x1p127f : x;\n    n = up ? n - ($N)127 : n;\n"
+    "    x = down ? x * 0x1p-126f : x;\n    n = down ? n + ($N)126 : n;\n"
+    "  }\n"
+    "  uint$S bits = n >= ($N)(-126) ? as_uint$S(n + ($N)127) << 23 : (uint$S)1 << as_uint$S(n + ($N)149);\n"
+    "  return x * as_$F(bits);\n"
+    "}\n";
+static const char k_ldexp_double[] =
+    "static inline $F hg_ldexp_$F($F x, $N m) {\n"
+    "  $L n = convert_$L(clamp(m, ($N)(-2100), ($N)2100));\n"
+    "  for (int s = 0; s < 2; s++) {\n"
+    "    $I up = convert_$I(n > ($L)1023), down = convert_$I(n < ($L)(-1074));\n"
+    "    x = up ? x * 0x1p1023 : x;\n    n = up ? n - ($L)1023 : n;\n"
+    "    x = down ? x * 0x1p-1022 : x;\n    n = down ? n + ($L)1022 : n;\n"
+    "  }\n"
+    "  $U bits = n >= ($L)(-1022) ? as_$U(n + ($L)1023) << 52 : ($U)1 << as_$U(n + ($L)1074);\n"
+    "  return x * as_$F(bits);\n"
+    "}\n";
 
 /* The unsigned 64-bit form of OC_FIX_MAD_SAT: overflow when the high half or the carry is set. */
 static const char k_mad_sat_unsigned[] =
@@ -160,8 +193,9 @@ static unsigned fix_bit(unsigned kind, unsigned lanes) { return 1u << (kind * OC
 
 static void expand(oc_buf *out, const char *tpl, bool dbl, unsigned lanes, const char *builtin) {
   char sfx[12] = "", f[TB], i[TB], n[TB], l[TB], u[TB];
+  const char *elem = dbl ? "double" : "float";
   if (lanes > 1) snprintf(sfx, sizeof sfx, "%u", lanes);
-  snprintf(f, sizeof f, "%s%s", dbl ? "double" : "float", sfx);
+  snprintf(f, sizeof f, "%s%s", elem, sfx);
   snprintf(i, sizeof i, "%s%s", lanes > 1 && dbl ? "long" : "int", sfx);
   snprintf(n, sizeof n, "int%s", sfx);
   snprintf(l, sizeof l, "long%s", sfx);
@@ -170,6 +204,7 @@ static void expand(oc_buf *out, const char *tpl, bool dbl, unsigned lanes, const
     const char *v = NULL;
     if (*p == '$') switch (p[1]) {
       case 'F': v = f; break;
+      case 'E': v = elem; break;
       case 'I': v = i; break;
       case 'N': v = n; break;
       case 'L': v = l; break;
@@ -197,7 +232,9 @@ void oc_emit_fix_helpers(oc_ctx *c, oc_buf *out) {
     for (unsigned kind = 0; kind < 2; kind++)
       for (unsigned k = 0; k < OC_LANE_KINDS; k++) {
         if (!(c->fix_mask[fx] & fix_bit(kind, k_lanes[k]))) continue;
-        const char *tpl = fx == OC_FIX_MAD_SAT && kind ? k_mad_sat_unsigned : k_templates[fx];
+        const char *tpl = fx == OC_FIX_MAD_SAT && kind ? k_mad_sat_unsigned
+                          : fx == OC_FIX_LDEXP    ? (kind ? k_ldexp_double : k_ldexp_float)
+                                                  : k_templates[fx];
         expand(out, tpl, kind == 1, k_lanes[k], k_lane_builtins[fx] ? k_lane_builtins[fx] : "");
       }
 }
@@ -250,6 +287,8 @@ static enum oc_fix fix_of(const hg_ir_function *f, const hg_ir_inst *in, const c
     for (size_t i = 0; i < sizeof lane_by_lane / sizeof *lane_by_lane; i++)
       if (!strcmp(name, lane_by_lane[i].name)) return lane_by_lane[i].fix;
   }
+  if (!strcmp(name, "ldexp") && in->num_operands == 2 && is_fp(t0))
+    return lanes_of(t0) > 1 && lanes_of(operand_type(f, in, 1)) == 1 ? OC_FIX_LDEXP_SPLAT : OC_FIX_LDEXP;
   if (!strcmp(name, "frexp") && in->num_operands == 2 && t0.scalar == HG_IR_F64 && lanes_of(t0) > 1 &&
       operand_type(f, in, 1).scalar == HG_IR_PTR)
     return OC_FIX_FREXP_VECTOR;
@@ -298,6 +337,11 @@ bool oc_fix_call_for(oc_ctx *c, const hg_ir_inst *in, const char *name, oc_fix_c
   case OC_FIX_NAN_TO_ZERO:
     c->fix_mask[fix] |= fix_bit(t0.scalar == HG_IR_F64, lanes);
     snprintf(fx->arg_open, sizeof fx->arg_open, "hg_nan0_%s(", fp_name(t0, tb, sizeof tb));
+    return true;
+  case OC_FIX_LDEXP_SPLAT:
+    c->fix_mask[fix] |= fix_bit(t0.scalar == HG_IR_F64, lanes);
+    c->fix_mask[OC_FIX_LDEXP] |= fix_bit(t0.scalar == HG_IR_F64, lanes); /* what it calls */
+    snprintf(fx->callee, sizeof fx->callee, "hg_ldexp_splat_%s", fp_name(t0, tb, sizeof tb));
     return true;
   default: /* a helper named after the builtin and the argument's type */
     c->fix_mask[fix] |= fix_bit(t0.scalar == HG_IR_F64, lanes);

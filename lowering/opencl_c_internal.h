@@ -63,6 +63,8 @@ enum oc_fix {
   OC_FIX_REMAINDER_VECTOR,
   OC_FIX_FREXP_VECTOR,
   OC_FIX_REMQUO_VECTOR,
+  OC_FIX_LDEXP,       /* computed exactly (float and double) */
+  OC_FIX_LDEXP_SPLAT, /* the same for a vector with one n for every lane */
   OC_FIX_COUNT
 };
 

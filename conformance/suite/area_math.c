@@ -724,16 +724,18 @@ static void run_double_vectors_lane_by_lane(const void *arg) {
     suite_skip("no cl_khr_fp64");
     return;
   }
-  /* 8: where PoCL 3.1 is wrong; 3: the helpers' padding lane. PoCL run directly takes minutes
-   * of CPU to build its double-vector pow, powr, pown, remainder and frexp (past the suite's area
-   * time limit): there the kernel computes fmod alone, which shows its bug. */
+  /* PoCL 3.1 run directly is wrong in these lanes (exceptions_pocl.txt had it) and its double8
+   * fmod takes minutes of CPU on huge quotients (300 s alone on the 2-core machine, past the
+   * suite's area time limit): what the test shows there is known, so it runs through hetGPU only. */
+  if (strstr(S.platform_name, "Portable")) {
+    suite_skip("PoCL 3.1 directly: its double-vector fmod takes minutes here, and its wrong lanes are known");
+    return;
+  }
+  /* 8: where PoCL 3.1 is wrong; 3: the helpers' padding lane */
   static const int widths[] = {3, 8};
-  bool all = !strstr(S.platform_name, "Portable");
   static suite_batch *b;
   if (!b) {
-    b = suite_batch_new(all ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define ALL 1"
-                            : "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define ALL 0",
-                        "");
+    b = suite_batch_new("#pragma OPENCL EXTENSION cl_khr_fp64 : enable", "");
     for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
       int n = widths[w];
       char kname[32];
@@ -743,12 +745,12 @@ static void run_double_vectors_lane_by_lane(const void *arg) {
                       "__global const int *k, __global double *o, __global int *e, __global int *q) {\n"
                       "  size_t i = get_global_id(0);\n"
                       "  double%d a = vload%d(i, x), c = vload%d(i, y);\n  int%d m;\n"
-                      "#if ALL\n  vstore%d(pow(a, c), i, o);\n  vstore%d(powr(fabs(a), c), i, o + %d);\n"
+                      "  vstore%d(pow(a, c), i, o);\n  vstore%d(powr(fabs(a), c), i, o + %d);\n"
                       "  vstore%d(pown(a, vload%d(i, k)), i, o + 2 * %d);\n"
-                      "  vstore%d(remainder(a, c), i, o + 3 * %d);\n#endif\n  vstore%d(fmod(a, c), i, o + 5 * %d);\n"
-                      "#if ALL\n  vstore%d(frexp(a, &m), i, o + 4 * %d);\n  vstore%d(m, i, e);\n"
+                      "  vstore%d(remainder(a, c), i, o + 3 * %d);\n  vstore%d(fmod(a, c), i, o + 5 * %d);\n"
+                      "  vstore%d(frexp(a, &m), i, o + 4 * %d);\n  vstore%d(m, i, e);\n"
                       "  vstore%d(rootn(a, (vload%d(i, k) %% 10) | 1), i, o + 6 * %d);\n"
-                      "  vstore%d(remquo(a, c, &m), i, o + 7 * %d);\n  vstore%d(m, i, q);\n#endif\n}\n",
+                      "  vstore%d(remquo(a, c, &m), i, o + 7 * %d);\n  vstore%d(m, i, q);\n}\n",
                       n, n, n, n, n, n, n, 48 * 16, n, n, 48 * 16, n, 48 * 16, n, 48 * 16, n, 48 * 16, n, n, n,
                       48 * 16, n, 48 * 16, n);
     }
@@ -783,7 +785,7 @@ static void run_double_vectors_lane_by_lane(const void *arg) {
                       copysignl(powl(fabsl(x[i]), 1.0L / root), x[i])};
         static const char *const fn[4] = {"pow", "powr", "pown", "rootn"};
         static const int slot[4] = {0, 1, 2, 6};
-        for (int f = 0; f < 4 && all && !suite_failed(); f++)
+        for (int f = 0; f < 4 && !suite_failed(); f++)
           if (ulp_error(o[slot[f] * N + i], refs[f], true) > 16)
             suite_fail("%s(double%d) lane %zu of vector %zu: %s(%a, %a) gave %a, expected %La", fn[f], widths[w],
                        i % (size_t)widths[w], i / (size_t)widths[w], fn[f], x[i],
@@ -793,7 +795,7 @@ static void run_double_vectors_lane_by_lane(const void *arg) {
          * where the zero takes x's sign (its remquo gets it right) */
         double exact[2] = {remquo(x[i], y[i], &quo), fmod(x[i], y[i])};
         static const char *const exact_fn[2] = {"remainder", "fmod"};
-        for (int f = all ? 0 : 1; f < 2 && !suite_failed(); f++)
+        for (int f = 0; f < 2 && !suite_failed(); f++)
           if (memcmp(&o[(3 + 2 * f) * N + i], &exact[f], sizeof exact[f]) &&
               !(isnan(o[(3 + 2 * f) * N + i]) && isnan(exact[f]))) /* a NaN's sign is not specified */
             suite_fail("%s(double%d) lane %zu of vector %zu: %s(%a, %a) gave %a, expected %a", exact_fn[f], widths[w],
@@ -801,12 +803,12 @@ static void run_double_vectors_lane_by_lane(const void *arg) {
                        exact[f]);
           /* remquo: the remainder exactly, the quotient's low 3 bits (all the spec asks) and, where
          * they are not 0 (a 0 has no sign to keep), its sign */
-        if (all && !suite_failed() && !isnan(exact[0]) &&
+        if (!suite_failed() && !isnan(exact[0]) &&
             (memcmp(&o[7 * N + i], &exact[0], sizeof exact[0]) || (abs(q[i]) & 7) != (abs(quo) & 7) ||
              ((abs(quo) & 7) && (q[i] < 0) != (quo < 0))))
           suite_fail("remquo(double%d) lane %zu of vector %zu: remquo(%a, %a) gave %a, %d, expected %a, %d", widths[w],
                      i % (size_t)widths[w], i / (size_t)widths[w], x[i], y[i], o[7 * N + i], q[i], exact[0], quo);
-        if (all && !suite_failed() && (memcmp(&o[4 * N + i], &want_m, sizeof want_m) || e[i] != want_e))
+        if (!suite_failed() && (memcmp(&o[4 * N + i], &want_m, sizeof want_m) || e[i] != want_e))
           suite_fail("frexp(double%d) lane %zu of vector %zu: frexp(%a) gave %a, %d, expected %a, %d", widths[w],
                      i % (size_t)widths[w], i / (size_t)widths[w], x[i], o[4 * N + i], e[i], want_m, want_e);
       }
@@ -859,9 +861,97 @@ static void run_double16_builtins(const void *arg) {
   free(x), free(o);
 }
 
+
+/* ldexp whose result lies in the subnormal range, near halfway between two subnormals (the bits
+ * shifted out 0111.., 1000.. or 1000..1): one rounding, exactly as the host's ldexp. Scalars,
+ * vectors with an exponent per lane and with one exponent, float and double. PoCL 3.1 rounds
+ * twice there (its scalar float form for some exponents, its float3+ and double vectors often);
+ * hetGPU computes ldexp itself. */
+static void run_ldexp_subnormal_results(const void *arg) {
+  (void)arg;
+  enum { N = 64 * 16 };
+  static const char *const forms[] = {"float", "float3", "float4", "float8", "double", "double2", "double3", "double16"};
+  static suite_batch *b;
+  if (!b) {
+    b = suite_batch_new(S.fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable" : "", "");
+    for (int f = 0; f < 8; f++) {
+      if (f >= 4 && !S.fp64)
+        break;
+      const char *t = forms[f], *w = t + (f < 4 ? 5 : 6);
+      const char *elem = f < 4 ? "float" : "double";
+      char kname[32];
+      snprintf(kname, sizeof kname, "ldexp_%s", t);
+      if (!*w) {
+        suite_batch_add(b, kname,
+                        "__kernel void ldexp_%s(__global const %s *x, __global const int *n, __global %s *o) {\n"
+                        "  size_t i = get_global_id(0);\n  o[i] = ldexp(x[i], n[i]);\n"
+                        "  o[%d + i] = ldexp(x[i], n[%d + i]);\n}\n",
+                        t, elem, elem, N, N);
+        continue;
+      }
+      /* one exponent per lane, then one for the whole vector */
+      suite_batch_add(b, kname,
+                      "__kernel void ldexp_%s(__global const %s *x, __global const int *n, __global %s *o) {\n"
+                      "  size_t i = get_global_id(0);\n  %s a = vload%s(i, x);\n"
+                      "  vstore%s(ldexp(a, vload%s(i, n)), i, o);\n"
+                      "  vstore%s(ldexp(a, n[%d + i]), i, o + %d);\n}\n",
+                      t, elem, elem, t, w, w, w, w, N, N);
+    }
+  }
+  for (int f = 0; f < 8 && !suite_failed(); f++) {
+    bool dbl = f >= 4;
+    if (dbl && !S.fp64) {
+      suite_skip("no cl_khr_fp64 for the double forms");
+      break;
+    }
+    const char *w = forms[f] + (dbl ? 6 : 5);
+    unsigned lanes = *w ? (unsigned)atoi(w) : 1, step = lanes == 3 ? 3 : lanes;
+    int mant = dbl ? 52 : 23, emin = dbl ? 1022 : 126;
+    double *x = malloc(N * sizeof *x);
+    int *n = malloc(2 * N * sizeof *n);
+    for (size_t i = 0; i < N; i++) {
+      /* shifted out: sh bits of the mantissa, 1 to mant */
+      int sh = 1 + (int)(suite_rand() % (uint32_t)mant), kind = (int)(suite_rand() % 3), e = (int)(suite_rand() % 120) - 60;
+      uint64_t m = ((uint64_t)suite_rand() << 32 | suite_rand()) & ((1ull << mant) - 1), half = 1ull << (sh - 1);
+      m = ((m & ~((half << 1) - 1)) | (kind == 0 ? half - 1 : kind == 1 ? half : half + 1)) & ((1ull << mant) - 1);
+      double v = ldexp(1.0 + ldexp((double)m, -mant), e) * (suite_rand() & 1 ? -1 : 1);
+      x[i] = dbl ? v : (float)v;
+      n[i] = -emin - sh - e;
+    }
+    for (size_t g = 0; g < N / lanes; g++) /* the vector's one exponent: its first lane's */
+      n[N + g] = n[g * lanes];
+    size_t es = dbl ? 8 : 4;
+    char *xb = malloc(N * es), *ob = malloc(2 * N * es);
+    for (size_t i = 0; i < N; i++)
+      dbl ? memcpy(xb + i * es, &x[i], es) : memcpy(xb + i * es, &(float){(float)x[i]}, es);
+    memset(ob, 0xA5, 2 * N * es);
+    cl_mem mx = suite_buffer(N * es, xb), mn = suite_buffer(2 * N * sizeof *n, n), mo = suite_buffer(2 * N * es, ob);
+    char name[32];
+    snprintf(name, sizeof name, "ldexp_%s", forms[f]);
+    cl_kernel kern = suite_batch_kernel(b, name);
+    size_t groups = N / lanes;
+    if (kern && suite_args(kern, 3, sizeof mx, &mx, sizeof mn, &mn, sizeof mo, &mo) && suite_run1(kern, groups, 0) &&
+        suite_read(mo, ob, 2 * N * es))
+      for (size_t i = 0; i < groups * step && !suite_failed(); i++)
+        for (int form = 0; form < 2 && !suite_failed(); form++) {
+          int k = form ? n[N + i / step] : n[i];
+          double got = dbl ? ((double *)ob)[form * N + i] : ((float *)ob)[form * N + i];
+          double want = dbl ? ldexp(x[i], k) : ldexpf((float)x[i], k);
+          if (memcmp(&got, &want, sizeof got))
+            suite_fail("ldexp(%s%s) lane %zu of vector %zu: ldexp(%a, %d) gave %a, expected %a", forms[f],
+                       form ? ", int" : "", i % step, i / step, x[i], k, got, want);
+        }
+    if (kern)
+      clReleaseKernel(kern);
+    clReleaseMemObject(mx), clReleaseMemObject(mn), clReleaseMemObject(mo);
+    free(x), free(n), free(xb), free(ob);
+  }
+}
+
 __attribute__((constructor)) static void register_math(void) {
   suite_register("math", "double_vectors_lane_by_lane", run_double_vectors_lane_by_lane, NULL);
   suite_register("math", "double16_builtins", run_double16_builtins, NULL);
+  suite_register("math", "ldexp_subnormal_results", run_ldexp_subnormal_results, NULL);
   static mcase cases[NUM_FUNCS * 2 + 32];
   static char names[NUM_FUNCS * 2 + 32][48];
   int k = 0;
