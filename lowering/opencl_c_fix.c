@@ -35,7 +35,7 @@ static const char k_lanes_int_exponent[] =
     "  return r.v;\n"
     "}\n";
 
-/* Templates: $F the value type ("float4"), $E its element type ("float"), $I the integer type a comparison of $F gives
+/* Templates: $F the value type ("float4"), $I the integer type a comparison of $F gives
  * ("int4", "long4"; "int" for scalars), $N int of the same width ("int4"), $L / $U long / ulong
  * of the same width, $S the width suffix ("4", "" for scalars), $B the builtin's name. */
 static const char *const k_templates[OC_FIX_COUNT] = {
@@ -193,9 +193,8 @@ static unsigned fix_bit(unsigned kind, unsigned lanes) { return 1u << (kind * OC
 
 static void expand(oc_buf *out, const char *tpl, bool dbl, unsigned lanes, const char *builtin) {
   char sfx[12] = "", f[TB], i[TB], n[TB], l[TB], u[TB];
-  const char *elem = dbl ? "double" : "float";
   if (lanes > 1) snprintf(sfx, sizeof sfx, "%u", lanes);
-  snprintf(f, sizeof f, "%s%s", elem, sfx);
+  snprintf(f, sizeof f, "%s%s", dbl ? "double" : "float", sfx);
   snprintf(i, sizeof i, "%s%s", lanes > 1 && dbl ? "long" : "int", sfx);
   snprintf(n, sizeof n, "int%s", sfx);
   snprintf(l, sizeof l, "long%s", sfx);
@@ -204,7 +203,6 @@ static void expand(oc_buf *out, const char *tpl, bool dbl, unsigned lanes, const
     const char *v = NULL;
     if (*p == '$') switch (p[1]) {
       case 'F': v = f; break;
-      case 'E': v = elem; break;
       case 'I': v = i; break;
       case 'N': v = n; break;
       case 'L': v = l; break;
